@@ -1,0 +1,75 @@
+/**
+ * Shared pieces of the benchmarks: start the built service on its own embedded PostgreSQL
+ * (or DATABASE_URL), drive it with autocannon, and summarise a run as one table row.
+ */
+const { spawn } = require('node:child_process');
+const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
+const { createServer } = require('node:net');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const autocannon = require('autocannon');
+
+const MAIN = join(__dirname, '..', 'dist', 'src', 'main.js');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The service exited with ${child.exitCode}`);
+    const ok = await fetch(url).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
+}
+
+/** The service as `npm start` runs it, quiet, on a throw-away data directory. */
+async function startService(extraEnv = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'wa-bench-'));
+  chmodSync(dataDir, 0o755);
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/healthz`, child, 60_000);
+  return {
+    baseUrl,
+    dataDir,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
+async function load(options) {
+  const base = { connections: 32, duration: 8, ...options };
+  await autocannon({ ...base, duration: 2 });
+  const result = await autocannon(base);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + (result.non2xx ?? 0),
+  };
+}
+
+module.exports = { freePort, startService, load };

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench [scenario…]`: runs the named scenarios (all by default) against the built
+ * service, prints one table, and writes it to bench/results/latest.md.
+ */
+const { mkdirSync, readdirSync, writeFileSync } = require('node:fs');
+const { cpus, totalmem } = require('node:os');
+const { join } = require('node:path');
+const { startService } = require('./harness');
+
+const scenarios = readdirSync(join(__dirname, 'scenarios'))
+  .filter((file) => file.endsWith('.js'))
+  .map((file) => require(join(__dirname, 'scenarios', file)));
+
+function table(rows) {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'note'];
+  const lines = rows.map((r) => [r.scenario, r.rps, r.p50, r.p99, r.errors, r.note ?? '']);
+  return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const selected = wanted.length ? scenarios.filter((s) => wanted.includes(s.name)) : scenarios;
+  if (selected.length === 0) throw new Error(`No scenario named ${wanted.join(', ')}`);
+  const service = await startService();
+  const rows = [];
+  let failed = false;
+  try {
+    for (const scenario of selected) {
+      const result = await scenario.run({ service });
+      rows.push(...result);
+      failed ||= result.some((row) => row.failed);
+    }
+  } finally {
+    await service.stop();
+  }
+  const machine = `${cpus().length} cores (${cpus()[0].model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const report = `# Benchmark results\n\n${new Date().toISOString()} on ${machine}\n\n${table(rows)}\n`;
+  mkdirSync(join(__dirname, 'results'), { recursive: true });
+  writeFileSync(join(__dirname, 'results', 'latest.md'), report);
+  process.stdout.write(`${report}`);
+  if (failed) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+// @ts-check
+import eslint from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/** What domain/ and application/ may never import: the framework edges (ARCHITECTURE §2 rule 2). */
+const layerRule = {
+  patterns: [
+    { group: ['typeorm', 'typeorm/*'], message: 'TypeORM lives in infrastructure/.' },
+    { group: ['express', 'express/*'], message: 'HTTP lives in http/.' },
+    { group: ['class-validator', 'class-transformer'], message: 'Request validation lives in http/ DTOs.' },
+    {
+      group: ['@nestjs/typeorm', '@nestjs/swagger', '@nestjs/platform-express'],
+      message: 'Framework adapters stay out of the core.',
+    },
+    { group: ['**/infrastructure/**', '**/http/**'], message: 'The core does not depend on adapters.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-test/**', 'node_modules/**', 'coverage/**', '.data/**'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.ts'] })),
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    files: ['src/modules/*/domain/**/*.ts', 'src/modules/*/application/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', layerRule] },
+  },
+  {
+    files: ['src/modules/*/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...layerRule.patterns,
+            { group: ['@nestjs/*'], message: 'The domain is plain TypeScript.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', '**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      // node:test's describe/it return promises the runner tracks itself.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
+  },
+  prettier,
+);

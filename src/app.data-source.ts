@@ -1,0 +1,22 @@
+import { join } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+
+/** Every TypeORM entity of the service. */
+export const ENTITIES: DataSourceOptions['entities'] = [];
+
+/**
+ * The one DataSource definition, used by the app, the CLI and the migration scripts.
+ * Migrations are the compiled files next to the build (`dist/migrations`).
+ */
+export function createDataSourceOptions(url: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: [join(__dirname, '..', 'migrations', '*.js')],
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: 20, connectionTimeoutMillis: 5000 },
+  };
+}

@@ -1,0 +1,41 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { createDataSourceOptions } from 'src/app.data-source';
+import { AppConfig } from 'src/platform/config/app-config';
+import { HealthModule } from 'src/platform/health/health.module';
+import { loggerOptions } from 'src/platform/logging/logger.options';
+
+@Global()
+@Module({})
+class AppConfigModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppConfigModule,
+      providers: [{ provide: AppConfig, useValue: config }],
+      exports: [AppConfig],
+    };
+  }
+}
+
+@Module({})
+export class AppModule {
+  /** The validated configuration and the resolved database URL come from the caller (main, CLI, tests). */
+  static forRoot(
+    config: AppConfig,
+    databaseUrl: string,
+    logOutput: 'stdout' | 'stderr' = 'stdout',
+  ): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
+        AppConfigModule.register(config),
+        LoggerModule.forRoot(loggerOptions(config.logLevel, logOutput)),
+        TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
+        HealthModule,
+      ],
+    };
+  }
+}

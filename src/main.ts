@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import pino from 'pino';
+import { AppModule } from 'src/app.module';
+import { NEST_APP_OPTIONS, configureApp } from 'src/app.setup';
+import { loadAppConfigOrExit } from 'src/platform/config/app-config';
+import { resolveDatabase } from 'src/platform/database/database-resolver';
+import type { DatabaseHandle } from 'src/platform/database/embedded-postgres';
+import { migrateWithLock } from 'src/platform/database/migrate';
+import { DataSource } from 'typeorm';
+
+async function main(): Promise<void> {
+  const config = loadAppConfigOrExit();
+  const log = pino({ level: config.logLevel }).child({ context: 'Bootstrap' });
+  const database = await resolveDatabase(config, (message) => log.debug(message));
+  let app: INestApplication | undefined;
+  try {
+    app = await NestFactory.create(AppModule.forRoot(config, database.url), NEST_APP_OPTIONS);
+    configureApp(app);
+    const applied = await migrateWithLock(app.get(DataSource));
+    if (applied.length > 0) log.info({ migrations: applied }, 'Applied migrations');
+    await app.listen(config.port);
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await database.release();
+    throw error;
+  }
+  log.info(
+    { port: config.port, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` },
+    'Workspace Agent API listening',
+  );
+  stopOnSignals(app, database, log);
+}
+
+/** SIGTERM/SIGINT: stop accepting, drain in-flight requests and streams, then stop the database we started. */
+function stopOnSignals(app: INestApplication, database: DatabaseHandle, log: pino.Logger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn({ signal }, 'Second signal: exiting without draining');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'Shutting down');
+    app
+      .close()
+      .catch((error: unknown) => log.error({ err: error }, 'Error while closing the application'))
+      .then(() => database.release())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, 'Error while stopping the database');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

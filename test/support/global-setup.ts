@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { startOrAttachEmbeddedPostgres } from 'src/platform/database/embedded-postgres';
+import { TEST_ENV, databaseName, withDatabase } from 'test/support/test-database';
+
+const run = promisify(execFile);
+
+export interface GlobalTestState {
+  release(): Promise<void>;
+  dataDir: string | null;
+  adminUrl: string;
+  runId: string;
+  /** Handed to every test process. */
+  env: Record<string, string>;
+}
+
+/**
+ * One PostgreSQL for the whole run (embedded, or DATABASE_URL when it names a test database),
+ * and one template database migrated by the real CLI; each e2e file copies the template.
+ */
+export default async function globalSetup(): Promise<GlobalTestState> {
+  const runId = Math.random().toString(36).slice(2, 8);
+  let adminUrl: string;
+  let release: () => Promise<void>;
+  let dataDir: string | null = null;
+  const given = process.env.DATABASE_URL;
+  if (given) {
+    if (!databaseName(given).includes('test')) {
+      throw new Error(
+        `Refusing to run tests against "${databaseName(given)}": its name must contain "test".`,
+      );
+    }
+    adminUrl = given;
+    release = async () => {};
+  } else {
+    dataDir = await mkdtemp(join(tmpdir(), 'wa-test-'));
+    // The server may run as the `postgres` user: it must be able to enter the directory.
+    await chmod(dataDir, 0o755);
+    const handle = await startOrAttachEmbeddedPostgres({
+      dataDir,
+      log: () => undefined,
+      database: 'wa_test_admin',
+    });
+    adminUrl = handle.url;
+    release = () => handle.release();
+  }
+
+  const template = `wa_test_${runId}_template`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(template)}`);
+  await admin.end();
+
+  await run(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'migration', 'run'], {
+    env: { ...process.env, DATABASE_URL: withDatabase(adminUrl, template), LOG_LEVEL: 'error' },
+  });
+
+  return {
+    release,
+    dataDir,
+    adminUrl,
+    runId,
+    env: { [TEST_ENV.adminUrl]: adminUrl, [TEST_ENV.templateDatabase]: template, [TEST_ENV.runId]: runId },
+  };
+}

@@ -1,0 +1,91 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { Test } from '@nestjs/testing';
+import type { Server } from 'node:http';
+import { Client } from 'pg';
+import { AppModule } from 'src/app.module';
+import { NEST_APP_OPTIONS, configureApp } from 'src/app.setup';
+import { AppConfig, AppConfigValues, loadAppConfig } from 'src/platform/config/app-config';
+import { randomBase62 } from 'src/platform/ids/sid';
+import { setApiDocument } from 'test/support/api-document';
+import { TEST_ENV, withDatabase } from 'test/support/test-database';
+import { DataSource } from 'typeorm';
+
+export interface TestApp {
+  app: INestApplication;
+  http: Server;
+  dataSource: DataSource;
+  document: OpenAPIObject;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  config?: Partial<AppConfigValues>;
+  /** Extra controllers, for behaviour no production route can trigger (an unexpected exception). */
+  controllers?: Type[];
+  /** Share a database created by an earlier createTestApp (two instances on one database). */
+  databaseUrl?: string;
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run e2e tests through their Jest config (global setup).`);
+  return value;
+}
+
+/** A fresh database copied from the migrated template; dropped again by `close()`. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = requiredEnv(TEST_ENV.adminUrl);
+  const template = requiredEnv(TEST_ENV.templateDatabase);
+  const name = `wa_test_${requiredEnv(TEST_ENV.runId)}_${randomBase62(8).toLowerCase()}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(
+      `CREATE DATABASE ${admin.escapeIdentifier(name)} TEMPLATE ${admin.escapeIdentifier(template)}`,
+    );
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: async () => {
+      const client = new Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** The app as main.ts builds it (same module, same configureApp), on its own database. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createTestDatabase();
+  const config = new AppConfig({
+    ...loadAppConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }),
+    ...options.config,
+    databaseUrl: database.url,
+  });
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config, database.url)],
+    controllers: options.controllers ?? [],
+  }).compile();
+  const app = moduleRef.createNestApplication(NEST_APP_OPTIONS);
+  const document = configureApp(app);
+  setApiDocument(document);
+  await app.init();
+  return {
+    app,
+    http: app.getHttpServer() as Server,
+    dataSource: app.get(DataSource),
+    document,
+    config,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
