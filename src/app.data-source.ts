@@ -1,8 +1,9 @@
 import { join } from 'node:path';
+import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
 
 /** Every TypeORM entity of the service. */
-export const ENTITIES: DataSourceOptions['entities'] = [];
+export const ENTITIES: DataSourceOptions['entities'] = [...IDENTITY_ENTITIES];
 
 /**
  * The one DataSource definition, used by the app, the CLI and the migration scripts.

@@ -4,7 +4,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { AppConfig } from 'src/platform/config/app-config';
+import { DatabaseModule } from 'src/platform/database/database.module';
 import { HealthModule } from 'src/platform/health/health.module';
+import { IdentityModule } from 'src/modules/identity/identity.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
 @Global()
@@ -34,7 +36,9 @@ export class AppModule {
         AppConfigModule.register(config),
         LoggerModule.forRoot(loggerOptions(config.logLevel, logOutput)),
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
+        DatabaseModule,
         HealthModule,
+        IdentityModule,
       ],
     };
   }

@@ -1,51 +1,156 @@
 import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDataSourceOptions } from 'src/app.data-source';
-import { loadAppConfigOrExit } from 'src/platform/config/app-config';
+import { AppModule } from 'src/app.module';
+import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { AppConfig, loadAppConfigOrExit } from 'src/platform/config/app-config';
 import { resolveDatabase } from 'src/platform/database/database-resolver';
 import { generateMigration } from 'src/platform/database/generate-migration';
 import { migrateWithLock } from 'src/platform/database/migrate';
+import { DomainError } from 'src/platform/errors/domain-error';
 import { DataSource } from 'typeorm';
 
 /** A failure the operator caused (bad arguments, unknown names): printed without a stack. */
-export class CliUsageError extends Error {}
+class CliUsageError extends Error {}
 
-type Command = (args: string[], dataSource: DataSource) => Promise<unknown>;
+interface CommandContext {
+  args: string[];
+  dataSource(): Promise<DataSource>;
+  app(): Promise<INestApplicationContext>;
+}
+
+type Command = (context: CommandContext) => Promise<unknown>;
+
+function options<T extends Record<string, { type: 'string' }>>(
+  args: string[],
+  spec: T,
+  required: (keyof T & string)[],
+): Record<keyof T, string | undefined> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args, options: spec, strict: true }).values;
+  } catch (error) {
+    throw new CliUsageError(error instanceof Error ? error.message : String(error));
+  }
+  const missing = required.filter((name) => typeof values[name] !== 'string' || values[name] === '');
+  if (missing.length > 0)
+    throw new CliUsageError(`Missing option(s): ${missing.map((m) => `--${m}`).join(', ')}.`);
+  return values as Record<keyof T, string | undefined>;
+}
+
+const str = { type: 'string' } as const;
 
 const COMMANDS: Record<string, Command> = {
-  'migration run': async (_args, dataSource) => ({ applied: await migrateWithLock(dataSource) }),
-  'migration revert': async (_args, dataSource) => {
-    await dataSource.undoLastMigration({ transaction: 'each' });
+  bootstrap: async ({ args, app }) => {
+    const o = options(args, { workspace: str, email: str, name: str }, ['workspace', 'email', 'name']);
+    const result = await (
+      await app()
+    )
+      .get(WorkspacesService)
+      .bootstrap({ workspaceName: o.workspace!, email: o.email!, fullName: o.name! });
+    return {
+      workspace: { sId: result.workspace.sId, name: result.workspace.name },
+      user: { sId: result.user.sId, email: result.user.email },
+      apiKey: { id: result.apiKey.key.sId, secret: result.apiKey.secret, scopes: result.apiKey.key.scopes },
+    };
+  },
+  'members add': async ({ args, app }) => {
+    const o = options(args, { workspace: str, email: str, name: str, role: str }, [
+      'workspace',
+      'email',
+      'name',
+      'role',
+    ]);
+    const workspaces = (await app()).get(WorkspacesService);
+    const workspace = await workspaces.resolveWorkspace(o.workspace!);
+    const { user, membership } = await workspaces.addMember(workspace.id, {
+      email: o.email!,
+      fullName: o.name!,
+      role: o.role!,
+    });
+    return {
+      workspace: { sId: workspace.sId },
+      user: { sId: user.sId, email: user.email, fullName: user.fullName },
+      role: membership.role,
+    };
+  },
+  'keys create': async ({ args, app }) => {
+    const o = options(args, { workspace: str, email: str, name: str, scopes: str }, ['workspace', 'email']);
+    const context = await app();
+    const workspaces = context.get(WorkspacesService);
+    const workspace = await workspaces.resolveWorkspace(o.workspace!);
+    const member = await workspaces.findMemberByEmail(workspace, o.email!);
+    const scopes = o.scopes?.split(',').map((scope) => scope.trim());
+    const { key, secret } = await context
+      .get(ApiKeysService)
+      .issue(workspace.id, member.user.id, o.name ?? 'cli', scopes);
+    return { apiKey: { id: key.sId, name: key.name, secret, scopes: key.scopes, userId: member.user.sId } };
+  },
+  'keys revoke': async ({ args, app }) => {
+    const o = options(args, { workspace: str, id: str }, ['workspace', 'id']);
+    const context = await app();
+    const workspace = await context.get(WorkspacesService).resolveWorkspace(o.workspace!);
+    const key = await context.get(ApiKeysService).revokeAsOperator(workspace.id, o.id!);
+    return { apiKey: { id: key.sId, revokedAt: key.revokedAt?.toISOString() ?? null } };
+  },
+  'migration run': async ({ dataSource }) => ({ applied: await migrateWithLock(await dataSource()) }),
+  'migration revert': async ({ dataSource }) => {
+    await (await dataSource()).undoLastMigration({ transaction: 'each' });
     return { reverted: true };
   },
-  'migration generate': async (args, dataSource) => {
-    const { positionals } = parseArgs({ args, allowPositionals: true });
-    const name = positionals[0];
+  'migration generate': async ({ args, dataSource }) => {
+    const name = args[0];
     if (!name) throw new CliUsageError('Usage: migration generate <PascalCaseName>');
-    await migrateWithLock(dataSource);
-    const file = await generateMigration(dataSource, name, resolve(__dirname, '..', '..', 'migrations'));
+    const source = await dataSource();
+    await migrateWithLock(source);
+    const file = await generateMigration(source, name, resolve(__dirname, '..', '..', 'migrations'));
     return { file };
   },
 };
 
-async function main(argv: string[]): Promise<void> {
-  const key = argv.slice(0, 2).join(' ');
-  const command = COMMANDS[key];
-  if (!command) {
-    throw new CliUsageError(
-      `Unknown command "${argv.join(' ')}". Commands: ${Object.keys(COMMANDS).join(', ')}.`,
-    );
+function findCommand(argv: string[]): { command: Command; args: string[] } {
+  for (const words of [2, 1]) {
+    const name = argv.slice(0, words).join(' ');
+    if (Object.hasOwn(COMMANDS, name)) return { command: COMMANDS[name], args: argv.slice(words) };
   }
-  const config = loadAppConfigOrExit();
+  throw new CliUsageError(
+    `Unknown command "${argv.join(' ')}". Commands: ${Object.keys(COMMANDS).join(', ')}.`,
+  );
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { command, args } = findCommand(argv);
+  const config: AppConfig = loadAppConfigOrExit();
   const database = await resolveDatabase(config, () => undefined);
-  const dataSource = new DataSource(createDataSourceOptions(database.url));
+  const opened: { close(): Promise<unknown> }[] = [];
+  const context: CommandContext = {
+    args,
+    dataSource: async () => {
+      const dataSource = await new DataSource(createDataSourceOptions(database.url)).initialize();
+      opened.push({ close: () => dataSource.destroy() });
+      return dataSource;
+    },
+    app: async () => {
+      const app = await NestFactory.createApplicationContext(
+        AppModule.forRoot(config, database.url, 'stderr'),
+        {
+          logger: false,
+        },
+      );
+      opened.push(app);
+      await migrateWithLock(app.get(DataSource));
+      return app;
+    },
+  };
   try {
-    await dataSource.initialize();
-    const result = await command(argv.slice(2), dataSource);
+    const result = await command(context);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
-    await dataSource.destroy().catch(() => undefined);
+    for (const resource of opened.reverse()) await resource.close().catch(() => undefined);
     await database.release();
   }
 }
@@ -53,7 +158,9 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    const known = error instanceof CliUsageError || error instanceof DomainError;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${known ? message : `Unexpected error: ${message}`}\n`);
     process.exit(1);
   },
 );

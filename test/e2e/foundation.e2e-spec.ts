@@ -2,6 +2,7 @@ import { Body, Controller, Get, Post } from '@nestjs/common';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { IsInt, IsString, Min } from 'class-validator';
+import { Public } from 'src/platform/auth/auth.decorators';
 import { after, before, describe, it } from 'node:test';
 import request from 'supertest';
 import { API_VERSION } from 'src/app.setup';
@@ -20,6 +21,7 @@ class EchoBody {
 }
 
 /** Routes no production code offers: a validated body, and an unexpected failure. */
+@Public()
 @Controller('__test')
 class ProbeController {
   @Post('echo')

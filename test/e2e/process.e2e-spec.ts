@@ -1,17 +1,21 @@
 import { describe, it } from 'node:test';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { SCOPES } from 'src/platform/auth/scopes';
 import { expect } from 'test/support/expect';
-import { runServiceToExit, startService, tempDataDir } from 'test/support/service-process';
+import { runCli, runServiceToExit, startService, tempDataDir } from 'test/support/service-process';
 
-async function connect(dataDir: string, port: number): Promise<Client> {
-  const { user, password, database } = JSON.parse(
-    await readFile(join(dataDir, 'postgres-credentials.json'), 'utf8'),
-  ) as { user: string; password: string; database: string };
-  const client = new Client({ host: '127.0.0.1', port, user, password, database });
-  await client.connect();
-  return client;
+interface BootstrapOutput {
+  workspace: { sId: string; name: string };
+  user: { sId: string; email: string };
+  apiKey: { id: string; secret: string; scopes: string[] };
+}
+
+async function me(baseUrl: string, boot: BootstrapOutput): Promise<number> {
+  const res = await fetch(`${baseUrl}/api/w/${boot.workspace.sId}/me`, {
+    headers: { Authorization: `Bearer ${boot.apiKey.secret}` },
+  });
+  return res.status;
 }
 
 async function postgresPort(dataDir: string): Promise<number> {
@@ -37,34 +41,66 @@ describe('the service as a process', () => {
     });
   }
 
-  it('runs on the embedded PostgreSQL, shares it with a second process, and keeps data across restarts', async () => {
+  it('runs on the embedded PostgreSQL, shares it with the CLI and a second process, and keeps data across restarts', async () => {
     const dataDir = await tempDataDir();
     try {
       const first = await startService({ DATA_DIR: dataDir });
       await fetch(`${first.baseUrl}/readyz`).then((res) => expect(res.status).toBe(200));
-
       const port = await postgresPort(dataDir);
-      const client = await connect(dataDir, port);
-      await client.query('CREATE TABLE restart_probe (note text)');
-      await client.query("INSERT INTO restart_probe VALUES ('kept')");
-      await client.end();
+
+      // The CLI attaches to the running embedded server; its key works at once.
+      const cli = await runCli(
+        ['bootstrap', '--workspace', 'Acme Inc', '--email', 'ada@example.com', '--name', 'Ada Lovelace'],
+        { DATA_DIR: dataDir },
+      );
+      expect(cli.code).toBe(0);
+      const lines = cli.stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const boot = JSON.parse(lines[0]) as BootstrapOutput;
+      expect(boot).toEqual({
+        workspace: { sId: expect.stringMatching(/^[0-9A-Za-z]{10}$/), name: 'Acme Inc' },
+        user: { sId: expect.stringMatching(/^[0-9A-Za-z]{10}$/), email: 'ada@example.com' },
+        apiKey: {
+          id: expect.stringMatching(/^key_/),
+          secret: expect.stringMatching(/^sk-[0-9A-Za-z]{32}$/),
+          scopes: SCOPES,
+        },
+      });
+      expect(await postgresPort(dataDir)).toBe(port);
+      expect(await me(first.baseUrl, boot)).toBe(200);
 
       const second = await startService({ DATA_DIR: dataDir });
-      await fetch(`${second.baseUrl}/readyz`).then((res) => expect(res.status).toBe(200));
-      expect(await postgresPort(dataDir)).toBe(port);
+      expect(await me(second.baseUrl, boot)).toBe(200);
       expect(await second.stop()).toBe(0);
-      await fetch(`${first.baseUrl}/readyz`).then((res) => expect(res.status).toBe(200));
+      expect(await me(first.baseUrl, boot)).toBe(200);
 
       expect(await first.stop()).toBe(0);
       // The process that started the embedded server stopped it.
       await expect(stat(join(dataDir, 'postgres', 'postmaster.pid'))).rejects.toThrow();
 
       const restarted = await startService({ DATA_DIR: dataDir });
-      const again = await connect(dataDir, await postgresPort(dataDir));
-      const { rows } = await again.query('SELECT note FROM restart_probe');
-      await again.end();
-      expect(rows).toEqual([{ note: 'kept' }]);
+      expect(await me(restarted.baseUrl, boot)).toBe(200);
       expect(await restarted.stop()).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports CLI mistakes on stderr with exit code 1', async () => {
+    const dataDir = await tempDataDir();
+    try {
+      const unknown = await runCli(['frobnicate'], { DATA_DIR: dataDir });
+      expect(unknown).toMatchObject({ code: 1, stdout: '' });
+      expect(unknown.stderr).toMatch(/^Unknown command "frobnicate"/);
+      const missing = await runCli(['bootstrap', '--workspace', 'W'], { DATA_DIR: dataDir });
+      expect(missing).toMatchObject({ code: 1, stdout: '' });
+      expect(missing.stderr).toContain('--email');
+      const badRole = await runCli(
+        ['members', 'add', '--workspace', 'nowhere', '--email', 'a@b.co', '--name', 'A', '--role', 'user'],
+        { DATA_DIR: dataDir },
+      );
+      expect(badRole).toMatchObject({ code: 1, stdout: '' });
+      expect(badRole.stderr).toMatch(/Workspace nowhere not found/);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -38,21 +38,35 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  * `{"error":{"type","message"}}` with the status of the code.
  */
 export class DomainError extends Error {
+  readonly status: number;
+
+  /** `status` overrides the code's usual one where a rule names both (403 `workspace_auth_error`). */
   constructor(
     readonly code: ErrorCode,
     message: string,
+    status?: number,
   ) {
     super(message);
     this.name = new.target.name;
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
+    this.status = status ?? ERROR_STATUS[code];
   }
 }
 
 export class InvalidRequestError extends DomainError {
   constructor(message: string) {
     super('invalid_request_error', message);
+  }
+}
+
+/** The caller is known but its role or relation to the resource does not allow the action. */
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super('workspace_auth_error', message, 403);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
   }
 }

@@ -1,8 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Public } from 'src/platform/auth/auth.decorators';
 
 @ApiTags('health')
+@Public()
 @Controller()
 export class HealthController {
   constructor(

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import type { Scope } from 'src/platform/auth/scopes';
+import { ForbiddenError } from 'src/platform/errors/domain-error';
+import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
+import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
+import {
+  API_KEY_NAME_MAX,
+  ApiKey,
+  displayPrefix,
+  generateApiKeySecret,
+  hashApiKeySecret,
+} from 'src/modules/identity/domain/api-key';
+import { ApiKeyNotFound, UserNotFound } from 'src/modules/identity/domain/identity.errors';
+import { checkName, parseScopes } from 'src/modules/identity/domain/identity.rules';
+
+export interface CreatedApiKey {
+  key: ApiKey;
+  /** Shown once, at creation; only its hash is stored. */
+  secret: string;
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly identity: IdentityRepository,
+    private readonly authentication: AuthenticationService,
+  ) {}
+
+  /** Creates a key for a member; no scopes given means every scope. */
+  async issue(
+    workspaceId: number,
+    userId: number,
+    name: string,
+    scopes: readonly string[] | undefined,
+  ): Promise<CreatedApiKey> {
+    const secret = generateApiKeySecret();
+    const key = await this.identity.createApiKey({
+      sId: generatePrefixedSId('key'),
+      workspaceId,
+      userId,
+      name: checkName('name', name, API_KEY_NAME_MAX),
+      scopes: parseScopes(scopes),
+      secretHash: hashApiKeySecret(secret),
+      displayPrefix: displayPrefix(secret),
+    });
+    return { key, secret };
+  }
+
+  /**
+   * Members create keys for themselves, never with a scope their own key lacks (no scopes given:
+   * the caller's scopes). Admins holding the `admin` scope create keys for anyone.
+   */
+  async create(
+    caller: Caller,
+    input: { name: string; scopes?: string[]; userId?: string },
+  ): Promise<CreatedApiKey> {
+    let ownerId = caller.userId;
+    if (input.userId !== undefined && input.userId !== caller.userSId) {
+      this.requireKeyAdmin(caller, 'create keys for another member');
+      const owner = await this.identity.findMember(caller.workspaceId, input.userId);
+      if (!owner) throw new UserNotFound(input.userId);
+      ownerId = owner.user.id;
+    }
+    const scopes: readonly Scope[] = input.scopes === undefined ? caller.scopes : parseScopes(input.scopes);
+    const beyond = scopes.filter((scope) => !caller.hasScope(scope));
+    if (beyond.length > 0) {
+      throw new ForbiddenError(`A key cannot grant scopes the caller's key lacks: ${beyond.join(', ')}.`);
+    }
+    return this.issue(caller.workspaceId, ownerId, input.name, scopes);
+  }
+
+  list(caller: Caller): Promise<ApiKey[]> {
+    return this.identity.listApiKeys(caller.workspaceId, this.isKeyAdmin(caller) ? null : caller.userId);
+  }
+
+  async revoke(caller: Caller, keySId: string): Promise<ApiKey> {
+    const key = await this.identity.findApiKey(caller.workspaceId, keySId);
+    if (!key || (key.userId !== caller.userId && !this.isKeyAdmin(caller))) throw new ApiKeyNotFound(keySId);
+    return this.revokeKey(key);
+  }
+
+  /** The operator's revocation (CLI): no caller, any key of the workspace. */
+  async revokeAsOperator(workspaceId: number, keySId: string): Promise<ApiKey> {
+    const key = await this.identity.findApiKey(workspaceId, keySId);
+    if (!key) throw new ApiKeyNotFound(keySId);
+    return this.revokeKey(key);
+  }
+
+  private async revokeKey(key: ApiKey): Promise<ApiKey> {
+    const revoked = key.revokedAt
+      ? key
+      : await this.identity.revokeApiKey(key.workspaceId, key.id, new Date());
+    this.authentication.forgetKey(key.id);
+    return revoked;
+  }
+
+  private isKeyAdmin(caller: Caller): boolean {
+    return caller.isAdmin && caller.hasScope('admin');
+  }
+
+  private requireKeyAdmin(caller: Caller, action: string): void {
+    if (!this.isKeyAdmin(caller)) {
+      throw new ForbiddenError(`Only an admin with the admin scope can ${action}.`);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
+import { Caller } from 'src/platform/auth/caller';
+import { IdentityRepository, KeyPrincipal } from 'src/modules/identity/application/ports/identity.repository';
+import { API_KEY_SECRET, hashApiKeySecret } from 'src/modules/identity/domain/api-key';
+
+/** Another process's revocation or role change reaches this one within this time. */
+export const KEY_CACHE_TTL_MS = 4_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+interface CachedPrincipal {
+  principal: KeyPrincipal;
+  expiresAt: number;
+}
+
+/** Resolves API keys to callers, with a short in-process cache that this process invalidates on every change. */
+@Injectable()
+export class AuthenticationService extends ApiKeyAuthenticator {
+  private readonly logger = new Logger(AuthenticationService.name);
+  private readonly cache = new Map<string, CachedPrincipal>();
+  private readonly lastTouched = new Map<number, number>();
+
+  constructor(private readonly identity: IdentityRepository) {
+    super();
+  }
+
+  async authenticate(
+    secret: string,
+    workspaceSId: string,
+  ): Promise<{ caller: Caller } | { failure: 'invalid_key' | 'wrong_workspace' }> {
+    if (!API_KEY_SECRET.test(secret)) return { failure: 'invalid_key' };
+    const principal = await this.principal(hashApiKeySecret(secret));
+    if (!principal || principal.key.revokedAt) return { failure: 'invalid_key' };
+    const { key, workspace, user, membership } = principal;
+    if (workspace.sId !== workspaceSId || !membership) return { failure: 'wrong_workspace' };
+    this.touch(key.id);
+    return {
+      caller: new Caller(
+        workspace.id,
+        workspace.sId,
+        user.id,
+        user.sId,
+        membership.role,
+        key.scopes,
+        key.sId,
+      ),
+    };
+  }
+
+  /** Forget a key at once (revocation). */
+  forgetKey(keyId: number): void {
+    for (const [hash, entry] of this.cache) {
+      if (entry.principal.key.id === keyId) this.cache.delete(hash);
+    }
+  }
+
+  /** Forget every key of a member at once (role change, removal). */
+  forgetMember(workspaceId: number, userId: number): void {
+    for (const [hash, entry] of this.cache) {
+      const { key } = entry.principal;
+      if (key.workspaceId === workspaceId && key.userId === userId) this.cache.delete(hash);
+    }
+  }
+
+  private async principal(secretHash: string): Promise<KeyPrincipal | null> {
+    const now = Date.now();
+    const cached = this.cache.get(secretHash);
+    if (cached && cached.expiresAt > now) return cached.principal;
+    const principal = await this.identity.findKeyPrincipal(secretHash);
+    this.cache.delete(secretHash);
+    if (principal) {
+      if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) {
+        this.cache.delete(this.cache.keys().next().value as string);
+      }
+      this.cache.set(secretHash, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
+    }
+    return principal;
+  }
+
+  /** lastUsedAt is written at most once a minute per key, off the request path. */
+  private touch(keyId: number): void {
+    const now = Date.now();
+    if (now - (this.lastTouched.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastTouched.set(keyId, now);
+    this.identity
+      .touchApiKey(keyId, new Date(now))
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not record lastUsedAt'));
+  }
+}

@@ -1,0 +1,65 @@
+import type { Role } from 'src/platform/auth/caller';
+import type { Scope } from 'src/platform/auth/scopes';
+import type { ApiKey } from 'src/modules/identity/domain/api-key';
+import type { Membership } from 'src/modules/identity/domain/membership';
+import type { Space, SpaceKind } from 'src/modules/identity/domain/space';
+import type { NewUserDetails, User } from 'src/modules/identity/domain/user';
+import type { Workspace } from 'src/modules/identity/domain/workspace';
+
+export interface Member {
+  user: User;
+  membership: Membership;
+}
+
+export interface KeyPrincipal {
+  key: ApiKey;
+  workspace: Workspace;
+  user: User;
+  /** Null when the key's owner has left the workspace. */
+  membership: Membership | null;
+}
+
+export interface NewApiKey {
+  sId: string;
+  workspaceId: number;
+  userId: number;
+  name: string;
+  scopes: Scope[];
+  secretHash: string;
+  displayPrefix: string;
+}
+
+/** Port: persistence of workspaces, users, memberships, spaces and API keys. Every read of a workspace's data takes its id. */
+export abstract class IdentityRepository {
+  abstract createWorkspace(sId: string, name: string): Promise<Workspace>;
+  abstract findWorkspaceBySId(sId: string): Promise<Workspace | null>;
+  abstract findWorkspacesByName(name: string): Promise<Workspace[]>;
+
+  abstract findUserByEmail(email: string): Promise<User | null>;
+  abstract createUser(sId: string, details: NewUserDetails): Promise<User>;
+
+  abstract findMember(workspaceId: number, userSId: string): Promise<Member | null>;
+  abstract findMemberByEmail(workspaceId: number, email: string): Promise<Member | null>;
+  abstract findMembersBySIds(workspaceId: number, userSIds: string[]): Promise<Member[]>;
+  abstract listMembers(workspaceId: number): Promise<Member[]>;
+  abstract createMembership(workspaceId: number, userId: number, role: Role): Promise<Membership>;
+  abstract updateMembershipRole(workspaceId: number, membershipId: number, role: Role): Promise<Membership>;
+  /** The admins' memberships, locked until the transaction ends (so two demotions cannot both pass). */
+  abstract lockAdminMemberships(workspaceId: number): Promise<Membership[]>;
+
+  abstract createSpace(sId: string, workspaceId: number, name: string, kind: SpaceKind): Promise<Space>;
+  abstract findSpace(workspaceId: number, spaceSId: string): Promise<Space | null>;
+  abstract spaceNameExists(workspaceId: number, name: string): Promise<boolean>;
+  /** All spaces of the workspace when `userId` is null; otherwise the global space and those it is a member of. */
+  abstract listSpaces(workspaceId: number, userId: number | null): Promise<Space[]>;
+  abstract listSpaceMemberIds(workspaceId: number, spaceIds: number[]): Promise<Map<number, string[]>>;
+  abstract addSpaceMembers(workspaceId: number, spaceId: number, userIds: number[]): Promise<void>;
+  abstract removeSpaceMember(workspaceId: number, spaceId: number, userId: number): Promise<void>;
+
+  abstract createApiKey(key: NewApiKey): Promise<ApiKey>;
+  abstract findApiKey(workspaceId: number, keySId: string): Promise<ApiKey | null>;
+  abstract listApiKeys(workspaceId: number, userId: number | null): Promise<ApiKey[]>;
+  abstract revokeApiKey(workspaceId: number, keyId: number, at: Date): Promise<ApiKey>;
+  abstract findKeyPrincipal(secretHash: string): Promise<KeyPrincipal | null>;
+  abstract touchApiKey(keyId: number, at: Date): Promise<void>;
+}

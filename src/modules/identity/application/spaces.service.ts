@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
+import { SpaceNotFound, UserNotFound } from 'src/modules/identity/domain/identity.errors';
+import { checkName } from 'src/modules/identity/domain/identity.rules';
+import { SPACE_NAME_MAX, Space } from 'src/modules/identity/domain/space';
+
+@Injectable()
+export class SpacesService {
+  constructor(
+    private readonly identity: IdentityRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** The spaces the caller can access: the global space and the regular spaces it is a member of. */
+  listAccessible(caller: Caller): Promise<Space[]> {
+    return this.identity.listSpaces(caller.workspaceId, caller.userId);
+  }
+
+  /** A space of the caller's workspace that the caller can access; any other is "not found". */
+  async findAccessible(caller: Caller, spaceSId: string): Promise<Space> {
+    const spaces = await this.listAccessible(caller);
+    const space = spaces.find((candidate) => candidate.sId === spaceSId);
+    if (!space) throw new SpaceNotFound(spaceSId);
+    return space;
+  }
+
+  async create(caller: Caller, input: { name: string; memberIds?: string[] }): Promise<Space> {
+    const name = checkName('name', input.name, SPACE_NAME_MAX);
+    return this.unitOfWork.run(async () => {
+      if (await this.identity.spaceNameExists(caller.workspaceId, name)) {
+        throw new ConflictError(`A space named "${name}" already exists in this workspace.`);
+      }
+      const memberIds = [...new Set(input.memberIds ?? [])];
+      const members = await this.identity.findMembersBySIds(caller.workspaceId, memberIds);
+      const unknown = memberIds.filter((sId) => !members.some((member) => member.user.sId === sId));
+      if (unknown.length > 0) {
+        throw new InvalidRequestError(`memberIds: not members of this workspace: ${unknown.join(', ')}.`);
+      }
+      const space = await this.identity.createSpace(
+        generatePrefixedSId('vlt'),
+        caller.workspaceId,
+        name,
+        'regular',
+      );
+      await this.identity.addSpaceMembers(
+        caller.workspaceId,
+        space.id,
+        members.map((member) => member.user.id),
+      );
+      return space;
+    });
+  }
+
+  async addMember(caller: Caller, spaceSId: string, userSId: string): Promise<Space> {
+    const { space, userId } = await this.regularSpaceAndMember(caller, spaceSId, userSId);
+    await this.identity.addSpaceMembers(caller.workspaceId, space.id, [userId]);
+    return space;
+  }
+
+  async removeMember(caller: Caller, spaceSId: string, userSId: string): Promise<Space> {
+    const { space, userId } = await this.regularSpaceAndMember(caller, spaceSId, userSId);
+    await this.identity.removeSpaceMember(caller.workspaceId, space.id, userId);
+    return space;
+  }
+
+  async memberIds(caller: Caller, spaces: Space[]): Promise<Map<number, string[]>> {
+    return this.identity.listSpaceMemberIds(
+      caller.workspaceId,
+      spaces.filter((space) => space.kind === 'regular').map((space) => space.id),
+    );
+  }
+
+  private async regularSpaceAndMember(
+    caller: Caller,
+    spaceSId: string,
+    userSId: string,
+  ): Promise<{ space: Space; userId: number }> {
+    const space = await this.identity.findSpace(caller.workspaceId, spaceSId);
+    if (!space) throw new SpaceNotFound(spaceSId);
+    if (space.kind === 'global') {
+      throw new InvalidRequestError(
+        'The global space holds every member of the workspace; its members cannot change.',
+      );
+    }
+    const member = await this.identity.findMember(caller.workspaceId, userSId);
+    if (!member) throw new UserNotFound(userSId);
+    return { space, userId: member.user.id };
+  }
+}

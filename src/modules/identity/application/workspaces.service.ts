@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { Caller, Role } from 'src/platform/auth/caller';
+import { Scope } from 'src/platform/auth/scopes';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
+import { ApiKeysService, CreatedApiKey } from 'src/modules/identity/application/api-keys.service';
+import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
+import { IdentityRepository, Member } from 'src/modules/identity/application/ports/identity.repository';
+import { UserNotFound, WorkspaceNotFound } from 'src/modules/identity/domain/identity.errors';
+import { checkEmail, checkFullName, checkName, parseRole } from 'src/modules/identity/domain/identity.rules';
+import { GLOBAL_SPACE_NAME } from 'src/modules/identity/domain/space';
+import type { NewUserDetails, User } from 'src/modules/identity/domain/user';
+import { WORKSPACE_NAME_MAX, Workspace } from 'src/modules/identity/domain/workspace';
+
+export interface BootstrapResult {
+  workspace: Workspace;
+  user: User;
+  apiKey: CreatedApiKey;
+}
+
+export interface NewMember extends NewUserDetails {
+  role: string;
+}
+
+@Injectable()
+export class WorkspacesService {
+  constructor(
+    private readonly identity: IdentityRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly apiKeys: ApiKeysService,
+    private readonly authentication: AuthenticationService,
+  ) {}
+
+  /** A workspace with its global space, an admin member and an all-scopes key (the operator's first step). */
+  bootstrap(input: { workspaceName: string } & NewUserDetails): Promise<BootstrapResult> {
+    const name = checkName('workspace', input.workspaceName, WORKSPACE_NAME_MAX);
+    checkEmail(input.email);
+    checkFullName(input.fullName);
+    return this.unitOfWork.run(async () => {
+      const workspace = await this.identity.createWorkspace(generateSId(), name);
+      await this.identity.createSpace(generatePrefixedSId('vlt'), workspace.id, GLOBAL_SPACE_NAME, 'global');
+      const user = await this.userFor(input);
+      await this.identity.createMembership(workspace.id, user.id, 'admin');
+      const apiKey = await this.apiKeys.issue(workspace.id, user.id, 'bootstrap', undefined);
+      return { workspace, user, apiKey };
+    });
+  }
+
+  /** `--workspace W` of the CLI: an sId, or a name that only one workspace has. */
+  async resolveWorkspace(reference: string): Promise<Workspace> {
+    const bySId = await this.identity.findWorkspaceBySId(reference);
+    if (bySId) return bySId;
+    const byName = await this.identity.findWorkspacesByName(reference);
+    if (byName.length === 1) return byName[0];
+    if (byName.length > 1) {
+      throw new InvalidRequestError(`Several workspaces are named "${reference}": use the workspace sId.`);
+    }
+    throw new WorkspaceNotFound(reference);
+  }
+
+  async findMemberByEmail(workspace: Workspace, email: string): Promise<Member> {
+    const member = await this.identity.findMemberByEmail(workspace.id, email);
+    if (!member) throw new UserNotFound(email);
+    return member;
+  }
+
+  listMembers(caller: Caller): Promise<Member[]> {
+    return this.identity.listMembers(caller.workspaceId);
+  }
+
+  /** Adds a user (created when the email is new) to the workspace; operator (CLI) or admin (REST). */
+  async addMember(workspaceId: number, input: NewMember): Promise<Member> {
+    checkEmail(input.email);
+    checkFullName(input.fullName);
+    const role = parseRole(input.role);
+    return this.unitOfWork.run(async () => {
+      if (await this.identity.findMemberByEmail(workspaceId, input.email)) {
+        throw new ConflictError(`${input.email} is already a member of this workspace.`);
+      }
+      const user = await this.userFor(input);
+      const membership = await this.identity.createMembership(workspaceId, user.id, role);
+      return { user, membership };
+    });
+  }
+
+  /** Admins change roles; the last admin cannot be demoted, however many try at once. */
+  async changeRole(caller: Caller, userSId: string, role: Role): Promise<Member> {
+    const member = await this.unitOfWork.run(async () => {
+      const found = await this.identity.findMember(caller.workspaceId, userSId);
+      if (!found) throw new UserNotFound(userSId);
+      if (found.membership.role === 'admin' && role !== 'admin') {
+        const admins = await this.identity.lockAdminMemberships(caller.workspaceId);
+        if (admins.length <= 1) {
+          throw new ForbiddenError(
+            'The last admin of a workspace cannot be demoted: promote another member first.',
+          );
+        }
+      }
+      const membership = await this.identity.updateMembershipRole(
+        caller.workspaceId,
+        found.membership.id,
+        role,
+      );
+      return { user: found.user, membership };
+    });
+    this.authentication.forgetMember(caller.workspaceId, member.user.id);
+    return member;
+  }
+
+  async me(caller: Caller): Promise<{ member: Member; workspace: Workspace; scopes: readonly Scope[] }> {
+    const [member, workspace] = await Promise.all([
+      this.identity.findMember(caller.workspaceId, caller.userSId),
+      this.identity.findWorkspaceBySId(caller.workspaceSId),
+    ]);
+    if (!member || !workspace) throw new UserNotFound(caller.userSId);
+    return { member, workspace, scopes: caller.scopes };
+  }
+
+  private async userFor(details: NewUserDetails): Promise<User> {
+    return (
+      (await this.identity.findUserByEmail(details.email)) ?? this.identity.createUser(generateSId(), details)
+    );
+  }
+}

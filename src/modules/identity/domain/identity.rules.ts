@@ -1,0 +1,53 @@
+import { ROLES, Role } from 'src/platform/auth/caller';
+import { SCOPES, Scope, isScope } from 'src/platform/auth/scopes';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { EMAIL_PATTERN, FULL_NAME_MAX } from 'src/modules/identity/domain/user';
+
+/** Checks shared by the REST DTOs' callers and the CLI, which has no DTO in front of it. */
+export function checkEmail(email: string): void {
+  if (!EMAIL_PATTERN.test(email.trim()) || email.length > 320) {
+    throw new InvalidRequestError(`email: "${email}" is not an email address.`);
+  }
+}
+
+export function checkFullName(fullName: string): void {
+  const trimmed = fullName.trim();
+  if (trimmed.length === 0 || trimmed.length > FULL_NAME_MAX) {
+    throw new InvalidRequestError(`fullName: must be 1 to ${FULL_NAME_MAX} characters.`);
+  }
+}
+
+function hasControlCharacter(text: string): boolean {
+  return [...text].some((char) => {
+    const code = char.charCodeAt(0);
+    return code < 0x20 || code === 0x7f;
+  });
+}
+
+export function checkName(field: string, name: string, max: number): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > max || hasControlCharacter(trimmed)) {
+    throw new InvalidRequestError(`${field}: must be 1 to ${max} printable characters.`);
+  }
+  return trimmed;
+}
+
+export function parseRole(role: string): Role {
+  if (!(ROLES as readonly string[]).includes(role)) {
+    throw new InvalidRequestError(`role: must be one of ${ROLES.join(', ')}, got "${role}".`);
+  }
+  return role as Role;
+}
+
+export function parseScopes(scopes: readonly string[] | undefined): Scope[] {
+  if (scopes === undefined) return [...SCOPES];
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) {
+    throw new InvalidRequestError(
+      `scopes: unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`,
+    );
+  }
+  if (scopes.length === 0)
+    throw new InvalidRequestError('scopes: give at least one scope, or omit it for all.');
+  return [...new Set(scopes as Scope[])];
+}

@@ -1,0 +1,110 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import { ROLES, Role } from 'src/platform/auth/caller';
+import { SCOPES, Scope } from 'src/platform/auth/scopes';
+import { API_KEY_NAME_MAX } from 'src/modules/identity/domain/api-key';
+import { SPACE_NAME_MAX } from 'src/modules/identity/domain/space';
+import { FULL_NAME_MAX } from 'src/modules/identity/domain/user';
+
+const SID = /^[A-Za-z0-9_]{1,40}$/;
+
+export class AddMemberDto {
+  @ApiProperty({ example: 'ada@example.com' })
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
+  @ApiProperty({ example: 'Ada Lovelace' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(FULL_NAME_MAX)
+  fullName!: string;
+
+  @ApiProperty({ enum: ROLES })
+  @IsIn(ROLES)
+  role!: Role;
+}
+
+export class ChangeRoleDto {
+  @ApiProperty({ enum: ROLES })
+  @IsIn(ROLES)
+  role!: Role;
+}
+
+export class CreateApiKeyDto {
+  @ApiProperty({ example: 'CI pipeline' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(API_KEY_NAME_MAX)
+  name!: string;
+
+  @ApiPropertyOptional({
+    enum: SCOPES,
+    isArray: true,
+    description: 'Defaults to the scopes of the calling key.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(SCOPES.length)
+  @IsIn(SCOPES, { each: true })
+  scopes?: Scope[];
+
+  @ApiPropertyOptional({ description: 'sId of the member who will own the key (admins only).' })
+  @IsOptional()
+  @IsString()
+  @Matches(SID)
+  userId?: string;
+}
+
+export class CreateSpaceDto {
+  @ApiProperty({ example: 'Finance' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(SPACE_NAME_MAX)
+  name!: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'sIds of the workspace members to add.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  @Matches(SID, { each: true })
+  memberIds?: string[];
+}
+
+export class WorkspaceParams {
+  @IsString()
+  wId!: string;
+}
+
+export class MemberParams extends WorkspaceParams {
+  @IsString()
+  userId!: string;
+}
+
+export class KeyParams extends WorkspaceParams {
+  @IsString()
+  keyId!: string;
+}
+
+export class SpaceParams extends WorkspaceParams {
+  @IsString()
+  spaceId!: string;
+}
+
+export class SpaceMemberParams extends SpaceParams {
+  @IsString()
+  userId!: string;
+}

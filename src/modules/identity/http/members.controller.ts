@@ -1,0 +1,63 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { AddMemberDto, ChangeRoleDto, MemberParams } from 'src/modules/identity/http/dto/identity.dto';
+import {
+  MeResponse,
+  MemberResponse,
+  MembersResponse,
+  presentMember,
+  presentUser,
+  presentWorkspace,
+} from 'src/modules/identity/http/identity.presenter';
+
+@ApiTags('members')
+@Controller('api/w/:wId')
+export class MembersController {
+  constructor(private readonly workspaces: WorkspacesService) {}
+
+  @Get('me')
+  @Auth({ scopes: [] })
+  @ApiOkResponse({ type: MeResponse })
+  async me(@CurrentCaller() caller: Caller): Promise<MeResponse> {
+    const { member, workspace, scopes } = await this.workspaces.me(caller);
+    return {
+      user: presentUser(member.user),
+      workspace: presentWorkspace(workspace),
+      role: member.membership.role,
+      scopes: [...scopes],
+      keyId: caller.keyId,
+    };
+  }
+
+  @Get('members')
+  @Auth({ scopes: [] })
+  @ApiOkResponse({ type: MembersResponse })
+  async list(@CurrentCaller() caller: Caller): Promise<MembersResponse> {
+    return { members: (await this.workspaces.listMembers(caller)).map(presentMember) };
+  }
+
+  @Post('members')
+  @HttpCode(200)
+  @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOkResponse({ type: MemberResponse })
+  @ApiErrors(400, 409)
+  async add(@CurrentCaller() caller: Caller, @Body() body: AddMemberDto): Promise<MemberResponse> {
+    return { member: presentMember(await this.workspaces.addMember(caller.workspaceId, body)) };
+  }
+
+  @Patch('members/:userId')
+  @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOkResponse({ type: MemberResponse })
+  @ApiErrors(400, 404)
+  async changeRole(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MemberParams,
+    @Body() body: ChangeRoleDto,
+  ): Promise<MemberResponse> {
+    return { member: presentMember(await this.workspaces.changeRole(caller, params.userId, body.role)) };
+  }
+}

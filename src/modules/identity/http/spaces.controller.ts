@@ -1,0 +1,63 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import type { Space } from 'src/modules/identity/domain/space';
+import { CreateSpaceDto, SpaceMemberParams } from 'src/modules/identity/http/dto/identity.dto';
+import { SpaceResponse, SpacesResponse, presentSpace } from 'src/modules/identity/http/identity.presenter';
+
+@ApiTags('spaces')
+@Controller('api/w/:wId/spaces')
+export class SpacesController {
+  constructor(private readonly spaces: SpacesService) {}
+
+  @Get()
+  @Auth({ scopes: [] })
+  @ApiOkResponse({
+    type: SpacesResponse,
+    description: 'The global space and the regular spaces the caller belongs to.',
+  })
+  async list(@CurrentCaller() caller: Caller): Promise<SpacesResponse> {
+    const spaces = await this.spaces.listAccessible(caller);
+    const memberIds = await this.spaces.memberIds(caller, spaces);
+    return { spaces: spaces.map((space) => presentSpace(space, memberIds)) };
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOkResponse({ type: SpaceResponse })
+  @ApiErrors(400, 409)
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateSpaceDto): Promise<SpaceResponse> {
+    return this.present(caller, await this.spaces.create(caller, body));
+  }
+
+  @Post(':spaceId/members/:userId')
+  @HttpCode(200)
+  @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOkResponse({ type: SpaceResponse })
+  @ApiErrors(400, 404)
+  async addMember(
+    @CurrentCaller() caller: Caller,
+    @Param() params: SpaceMemberParams,
+  ): Promise<SpaceResponse> {
+    return this.present(caller, await this.spaces.addMember(caller, params.spaceId, params.userId));
+  }
+
+  @Delete(':spaceId/members/:userId')
+  @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOkResponse({ type: SpaceResponse })
+  @ApiErrors(400, 404)
+  async removeMember(
+    @CurrentCaller() caller: Caller,
+    @Param() params: SpaceMemberParams,
+  ): Promise<SpaceResponse> {
+    return this.present(caller, await this.spaces.removeMember(caller, params.spaceId, params.userId));
+  }
+
+  private async present(caller: Caller, space: Space): Promise<SpaceResponse> {
+    return { space: presentSpace(space, await this.spaces.memberIds(caller, [space])) };
+  }
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
+import { AuthGuard } from 'src/platform/auth/auth.guard';
+import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
+import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
+import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
+import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { ApiKeysController } from 'src/modules/identity/http/api-keys.controller';
+import { MembersController } from 'src/modules/identity/http/members.controller';
+import { SpacesController } from 'src/modules/identity/http/spaces.controller';
+import { TypeormIdentityRepository } from 'src/modules/identity/infrastructure/typeorm-identity.repository';
+
+@Module({
+  controllers: [MembersController, ApiKeysController, SpacesController],
+  providers: [
+    WorkspacesService,
+    ApiKeysService,
+    SpacesService,
+    AuthenticationService,
+    { provide: IdentityRepository, useClass: TypeormIdentityRepository },
+    { provide: ApiKeyAuthenticator, useExisting: AuthenticationService },
+    // The one global guard lives with the context that knows API keys.
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [WorkspacesService, ApiKeysService, SpacesService],
+})
+export class IdentityModule {}

@@ -1,0 +1,42 @@
+import { ExecutionContext, SetMetadata, applyDecorators, createParamDecorator } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { Caller, Role } from 'src/platform/auth/caller';
+import type { Scope } from 'src/platform/auth/scopes';
+import { ApiErrors } from 'src/platform/http/api-errors';
+
+export const AUTH_METADATA = 'wa:auth';
+export const PUBLIC_METADATA = 'wa:public';
+
+export interface AuthRequirement {
+  /** Every listed scope must be on the key (403 insufficient_key_scope otherwise). */
+  scopes: Scope[];
+  /** When given, the member's current role must be one of them. */
+  roles?: Role[];
+}
+
+/**
+ * The route needs an API key of the path's workspace with these scopes (and roles). Also
+ * documents the bearer scheme, the 401/403 answers and the scopes (`x-required-scopes`).
+ */
+export const Auth = (requirement: AuthRequirement) =>
+  applyDecorators(
+    SetMetadata(AUTH_METADATA, requirement),
+    ApiBearerAuth('bearer'),
+    ApiExtension('x-required-scopes', requirement.scopes),
+    ApiExtension('x-required-roles', requirement.roles ?? []),
+    ApiErrors(401, 403),
+  );
+
+/** The route is open to anyone; every other route is denied unless it declares @Auth. */
+export const Public = () => SetMetadata(PUBLIC_METADATA, true);
+
+export interface AuthenticatedRequest extends Request {
+  caller?: Caller;
+}
+
+export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {
+  const caller = context.switchToHttp().getRequest<AuthenticatedRequest>().caller;
+  if (!caller) throw new Error('@CurrentCaller() used on a route without @Auth()');
+  return caller;
+});

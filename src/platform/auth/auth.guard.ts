@@ -1,0 +1,73 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
+import {
+  AUTH_METADATA,
+  AuthRequirement,
+  AuthenticatedRequest,
+  PUBLIC_METADATA,
+} from 'src/platform/auth/auth.decorators';
+import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
+
+const BEARER = /^Bearer +([^\s]+) *$/;
+
+/**
+ * The one global guard, deny by default. Order (ARCHITECTURE §3): header missing → malformed →
+ * invalid key → other workspace → scope → role.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: ApiKeyAuthenticator,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) return true;
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_METADATA, targets);
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      throw new DomainError(
+        'missing_authorization_header_error',
+        'Missing Authorization header: send "Bearer <API key>".',
+      );
+    }
+    const match = BEARER.exec(header);
+    if (!match) {
+      throw new DomainError(
+        'malformed_authorization_header_error',
+        'Malformed Authorization header: expected "Bearer <API key>".',
+      );
+    }
+    const workspaceSId = request.params?.wId;
+    if (!requirement || typeof workspaceSId !== 'string') {
+      // A route that declares nothing is closed to everyone.
+      throw new DomainError('workspace_auth_error', 'This route is not available to API keys.');
+    }
+    const result = await this.authenticator.authenticate(match[1], workspaceSId);
+    if ('failure' in result) {
+      if (result.failure === 'invalid_key') {
+        throw new DomainError('invalid_api_key_error', 'The API key is invalid or has been revoked.');
+      }
+      throw new DomainError('workspace_auth_error', 'The API key cannot access this workspace.');
+    }
+    const { caller } = result;
+    const missing = requirement.scopes.filter((scope) => !caller.hasScope(scope));
+    if (missing.length > 0) {
+      throw new DomainError(
+        'insufficient_key_scope',
+        `The API key lacks the scope(s): ${missing.join(', ')}.`,
+      );
+    }
+    if (requirement.roles && !requirement.roles.includes(caller.role)) {
+      throw new ForbiddenError(
+        `This action needs the role ${requirement.roles.join(' or ')}; the caller is ${caller.role}.`,
+      );
+    }
+    request.caller = caller;
+    return true;
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+
+interface Transaction {
+  manager: EntityManager;
+  afterCommit: (() => void)[];
+}
+
+/** Transactions carried by AsyncLocalStorage, so repositories join the current one without plumbing. */
+@Injectable()
+export class TypeormUnitOfWork extends UnitOfWork {
+  private readonly logger = new Logger(TypeormUnitOfWork.name);
+  private readonly current = new AsyncLocalStorage<Transaction>();
+
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.current.getStore()) return work();
+    const transaction: Transaction = { manager: this.dataSource.manager, afterCommit: [] };
+    const result = await this.dataSource.transaction((manager) => {
+      transaction.manager = manager;
+      return this.current.run(transaction, work);
+    });
+    for (const callback of transaction.afterCommit) {
+      try {
+        callback();
+      } catch (error) {
+        this.logger.error({ err: error }, 'after-commit callback failed');
+      }
+    }
+    return result;
+  }
+
+  afterCommit(callback: () => void): void {
+    const transaction = this.current.getStore();
+    if (transaction) transaction.afterCommit.push(callback);
+    else callback();
+  }
+
+  /** The manager of the current transaction, or the pool's outside one. */
+  manager(): EntityManager {
+    return this.current.getStore()?.manager ?? this.dataSource.manager;
+  }
+
+  repository<E extends ObjectLiteral>(entity: EntityTarget<E>): Repository<E> {
+    return this.manager().getRepository(entity);
+  }
+}

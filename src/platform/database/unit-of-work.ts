@@ -1,0 +1,9 @@
+/**
+ * Port: runs a use case's writes in one transaction. Nested calls join the outer transaction;
+ * `afterCommit` callbacks run once the outermost transaction has committed (the doorbell of the
+ * event log rings there), and are dropped on rollback.
+ */
+export abstract class UnitOfWork {
+  abstract run<T>(work: () => Promise<T>): Promise<T>;
+  abstract afterCommit(callback: () => void): void;
+}
