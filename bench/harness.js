@@ -2,7 +2,7 @@
  * Shared pieces of the benchmarks: start the built service on its own embedded PostgreSQL
  * (or DATABASE_URL), drive it with autocannon, and summarise a run as one table row.
  */
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
@@ -10,6 +10,7 @@ const { join } = require('node:path');
 const autocannon = require('autocannon');
 
 const MAIN = join(__dirname, '..', 'dist', 'src', 'main.js');
+const CLI = join(__dirname, '..', 'dist', 'src', 'cli.js');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -72,4 +73,38 @@ async function load(options) {
   };
 }
 
-module.exports = { freePort, startService, load };
+/** A fresh workspace through the admin CLI (attached to the service's embedded database). */
+function bootstrap(service, name = `Bench ${Date.now()}`) {
+  const output = execFileSync(
+    process.execPath,
+    [
+      CLI,
+      'bootstrap',
+      '--workspace',
+      name,
+      '--email',
+      `bench-${Date.now()}@example.com`,
+      '--name',
+      'Bench Admin',
+    ],
+    { env: { ...process.env, DATA_DIR: service.dataDir, LOG_LEVEL: 'error' } },
+  );
+  const result = JSON.parse(output.toString());
+  return { wId: result.workspace.sId, secret: result.apiKey.secret };
+}
+
+/** Sends `count` requests built by `make(i)`, `concurrency` at a time; throws on the first non-2xx. */
+async function seed(count, concurrency, make) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const { url, init } = make(i);
+      const res = await fetch(url, init);
+      if (!res.ok) throw new Error(`Seeding request ${i} failed: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+module.exports = { freePort, startService, load, bootstrap, seed };

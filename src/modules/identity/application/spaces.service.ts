@@ -20,10 +20,22 @@ export class SpacesService {
     return this.identity.listSpaces(caller.workspaceId, caller.userId);
   }
 
+  /** Every space of the workspace, accessible or not (for resolving ids; never listed to callers as is). */
+  listAll(caller: Caller): Promise<Space[]> {
+    return this.identity.listSpaces(caller.workspaceId, null);
+  }
+
   /** A space of the caller's workspace that the caller can access; any other is "not found". */
   async findAccessible(caller: Caller, spaceSId: string): Promise<Space> {
     const spaces = await this.listAccessible(caller);
     const space = spaces.find((candidate) => candidate.sId === spaceSId);
+    if (!space) throw new SpaceNotFound(spaceSId);
+    return space;
+  }
+
+  /** A space of the caller's workspace, whether or not the caller is a member (admin actions). */
+  async findInWorkspace(caller: Caller, spaceSId: string): Promise<Space> {
+    const space = await this.identity.findSpace(caller.workspaceId, spaceSId);
     if (!space) throw new SpaceNotFound(spaceSId);
     return space;
   }

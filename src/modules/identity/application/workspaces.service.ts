@@ -23,8 +23,13 @@ export interface NewMember extends NewUserDetails {
   role: string;
 }
 
+/** Work other contexts add to a new workspace, in the creating transaction (e.g. its global agents). */
+export type WorkspaceInitializer = (workspace: Workspace, creator: User) => Promise<void>;
+
 @Injectable()
 export class WorkspacesService {
+  private readonly initializers: WorkspaceInitializer[] = [];
+
   constructor(
     private readonly identity: IdentityRepository,
     private readonly unitOfWork: UnitOfWork,
@@ -42,9 +47,14 @@ export class WorkspacesService {
       await this.identity.createSpace(generatePrefixedSId('vlt'), workspace.id, GLOBAL_SPACE_NAME, 'global');
       const user = await this.userFor(input);
       await this.identity.createMembership(workspace.id, user.id, 'admin');
+      for (const initialize of this.initializers) await initialize(workspace, user);
       const apiKey = await this.apiKeys.issue(workspace.id, user.id, 'bootstrap', undefined);
       return { workspace, user, apiKey };
     });
+  }
+
+  registerInitializer(initializer: WorkspaceInitializer): void {
+    this.initializers.push(initializer);
   }
 
   /** `--workspace W` of the CLI: an sId, or a name that only one workspace has. */
@@ -67,6 +77,29 @@ export class WorkspacesService {
 
   listMembers(caller: Caller): Promise<Member[]> {
     return this.identity.listMembers(caller.workspaceId);
+  }
+
+  /** Members named by user sId or email; the references that match nobody come back in `unknown`. */
+  async resolveMembers(
+    caller: Caller,
+    references: { userSIds: string[]; emails: string[] },
+  ): Promise<{ members: Member[]; unknown: string[] }> {
+    const [bySId, byEmail] = await Promise.all([
+      this.identity.findMembersBySIds(caller.workspaceId, references.userSIds),
+      this.identity.findMembersByEmails(caller.workspaceId, references.emails),
+    ]);
+    const unknown = [
+      ...references.userSIds.filter((sId) => !bySId.some((m) => m.user.sId === sId)),
+      ...references.emails.filter(
+        (email) => !byEmail.some((m) => m.user.email === email.trim().toLowerCase()),
+      ),
+    ];
+    const members = new Map([...bySId, ...byEmail].map((member) => [member.user.id, member]));
+    return { members: [...members.values()], unknown };
+  }
+
+  membersByUserIds(workspaceId: number, userIds: number[]): Promise<Member[]> {
+    return this.identity.findMembersByUserIds(workspaceId, [...new Set(userIds)]);
   }
 
   /** Adds a user (created when the email is new) to the workspace; operator (CLI) or admin (REST). */

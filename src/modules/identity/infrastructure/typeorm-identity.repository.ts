@@ -133,14 +133,18 @@ export class TypeormIdentityRepository extends IdentityRepository {
     return toUser(await this.users.findOneByOrFail({ email: entity.email }));
   }
 
-  private async members(workspaceId: number, where: { sIds?: string[]; email?: string }): Promise<Member[]> {
+  private async members(
+    workspaceId: number,
+    where: { sIds?: string[]; emails?: string[]; userIds?: number[] },
+  ): Promise<Member[]> {
     const query = this.memberships
       .createQueryBuilder('m')
       .innerJoinAndMapOne('m.user', UserEntity, 'u', 'u.id = m.user_id')
       .where('m.workspace_id = :workspaceId', { workspaceId })
       .orderBy('m.id', 'ASC');
     if (where.sIds) query.andWhere('u.s_id IN (:...sIds)', { sIds: where.sIds });
-    if (where.email) query.andWhere('u.email = :email', { email: normaliseEmail(where.email) });
+    if (where.emails) query.andWhere('u.email IN (:...emails)', { emails: where.emails.map(normaliseEmail) });
+    if (where.userIds) query.andWhere('u.id IN (:...userIds)', { userIds: where.userIds });
     const rows = await query.getMany();
     return rows.map((row) => ({ membership: toMembership(row), user: toUser(row.user as UserEntity) }));
   }
@@ -150,12 +154,22 @@ export class TypeormIdentityRepository extends IdentityRepository {
   }
 
   async findMemberByEmail(workspaceId: number, email: string): Promise<Member | null> {
-    return (await this.members(workspaceId, { email }))[0] ?? null;
+    return (await this.members(workspaceId, { emails: [email] }))[0] ?? null;
   }
 
   async findMembersBySIds(workspaceId: number, userSIds: string[]): Promise<Member[]> {
     if (userSIds.length === 0) return [];
     return this.members(workspaceId, { sIds: userSIds });
+  }
+
+  async findMembersByEmails(workspaceId: number, emails: string[]): Promise<Member[]> {
+    if (emails.length === 0) return [];
+    return this.members(workspaceId, { emails });
+  }
+
+  async findMembersByUserIds(workspaceId: number, userIds: number[]): Promise<Member[]> {
+    if (userIds.length === 0) return [];
+    return this.members(workspaceId, { userIds });
   }
 
   listMembers(workspaceId: number): Promise<Member[]> {

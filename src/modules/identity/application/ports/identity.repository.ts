@@ -41,6 +41,8 @@ export abstract class IdentityRepository {
   abstract findMember(workspaceId: number, userSId: string): Promise<Member | null>;
   abstract findMemberByEmail(workspaceId: number, email: string): Promise<Member | null>;
   abstract findMembersBySIds(workspaceId: number, userSIds: string[]): Promise<Member[]>;
+  abstract findMembersByEmails(workspaceId: number, emails: string[]): Promise<Member[]>;
+  abstract findMembersByUserIds(workspaceId: number, userIds: number[]): Promise<Member[]>;
   abstract listMembers(workspaceId: number): Promise<Member[]>;
   abstract createMembership(workspaceId: number, userId: number, role: Role): Promise<Membership>;
   abstract updateMembershipRole(workspaceId: number, membershipId: number, role: Role): Promise<Membership>;

@@ -1,0 +1,35 @@
+/** GET the agent list with every available with* flag over 500 agents of one workspace. */
+const { bootstrap, load, seed } = require('../harness');
+
+const AGENTS = 500;
+
+module.exports = {
+  name: 'list-agents',
+  async run({ service }) {
+    const { wId, secret } = bootstrap(service);
+    const headers = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
+    await seed(AGENTS, 8, (i) => ({
+      url: `${service.baseUrl}/api/w/${wId}/assistant/agent_configurations`,
+      init: {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          assistant: {
+            name: `bench-agent-${i}`,
+            description: 'Benchmark agent',
+            instructions: 'Answer briefly.',
+            scope: 'visible',
+            model: { providerId: 'local', modelId: 'local-1', temperature: 0.5 },
+            tags: [{ name: `tag-${i % 20}` }],
+          },
+        }),
+      },
+    }));
+    const result = await load({
+      url: `${service.baseUrl}/api/w/${wId}/assistant/agent_configurations?view=list&withAuthors=true&withEditors=true`,
+      headers: { Authorization: `Bearer ${secret}` },
+      connections: 8,
+    });
+    return [{ scenario: `list agents (${AGENTS + 2}, all flags)`, ...result, note: '8 connections' }];
+  },
+};

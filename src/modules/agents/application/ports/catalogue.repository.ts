@@ -1,0 +1,38 @@
+import type {
+  McpServerView,
+  RemoteMcpServer,
+  Skill,
+  Tag,
+  TagKind,
+} from 'src/modules/agents/domain/catalogue';
+
+/** Port: tags, skills, remote tool servers and their space views of a workspace. */
+export abstract class CatalogueRepository {
+  abstract findTagsByNames(workspaceId: number, names: string[]): Promise<Tag[]>;
+  /** Creates the missing tags (a concurrent creation of the same name is not an error) and returns all. */
+  abstract ensureTags(
+    workspaceId: number,
+    tags: { sId: string; name: string; kind: TagKind }[],
+  ): Promise<Tag[]>;
+  abstract findTagsByIds(workspaceId: number, ids: number[]): Promise<Tag[]>;
+
+  abstract createSkill(workspaceId: number, sId: string, name: string, description: string): Promise<Skill>;
+  abstract listSkills(workspaceId: number): Promise<Skill[]>;
+  abstract findSkillsBySIds(workspaceId: number, sIds: string[]): Promise<Skill[]>;
+  abstract skillNameTaken(workspaceId: number, name: string): Promise<boolean>;
+
+  abstract createRemoteServer(
+    server: Pick<RemoteMcpServer, 'workspaceId' | 'sId' | 'name' | 'url' | 'description'>,
+  ): Promise<RemoteMcpServer>;
+  abstract listRemoteServers(workspaceId: number): Promise<RemoteMcpServer[]>;
+  abstract findRemoteServer(workspaceId: number, sId: string): Promise<RemoteMcpServer | null>;
+  abstract listViews(workspaceId: number): Promise<McpServerView[]>;
+  abstract createView(
+    workspaceId: number,
+    sId: string,
+    mcpServerId: number,
+    spaceId: number,
+  ): Promise<McpServerView>;
+  abstract findView(workspaceId: number, spaceId: number, viewSId: string): Promise<McpServerView | null>;
+  abstract deleteView(workspaceId: number, viewId: number): Promise<void>;
+}

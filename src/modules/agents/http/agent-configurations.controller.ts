@@ -1,0 +1,111 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { AgentPatch, AgentsService } from 'src/modules/agents/application/agents.service';
+import {
+  AgentParams,
+  CreateAgentDto,
+  ListAgentsQuery,
+  UpdateAgentDto,
+} from 'src/modules/agents/http/dto/agent.dto';
+import {
+  AgentConfigurationResponse,
+  AgentConfigurationsResponse,
+  UpdatedAgentConfigurationResponse,
+  presentPrivateAgent,
+  presentPublicAgent,
+  presentSkipped,
+} from 'src/modules/agents/http/agent.presenter';
+
+function toPatch(body: UpdateAgentDto): AgentPatch {
+  return {
+    userFavorite: body.userFavorite,
+    name: body.agent?.handle,
+    description: body.agent?.description,
+    scope: body.agent?.scope,
+    pictureUrl: body.agent?.avatar_url,
+    maxStepsPerRun: body.agent?.max_steps_per_run,
+    visualizationEnabled: body.agent?.visualization_enabled,
+    instructions: body.instructions,
+    generation: body.generation_settings && {
+      modelId: body.generation_settings.model_id,
+      providerId: body.generation_settings.provider_id,
+      temperature: body.generation_settings.temperature,
+      reasoningEffort: body.generation_settings.reasoning_effort,
+    },
+    tags: body.tags,
+    editors: body.editors?.map((editor) => ({ userId: editor.user_id, email: editor.email })),
+    skills: body.skills?.map((skill) => ({ sId: skill.sId })),
+    toolset: body.toolset?.map((entry) => ({
+      name: entry.name,
+      description: entry.description,
+      mcpServerName: entry.configuration.mcp_server_name,
+    })),
+  };
+}
+
+@ApiTags('agents')
+@Controller()
+export class AgentConfigurationsController {
+  constructor(private readonly agents: AgentsService) {}
+
+  @Post('api/w/:wId/assistant/agent_configurations')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:agent'] })
+  @ApiOperation({ summary: 'Create an agent configuration (endpoint 3); builders and admins.' })
+  @ApiOkResponse({ type: AgentConfigurationResponse })
+  @ApiErrors(400)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateAgentDto,
+  ): Promise<AgentConfigurationResponse> {
+    return { agentConfiguration: presentPrivateAgent(await this.agents.create(caller, body.assistant)) };
+  }
+
+  @Get('api/w/:wId/assistant/agent_configurations')
+  @Auth({ scopes: ['read:agent'] })
+  @ApiOperation({ summary: 'List agent configurations (endpoint 4).' })
+  @ApiOkResponse({ type: AgentConfigurationsResponse })
+  @ApiErrors(400)
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListAgentsQuery,
+  ): Promise<AgentConfigurationsResponse> {
+    const agents = await this.agents.list(caller, {
+      view: query.view ?? 'all',
+      limit: query.limit,
+      sort: query.sort,
+      withAuthors: query.withAuthors === 'true',
+      withEditors: query.withEditors === 'true',
+    });
+    return { agentConfigurations: agents.map(presentPrivateAgent) };
+  }
+
+  @Get('api/w/:wId/assistant/agent_configurations/:sId')
+  @Auth({ scopes: ['read:agent'] })
+  @ApiOperation({ summary: 'Get one agent configuration (its latest version), in the private form.' })
+  @ApiOkResponse({ type: AgentConfigurationResponse })
+  @ApiErrors(404)
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentParams,
+  ): Promise<AgentConfigurationResponse> {
+    return { agentConfiguration: presentPrivateAgent(await this.agents.get(caller, params.sId)) };
+  }
+
+  @Patch('api/v1/w/:wId/assistant/agent_configurations/:sId')
+  @Auth({ scopes: ['write:agent'] })
+  @ApiOperation({ summary: 'Update an agent configuration (endpoint 1).' })
+  @ApiOkResponse({ type: UpdatedAgentConfigurationResponse })
+  @ApiErrors(400, 404)
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentParams,
+    @Body() body: UpdateAgentDto,
+  ): Promise<UpdatedAgentConfigurationResponse> {
+    const { details, skipped } = await this.agents.update(caller, params.sId, toPatch(body));
+    return { agentConfiguration: presentPublicAgent(details), skippedActions: presentSkipped(skipped) };
+  }
+}
