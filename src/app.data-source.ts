@@ -1,10 +1,17 @@
 import { join } from 'node:path';
 import { AGENTS_ENTITIES } from 'src/modules/agents/infrastructure/agents.entities';
+import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure/conversations.entities';
+import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
 
 /** Every TypeORM entity of the service. */
-export const ENTITIES: DataSourceOptions['entities'] = [...IDENTITY_ENTITIES, ...AGENTS_ENTITIES];
+export const ENTITIES: DataSourceOptions['entities'] = [
+  ...IDENTITY_ENTITIES,
+  ...AGENTS_ENTITIES,
+  ...CONVERSATIONS_ENTITIES,
+  ConversationEventEntity,
+];
 
 /**
  * The one DataSource definition, used by the app, the CLI and the migration scripts.

@@ -5,8 +5,10 @@ import { LoggerModule } from 'nestjs-pino';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { AppConfig } from 'src/platform/config/app-config';
 import { DatabaseModule } from 'src/platform/database/database.module';
+import { EventsModule } from 'src/platform/events/events.module';
 import { HealthModule } from 'src/platform/health/health.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
+import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
@@ -38,9 +40,11 @@ export class AppModule {
         LoggerModule.forRoot(loggerOptions(config.logLevel, logOutput)),
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
+        EventsModule,
         HealthModule,
         IdentityModule,
         AgentsModule,
+        ConversationsModule,
       ],
     };
   }

@@ -20,7 +20,8 @@ function toJsonSchema(node: unknown): unknown {
   if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
   if (schema.nullable === true) {
     delete schema.nullable;
-    if (typeof schema.type === 'string') {
+    const composed = ['allOf', 'oneOf', 'anyOf', '$ref'].some((keyword) => keyword in schema);
+    if (typeof schema.type === 'string' && !composed) {
       schema.type = [schema.type, 'null'];
       if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
     } else {

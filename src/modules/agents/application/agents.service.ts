@@ -175,6 +175,27 @@ export class AgentsService implements OnModuleInit {
     return (await this.details(caller, [agent], { withAuthors: false, withEditors: false }))[0];
   }
 
+  /**
+   * The agents a message may mention: live (active) agents of the workspace the caller can read.
+   * Anything else is a 400 naming it.
+   */
+  async resolveMentions(caller: Caller, sIds: string[]): Promise<AgentDetails[]> {
+    if (sIds.length === 0) return [];
+    const found = await this.describe(caller, sIds);
+    const usable = found.filter((details) => details.agent.status === 'active' && details.canRead);
+    const missing = sIds.filter((sId) => !usable.some((details) => details.agent.sId === sId));
+    if (missing.length > 0) {
+      throw new InvalidRequestError(`mentions: no usable agent with configurationId ${missing.join(', ')}.`);
+    }
+    return usable;
+  }
+
+  /** The latest versions of these agents as the caller sees them; unknown sIds are left out. */
+  async describe(caller: Caller, sIds: string[]): Promise<AgentDetails[]> {
+    const agents = await this.agents.listLatest(caller.workspaceId, { sIds: [...new Set(sIds)] });
+    return this.details(caller, agents, { withAuthors: false, withEditors: false });
+  }
+
   async get(caller: Caller, sId: string): Promise<AgentDetails> {
     const agent = await this.agents.findLatest(caller.workspaceId, sId);
     if (!agent) throw new AgentNotFound(sId);

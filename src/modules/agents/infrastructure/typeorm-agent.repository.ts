@@ -45,7 +45,12 @@ export class TypeormAgentRepository extends AgentRepository {
   async lockAgent(workspaceId: number, sId: string): Promise<void> {
     // A row lock on the latest version would hand the waiter the archived row; an advisory lock keyed
     // by the agent lets it read the version the winner wrote.
-    await this.db.manager().query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [workspaceId, sId]);
+    await this.db
+      .manager()
+      .query("SELECT pg_advisory_xact_lock(hashtextextended('agent:' || $1 || ':' || $2, 0))", [
+        workspaceId,
+        sId,
+      ]);
   }
 
   async insertVersion(draft: AgentVersionDraft): Promise<AgentVersion | null> {

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import type { User } from 'src/modules/identity/domain/user';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { Conversation, Participation } from 'src/modules/conversations/domain/conversation';
+
+export interface ForkLink {
+  conversation: Conversation;
+  sourceMessageSId: string;
+  branchedAt: Date;
+  user: User | null;
+}
+
+/** A conversation with what its wire form needs for one caller. */
+export interface ConversationDetails {
+  conversation: Conversation;
+  participation: Participation | null;
+  spaceSId: string | null;
+  forkedFrom: (ForkLink & { fileCopyStatus: 'pending' | 'done' }) | null;
+  forkedChildren: ForkLink[];
+}
+
+/** Loads the details of a page of conversations in a fixed number of queries. */
+@Injectable()
+export class ConversationDetailsLoader {
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly spaces: SpacesService,
+  ) {}
+
+  async load(caller: Caller, conversations: Conversation[]): Promise<ConversationDetails[]> {
+    if (conversations.length === 0) return [];
+    const ids = conversations.map((conversation) => conversation.id);
+    const parentIds = conversations.flatMap((c) => (c.forkedFrom ? [c.forkedFrom.parentConversationId] : []));
+    const [participations, parents, children, spaces] = await Promise.all([
+      this.conversations.participations(caller.workspaceId, ids, caller.userId),
+      this.conversations.findByIds(caller.workspaceId, parentIds),
+      this.conversations.findChildren(caller.workspaceId, ids),
+      conversations.some((c) => c.spaceId !== null) ? this.spaces.listAll(caller) : Promise.resolve([]),
+    ]);
+    const links = [...conversations, ...children].flatMap((c) => (c.forkedFrom ? [c.forkedFrom] : []));
+    const [sources, members] = await Promise.all([
+      this.messages.findByIds(
+        caller.workspaceId,
+        links.map((link) => link.sourceMessageId),
+      ),
+      this.workspaces.membersByUserIds(
+        caller.workspaceId,
+        links.map((link) => link.forkedByUserId),
+      ),
+    ]);
+    const sourceSIds = new Map(sources.map((message) => [message.id, message.sId]));
+    const users = new Map(members.map((member) => [member.user.id, member.user]));
+    const parentsById = new Map(parents.map((parent) => [parent.id, parent]));
+    const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
+
+    return conversations.map((conversation) => {
+      const origin = conversation.forkedFrom;
+      const parent = origin ? parentsById.get(origin.parentConversationId) : undefined;
+      return {
+        conversation,
+        participation: participations.get(conversation.id) ?? null,
+        spaceSId: conversation.spaceId === null ? null : (spaceSIds.get(conversation.spaceId) ?? null),
+        forkedFrom:
+          origin && parent
+            ? {
+                conversation: parent,
+                sourceMessageSId: sourceSIds.get(origin.sourceMessageId) ?? '',
+                branchedAt: origin.branchedAt,
+                user: users.get(origin.forkedByUserId) ?? null,
+                fileCopyStatus: origin.fileCopyStatus,
+              }
+            : null,
+        forkedChildren: children
+          .filter((child) => child.forkedFrom?.parentConversationId === conversation.id)
+          .map((child) => ({
+            conversation: child,
+            sourceMessageSId: sourceSIds.get(child.forkedFrom!.sourceMessageId) ?? '',
+            branchedAt: child.forkedFrom!.branchedAt,
+            user: users.get(child.forkedFrom!.forkedByUserId) ?? null,
+          })),
+      };
+    });
+  }
+}

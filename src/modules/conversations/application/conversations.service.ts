@@ -1,0 +1,385 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { generateSId } from 'src/platform/ids/sid';
+import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { MessageViews } from 'src/modules/conversations/application/message-views';
+import { Conversation, TITLE_MAX, deriveTitle } from 'src/modules/conversations/domain/conversation';
+import {
+  ConversationAccessRestricted,
+  ConversationNotFound,
+  MessageNotFound,
+} from 'src/modules/conversations/domain/conversations.errors';
+import {
+  Mention,
+  Message,
+  MessageContext,
+  UserMessage,
+  agentMentions,
+} from 'src/modules/conversations/domain/message';
+
+export interface MessageInput {
+  content: string;
+  mentions: Mention[];
+  context: Omit<MessageContext, 'origin'> & { origin?: MessageContext['origin'] };
+}
+
+/** What the runtime needs to answer a posted or edited message. */
+export interface MessagePosted {
+  caller: Caller;
+  conversation: Conversation;
+  message: UserMessage;
+  /** Agents this version mentions that the previous version did not (all of them for a new message). */
+  newAgentMentions: string[];
+}
+
+export type MessagePostedListener = (posted: MessagePosted) => Promise<void>;
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+const PAGE_MAX = 100;
+
+@Injectable()
+export class ConversationsService {
+  private readonly logger = new Logger(ConversationsService.name);
+  private readonly listeners: MessagePostedListener[] = [];
+
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly events: ConversationEventLog,
+    private readonly agents: AgentsService,
+    private readonly spaces: SpacesService,
+    private readonly workspaces: WorkspacesService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly views: MessageViews,
+  ) {}
+
+  /** The runtime registers here: it depends on this context, not the other way round. */
+  onMessagePosted(listener: MessagePostedListener): void {
+    this.listeners.push(listener);
+  }
+
+  async create(
+    caller: Caller,
+    input: { title?: string; spaceId?: string; message?: MessageInput },
+  ): Promise<{ conversation: Conversation; message: UserMessage | null }> {
+    const space = input.spaceId ? await this.spaces.findAccessible(caller, input.spaceId) : null;
+    const posted: MessagePosted[] = [];
+    const result = await this.unitOfWork.run(async () => {
+      let conversation = await this.conversations.create({
+        sId: generateSId(),
+        workspaceId: caller.workspaceId,
+        title: input.title?.trim() || null,
+        depth: 0,
+        spaceId: space?.id ?? null,
+        requestedSpaceIds: [],
+        forkedFrom: null,
+      });
+      await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+      if (conversation.title) await this.appendTitle(conversation, conversation.title);
+      let message: UserMessage | null = null;
+      if (input.message) {
+        ({ conversation, message } = await this.writeUserMessage(caller, conversation, input.message, null));
+        posted.push({ caller, conversation, message, newAgentMentions: agentMentions(message.mentions) });
+      }
+      return { conversation, message };
+    });
+    this.announce(posted);
+    return result;
+  }
+
+  /** A conversation of the caller's workspace that the caller may read. */
+  async get(caller: Caller, sId: string): Promise<Conversation> {
+    const conversation = await this.conversations.find(caller.workspaceId, sId);
+    if (!conversation) throw new ConversationNotFound(sId);
+    await this.assertCanRead(caller, conversation);
+    return conversation;
+  }
+
+  async list(caller: Caller, options: { limit: number; cursor?: string }): Promise<Page<Conversation>> {
+    const beforeId = options.cursor === undefined ? null : decodeCursor(options.cursor);
+    const limit = Math.min(options.limit, PAGE_MAX);
+    const rows = await this.conversations.listForUser(caller.workspaceId, caller.userId, beforeId, limit + 1);
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+  }
+
+  async update(
+    caller: Caller,
+    sId: string,
+    input: { title?: string; read?: boolean },
+  ): Promise<Conversation> {
+    const conversation = await this.get(caller, sId);
+    return this.unitOfWork.run(async () => {
+      let updated = conversation;
+      if (input.title !== undefined) {
+        const title = input.title.trim();
+        if (title.length === 0 || title.length > TITLE_MAX) {
+          throw new InvalidRequestError(`title: must be 1 to ${TITLE_MAX} characters.`);
+        }
+        updated = await this.conversations.update(caller.workspaceId, conversation.id, { title });
+        await this.appendTitle(updated, title);
+      }
+      if (input.read !== undefined) {
+        await this.conversations.markRead(
+          caller.workspaceId,
+          conversation.id,
+          caller.userId,
+          input.read ? new Date() : null,
+        );
+      }
+      return updated;
+    });
+  }
+
+  async postMessage(caller: Caller, sId: string, input: MessageInput): Promise<UserMessage> {
+    const conversation = await this.get(caller, sId);
+    const { conversation: updated, message } = await this.unitOfWork.run(() =>
+      this.writeUserMessage(caller, conversation, input, null),
+    );
+    this.announce([
+      { caller, conversation: updated, message, newAgentMentions: agentMentions(message.mentions) },
+    ]);
+    return message;
+  }
+
+  /** Only the author edits, only the latest version; the edit is version+1 at the same rank, with a new sId. */
+  async editMessage(
+    caller: Caller,
+    sId: string,
+    messageSId: string,
+    input: Pick<MessageInput, 'content' | 'mentions'>,
+  ): Promise<UserMessage> {
+    const conversation = await this.get(caller, sId);
+    const original = await this.findMessage(caller, conversation, messageSId);
+    if (original.type !== 'user_message') throw new InvalidRequestError('Only user messages can be edited.');
+    if (original.userId !== caller.userId)
+      throw new ForbiddenError('Only the author of a message can edit it.');
+    const { conversation: updated, message } = await this.unitOfWork.run(async () => {
+      // Serialise edits of this conversation, then check that nobody edited the message first.
+      await this.conversations.allocateRanks(caller.workspaceId, conversation.id, 0);
+      const latest = await this.messages.latestVersionAt(caller.workspaceId, conversation.id, original.rank);
+      if (latest !== original.version) {
+        throw new InvalidRequestError('Only the latest version of a message can be edited.');
+      }
+      return this.writeUserMessage(caller, conversation, { ...input, context: original.context }, original);
+    });
+    const before = new Set(agentMentions(original.mentions));
+    this.announce([
+      {
+        caller,
+        conversation: updated,
+        message,
+        newAgentMentions: agentMentions(message.mentions).filter((agentSId) => !before.has(agentSId)),
+      },
+    ]);
+    return message;
+  }
+
+  async findMessage(caller: Caller, conversation: Conversation, messageSId: string): Promise<Message> {
+    const message = await this.messages.findBySId(caller.workspaceId, conversation.id, messageSId);
+    if (!message) throw new MessageNotFound(messageSId);
+    return message;
+  }
+
+  async listMessages(
+    caller: Caller,
+    sId: string,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ conversation: Conversation; page: Page<Message> }> {
+    const conversation = await this.get(caller, sId);
+    const afterRank = options.cursor === undefined ? -1 : decodeCursor(options.cursor);
+    const limit = Math.min(options.limit, PAGE_MAX);
+    const rows = await this.messages.listLatest(caller.workspaceId, conversation.id, afterRank, limit + 1);
+    const items = rows.slice(0, limit);
+    return {
+      conversation,
+      page: { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].rank) : null },
+    };
+  }
+
+  async react(
+    caller: Caller,
+    sId: string,
+    messageSId: string,
+    emoji: string,
+    add: boolean,
+  ): Promise<Message> {
+    const conversation = await this.get(caller, sId);
+    const message = await this.findMessage(caller, conversation, messageSId);
+    const reaction = { messageId: message.id, userId: caller.userId, emoji };
+    if (add) await this.messages.addReaction(caller.workspaceId, reaction);
+    else await this.messages.removeReaction(caller.workspaceId, reaction);
+    return message;
+  }
+
+  /**
+   * A new conversation holding the latest versions of the messages up to `sourceMessageSId`, one
+   * level deeper. Files of the copied messages are copied after the commit (`fileCopyStatus`).
+   */
+  async fork(caller: Caller, sId: string, sourceMessageSId: string): Promise<Conversation> {
+    const parent = await this.get(caller, sId);
+    const source = await this.findMessage(caller, parent, sourceMessageSId);
+    const child = await this.unitOfWork.run(async () => {
+      const copied = await this.messages.listLatestUpTo(caller.workspaceId, parent.id, source.rank);
+      const created = await this.conversations.create({
+        sId: generateSId(),
+        workspaceId: caller.workspaceId,
+        title: parent.title,
+        depth: parent.depth + 1,
+        spaceId: parent.spaceId,
+        requestedSpaceIds: parent.requestedSpaceIds,
+        forkedFrom: {
+          parentConversationId: parent.id,
+          sourceMessageId: source.id,
+          branchedAt: new Date(),
+          forkedByUserId: caller.userId,
+          fileCopyStatus: 'pending',
+        },
+      });
+      await this.copyMessages(created, copied);
+      await this.conversations.markRead(caller.workspaceId, created.id, caller.userId, new Date());
+      if (created.title) await this.appendTitle(created, created.title);
+      this.unitOfWork.afterCommit(() => this.copyFilesOfFork(created));
+      return created;
+    });
+    return child;
+  }
+
+  private async copyMessages(target: Conversation, copied: Message[]): Promise<void> {
+    if (copied.length === 0) return;
+    const first = await this.conversations.allocateRanks(target.workspaceId, target.id, copied.length);
+    const newIds = new Map<number, number>();
+    for (const [index, message] of copied.entries()) {
+      const common = {
+        sId: generateSId(),
+        workspaceId: target.workspaceId,
+        conversationId: target.id,
+        rank: first + index,
+        version: 0,
+      };
+      if (message.type === 'user_message') {
+        const { id: _id, createdAt: _createdAt, ...rest } = message;
+        newIds.set(message.id, (await this.messages.insertUserMessage({ ...rest, ...common })).id);
+      } else {
+        const { id: _id, createdAt: _createdAt, ...rest } = message;
+        const parentMessageId = newIds.get(message.parentMessageId) ?? message.parentMessageId;
+        await this.messages.insertAgentMessage({ ...rest, ...common, parentMessageId });
+      }
+    }
+  }
+
+  /** Messages carry no file attachments yet, so the copy completes at once; the status still moves through `pending`. */
+  private copyFilesOfFork(child: Conversation): void {
+    this.conversations.setFileCopyStatus(child.workspaceId, child.id, 'done').catch((error: unknown) => {
+      this.logger.error(
+        { err: error, conversationId: child.sId },
+        'Could not finish the file copy of a fork',
+      );
+    });
+  }
+
+  /** Readers must access every space the conversation's agents need, and its own space. */
+  async assertCanRead(caller: Caller, conversation: Conversation): Promise<void> {
+    if (conversation.requestedSpaceIds.length === 0 && conversation.spaceId === null) return;
+    const accessible = await this.spaces.listAccessible(caller);
+    const sIds = new Set(accessible.map((space) => space.sId));
+    const ids = new Set(accessible.map((space) => space.id));
+    const allowed =
+      conversation.requestedSpaceIds.every((spaceSId) => sIds.has(spaceSId)) &&
+      (conversation.spaceId === null || ids.has(conversation.spaceId));
+    if (!allowed) throw new ConversationAccessRestricted();
+  }
+
+  /** Writes a user message (a new slot, or the next version of `previous`) and its events; in a transaction. */
+  private async writeUserMessage(
+    caller: Caller,
+    conversation: Conversation,
+    input: MessageInput,
+    previous: UserMessage | null,
+  ): Promise<{ conversation: Conversation; message: UserMessage }> {
+    const agents = await this.agents.resolveMentions(caller, agentMentions(input.mentions));
+    await this.checkUserMentions(caller, input.mentions);
+    const requestedSpaceIds = [
+      ...new Set([...conversation.requestedSpaceIds, ...agents.flatMap((agent) => agent.requestedSpaceIds)]),
+    ].sort();
+    const rank = previous
+      ? previous.rank
+      : await this.conversations.allocateRanks(caller.workspaceId, conversation.id, 1);
+    const message = await this.messages.insertUserMessage({
+      type: 'user_message',
+      sId: generateSId(),
+      workspaceId: caller.workspaceId,
+      conversationId: conversation.id,
+      rank,
+      version: previous ? previous.version + 1 : 0,
+      userId: caller.userId,
+      content: input.content,
+      mentions: input.mentions,
+      context: { ...input.context, origin: input.context.origin ?? 'api' },
+    });
+    const needsTitle = conversation.title === null;
+    const updated = await this.conversations.update(caller.workspaceId, conversation.id, {
+      requestedSpaceIds,
+      ...(needsTitle ? { title: deriveTitle(input.content) } : {}),
+    });
+    await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+    await this.events.append(caller.workspaceId, conversation.id, {
+      type: 'user_message_new',
+      created: message.createdAt.getTime(),
+      messageId: message.sId,
+      message: (await this.views.userMessages(caller, [message]))[0],
+    });
+    if (needsTitle && updated.title) await this.appendTitle(updated, updated.title);
+    return { conversation: updated, message };
+  }
+
+  private async checkUserMentions(caller: Caller, mentions: Mention[]): Promise<void> {
+    const userSIds = mentions.flatMap((mention) => ('userId' in mention ? [mention.userId] : []));
+    if (userSIds.length === 0) return;
+    const { unknown } = await this.workspaces.resolveMembers(caller, { userSIds, emails: [] });
+    if (unknown.length > 0)
+      throw new InvalidRequestError(`mentions: not members of this workspace: ${unknown.join(', ')}.`);
+  }
+
+  private async appendTitle(conversation: Conversation, title: string): Promise<void> {
+    await this.events.append(conversation.workspaceId, conversation.id, {
+      type: 'conversation_title',
+      created: Date.now(),
+      title,
+    });
+  }
+
+  /** After commit: tell the runtime about mentions to answer. A failure there never fails the post. */
+  private announce(posted: MessagePosted[]): void {
+    for (const post of posted) {
+      for (const listener of this.listeners) {
+        listener(post).catch((error: unknown) => {
+          this.logger.error({ err: error }, 'Could not start the runs of the mentioned agents');
+        });
+      }
+    }
+  }
+}
+
+function encodeCursor(value: number): string {
+  return Buffer.from(String(value)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const value = Number(Buffer.from(cursor, 'base64url').toString());
+  if (!Number.isSafeInteger(value) || value < -1 || encodeCursor(value) !== cursor) {
+    throw new InvalidRequestError('cursor: not a cursor this API returned.');
+  }
+  return value;
+}

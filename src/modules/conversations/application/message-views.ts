@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { defaultPictureUrl } from 'src/modules/agents/domain/agent-configuration';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import type { User } from 'src/modules/identity/domain/user';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import {
+  AgentMessage,
+  AgentMessageStatus,
+  Mention,
+  Message,
+  MessageContext,
+  UserMessage,
+  agentMentions,
+} from 'src/modules/conversations/domain/message';
+
+export interface MessageUserView {
+  sId: string;
+  username: string;
+  fullName: string;
+  image: string;
+}
+
+export interface RichMentionView {
+  id: string;
+  type: 'agent';
+  label: string;
+  pictureUrl: string;
+  description: string;
+  dismissed: boolean;
+  status: string;
+  userFavorite: boolean;
+}
+
+export interface ReactionView {
+  emoji: string;
+  users: { userId: string; username: string; fullName: string }[];
+}
+
+/** The user message of the specification's table, field for field. */
+export interface UserMessageView {
+  type: 'user_message';
+  sId: string;
+  created: number;
+  version: number;
+  rank: number;
+  content: string;
+  id: number;
+  visibility: 'visible';
+  user: MessageUserView;
+  mentions: Mention[];
+  richMentions: RichMentionView[];
+  context: { [K in keyof MessageContext]: string };
+  reactions: ReactionView[];
+}
+
+/** An agent's answer: one slot per mentioned agent, after the user message it answers. */
+export interface AgentMessageView {
+  type: 'agent_message';
+  sId: string;
+  id: number;
+  version: number;
+  rank: number;
+  created: number;
+  parentMessageId: string;
+  configuration: { sId: string; name: string; pictureUrl: string };
+  status: AgentMessageStatus;
+  content: string;
+  error: { code: string; message: string } | null;
+  completedTs: number | null;
+}
+
+export type MessageView = UserMessageView | AgentMessageView;
+
+/**
+ * Builds the wire form of messages. It lives in the application, not in a presenter, because the
+ * event log stores messages in this form when they are written (ARCHITECTURE §5).
+ */
+@Injectable()
+export class MessageViews {
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly agents: AgentsService,
+  ) {}
+
+  /** Messages of any kind, in the order given. */
+  async views(caller: Caller, messages: Message[]): Promise<MessageView[]> {
+    const users = messages.filter((message): message is UserMessage => message.type === 'user_message');
+    const agents = messages.filter((message): message is AgentMessage => message.type === 'agent_message');
+    const [userViews, agentViews] = await Promise.all([
+      this.userMessages(caller, users),
+      this.agentMessages(caller, agents),
+    ]);
+    const byId = new Map<number, MessageView>([...userViews, ...agentViews].map((view) => [view.id, view]));
+    return messages.map((message) => byId.get(message.id)!);
+  }
+
+  async agentMessages(caller: Caller, messages: AgentMessage[]): Promise<AgentMessageView[]> {
+    if (messages.length === 0) return [];
+    const [parents, agents] = await Promise.all([
+      this.messages.findByIds(
+        caller.workspaceId,
+        messages.map((message) => message.parentMessageId),
+      ),
+      this.agents.describe(
+        caller,
+        messages.map((message) => message.agentSId),
+      ),
+    ]);
+    const parentSIds = new Map(parents.map((parent) => [parent.id, parent.sId]));
+    const agentsBySId = new Map(agents.map((details) => [details.agent.sId, details.agent]));
+    return messages.map((message) => {
+      const agent = agentsBySId.get(message.agentSId);
+      return {
+        type: 'agent_message',
+        sId: message.sId,
+        id: message.id,
+        version: message.version,
+        rank: message.rank,
+        created: message.createdAt.getTime(),
+        parentMessageId: parentSIds.get(message.parentMessageId) ?? '',
+        configuration: {
+          sId: message.agentSId,
+          name: agent?.name ?? message.agentSId,
+          pictureUrl: agent?.pictureUrl ?? defaultPictureUrl(message.agentSId),
+        },
+        status: message.status,
+        content: message.content,
+        error: message.error,
+        completedTs: message.completedAt?.getTime() ?? null,
+      };
+    });
+  }
+
+  async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
+    if (messages.length === 0) return [];
+    const reactions = await this.messages.reactionsOf(
+      caller.workspaceId,
+      messages.map((message) => message.id),
+    );
+    const [members, agents] = await Promise.all([
+      this.workspaces.membersByUserIds(caller.workspaceId, [
+        ...messages.map((message) => message.userId),
+        ...reactions.map((reaction) => reaction.userId),
+      ]),
+      this.agents.describe(
+        caller,
+        messages.flatMap((message) => agentMentions(message.mentions)),
+      ),
+    ]);
+    const users = new Map(members.map((member) => [member.user.id, member.user]));
+    const agentsBySId = new Map(agents.map((details) => [details.agent.sId, details]));
+    return messages.map((message) => {
+      const author = users.get(message.userId);
+      return {
+        type: 'user_message',
+        sId: message.sId,
+        created: message.createdAt.getTime(),
+        version: message.version,
+        rank: message.rank,
+        content: message.content,
+        id: message.id,
+        visibility: 'visible',
+        user: userView(author, message.context),
+        mentions: message.mentions,
+        richMentions: agentMentions(message.mentions).flatMap((agentSId) => {
+          const details = agentsBySId.get(agentSId);
+          if (!details) return [];
+          return [
+            {
+              id: agentSId,
+              type: 'agent' as const,
+              label: details.agent.name,
+              pictureUrl: details.agent.pictureUrl,
+              description: details.agent.description,
+              dismissed: false,
+              status: details.canRead ? 'approved' : 'pending_conversation_access',
+              userFavorite: details.userFavorite,
+            },
+          ];
+        }),
+        context: {
+          username: message.context.username,
+          timezone: message.context.timezone,
+          origin: message.context.origin,
+          fullName: message.context.fullName ?? author?.fullName ?? '',
+          email: message.context.email ?? author?.email ?? '',
+          profilePictureUrl:
+            message.context.profilePictureUrl ?? author?.image ?? defaultPictureUrl(message.context.username),
+        },
+        reactions: groupReactions(
+          reactions.filter((reaction) => reaction.messageId === message.id),
+          users,
+        ),
+      };
+    });
+  }
+}
+
+function userView(author: User | undefined, context: MessageContext): MessageUserView {
+  return {
+    sId: author?.sId ?? '',
+    username: author?.username ?? context.username,
+    fullName: author?.fullName ?? context.fullName ?? context.username,
+    image: author?.image ?? defaultPictureUrl(author?.sId ?? context.username),
+  };
+}
+
+function groupReactions(
+  reactions: { emoji: string; userId: number }[],
+  users: Map<number, User>,
+): ReactionView[] {
+  const byEmoji = new Map<string, ReactionView>();
+  for (const reaction of reactions) {
+    const user = users.get(reaction.userId);
+    if (!user) continue;
+    const view = byEmoji.get(reaction.emoji) ?? { emoji: reaction.emoji, users: [] };
+    view.users.push({ userId: user.sId, username: user.username, fullName: user.fullName });
+    byEmoji.set(reaction.emoji, view);
+  }
+  return [...byEmoji.values()];
+}

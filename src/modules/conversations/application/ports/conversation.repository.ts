@@ -1,0 +1,53 @@
+import type { Conversation, ForkOrigin, Participation } from 'src/modules/conversations/domain/conversation';
+
+export interface NewConversation {
+  sId: string;
+  workspaceId: number;
+  title: string | null;
+  depth: number;
+  spaceId: number | null;
+  requestedSpaceIds: string[];
+  forkedFrom: ForkOrigin | null;
+}
+
+/** Port: conversations and their participants. Every query takes the workspace id. */
+export abstract class ConversationRepository {
+  abstract create(conversation: NewConversation): Promise<Conversation>;
+  abstract find(workspaceId: number, sId: string): Promise<Conversation | null>;
+  abstract findByIds(workspaceId: number, ids: number[]): Promise<Conversation[]>;
+  abstract findChildren(workspaceId: number, parentIds: number[]): Promise<Conversation[]>;
+  /** The user's conversations, newest first, strictly older than the cursor (a conversation id). */
+  abstract listForUser(
+    workspaceId: number,
+    userId: number,
+    beforeId: number | null,
+    limit: number,
+  ): Promise<Conversation[]>;
+  /** Applies the changes and bumps `updatedAt`. */
+  abstract update(
+    workspaceId: number,
+    id: number,
+    changes: { title?: string; requestedSpaceIds?: string[]; hasError?: boolean },
+  ): Promise<Conversation>;
+  /** Reserves `count` consecutive ranks and returns the first; concurrent callers queue on the row. */
+  abstract allocateRanks(workspaceId: number, id: number, count: number): Promise<number>;
+  abstract setFileCopyStatus(
+    workspaceId: number,
+    id: number,
+    status: ForkOrigin['fileCopyStatus'],
+  ): Promise<void>;
+
+  abstract participations(
+    workspaceId: number,
+    conversationIds: number[],
+    userId: number,
+  ): Promise<Map<number, Participation>>;
+  /** Makes the user a participant (idempotent). */
+  abstract join(workspaceId: number, conversationId: number, userId: number): Promise<void>;
+  abstract markRead(
+    workspaceId: number,
+    conversationId: number,
+    userId: number,
+    at: Date | null,
+  ): Promise<void>;
+}

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from 'src/modules/agents/agents.module';
+import { IdentityModule } from 'src/modules/identity/identity.module';
+import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { MessageViews } from 'src/modules/conversations/application/message-views';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
+import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
+import { TypeormMessageRepository } from 'src/modules/conversations/infrastructure/typeorm-message.repository';
+
+@Module({
+  imports: [IdentityModule, AgentsModule],
+  controllers: [ConversationsController],
+  providers: [
+    ConversationsService,
+    ConversationDetailsLoader,
+    MessageViews,
+    { provide: ConversationRepository, useClass: TypeormConversationRepository },
+    { provide: MessageRepository, useClass: TypeormMessageRepository },
+  ],
+  exports: [ConversationsService, MessageViews, ConversationRepository, MessageRepository],
+})
+export class ConversationsModule {}

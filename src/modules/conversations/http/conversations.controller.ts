@@ -1,0 +1,206 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
+import type { UserMessage } from 'src/modules/conversations/domain/message';
+import {
+  ConversationParams,
+  CreateConversationDto,
+  EditMessageDto,
+  ForkDto,
+  MessageParams,
+  PageQuery,
+  PostMessageDto,
+  ReactionDto,
+  UpdateConversationDto,
+} from 'src/modules/conversations/http/dto/conversation.dto';
+import { toMentions, toMessageInput } from 'src/modules/conversations/http/message-input';
+import {
+  ConversationResponse,
+  ConversationsResponse,
+  CreatedConversationResponse,
+  MessageResponse,
+  MessagesResponse,
+  UserMessageResponse,
+  presentConversation,
+} from 'src/modules/conversations/http/conversation.presenter';
+
+const DEFAULT_PAGE = 50;
+
+@ApiTags('conversations')
+@Controller('api/w/:wId/assistant/conversations')
+export class ConversationsController {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly details: ConversationDetailsLoader,
+    private readonly views: MessageViews,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({ summary: 'Create a conversation, optionally with its first message.' })
+  @ApiOkResponse({ type: CreatedConversationResponse })
+  @ApiErrors(400, 404)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateConversationDto,
+  ): Promise<CreatedConversationResponse> {
+    const { conversation, message } = await this.conversations.create(caller, {
+      title: body.title,
+      spaceId: body.spaceId,
+      message: body.message && toMessageInput(body.message),
+    });
+    const response: CreatedConversationResponse = { conversation: await this.present(caller, conversation) };
+    if (message) response.message = await this.presentUserMessage(caller, message);
+    return response;
+  }
+
+  @Get()
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({ summary: "The caller's conversations, newest first." })
+  @ApiOkResponse({ type: ConversationsResponse })
+  @ApiErrors(400)
+  async list(@CurrentCaller() caller: Caller, @Query() query: PageQuery): Promise<ConversationsResponse> {
+    const page = await this.conversations.list(caller, {
+      limit: query.limit ?? DEFAULT_PAGE,
+      cursor: query.cursor,
+    });
+    const details = await this.details.load(caller, page.items);
+    return { conversations: details.map(presentConversation), nextCursor: page.nextCursor };
+  }
+
+  @Get(':cId')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({ summary: 'Get a conversation without its content (endpoint 11).' })
+  @ApiOkResponse({ type: ConversationResponse })
+  @ApiErrors(404)
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+  ): Promise<ConversationResponse> {
+    return { conversation: await this.present(caller, await this.conversations.get(caller, params.cId)) };
+  }
+
+  @Patch(':cId')
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOkResponse({ type: ConversationResponse })
+  @ApiErrors(400, 404)
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Body() body: UpdateConversationDto,
+  ): Promise<ConversationResponse> {
+    const conversation = await this.conversations.update(caller, params.cId, body);
+    return { conversation: await this.present(caller, conversation) };
+  }
+
+  @Post(':cId/messages')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOkResponse({ type: UserMessageResponse })
+  @ApiErrors(400, 404)
+  async post(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Body() body: PostMessageDto,
+  ): Promise<UserMessageResponse> {
+    const message = await this.conversations.postMessage(caller, params.cId, toMessageInput(body));
+    return { message: await this.presentUserMessage(caller, message) };
+  }
+
+  @Get(':cId/messages')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({ summary: 'The latest version of every message slot, in rank order.' })
+  @ApiOkResponse({ type: MessagesResponse })
+  @ApiErrors(400, 404)
+  async messages(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Query() query: PageQuery,
+  ): Promise<MessagesResponse> {
+    const { page } = await this.conversations.listMessages(caller, params.cId, {
+      limit: query.limit ?? DEFAULT_PAGE,
+      cursor: query.cursor,
+    });
+    return { messages: await this.views.views(caller, page.items), nextCursor: page.nextCursor };
+  }
+
+  @Post(':cId/messages/:mId/edit')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({ summary: 'Edit a user message (endpoint 2): a new version at the same rank.' })
+  @ApiOkResponse({ type: UserMessageResponse })
+  @ApiErrors(400, 404)
+  async edit(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageParams,
+    @Body() body: EditMessageDto,
+  ): Promise<UserMessageResponse> {
+    const message = await this.conversations.editMessage(caller, params.cId, params.mId, {
+      content: body.content,
+      mentions: toMentions(body.mentions),
+    });
+    return { message: await this.presentUserMessage(caller, message) };
+  }
+
+  @Post(':cId/messages/:mId/reactions')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOkResponse({ type: MessageResponse })
+  @ApiErrors(400, 404)
+  async react(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageParams,
+    @Body() body: ReactionDto,
+  ): Promise<MessageResponse> {
+    const message = await this.conversations.react(caller, params.cId, params.mId, body.emoji, true);
+    return { message: (await this.views.views(caller, [message]))[0] };
+  }
+
+  @Delete(':cId/messages/:mId/reactions')
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOkResponse({ type: MessageResponse })
+  @ApiErrors(400, 404)
+  async unreact(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageParams,
+    @Body() body: ReactionDto,
+  ): Promise<MessageResponse> {
+    const message = await this.conversations.react(caller, params.cId, params.mId, body.emoji, false);
+    return { message: (await this.views.views(caller, [message]))[0] };
+  }
+
+  @Post(':cId/fork')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({ summary: 'Fork the conversation after one of its messages.' })
+  @ApiOkResponse({ type: ConversationResponse })
+  @ApiErrors(400, 404)
+  async fork(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Body() body: ForkDto,
+  ): Promise<ConversationResponse> {
+    return {
+      conversation: await this.present(
+        caller,
+        await this.conversations.fork(caller, params.cId, body.sourceMessageId),
+      ),
+    };
+  }
+
+  private async present(caller: Caller, conversation: Conversation) {
+    const [details] = await this.details.load(caller, [conversation]);
+    return presentConversation(details);
+  }
+
+  private async presentUserMessage(caller: Caller, message: UserMessage): Promise<UserMessageView> {
+    return (await this.views.userMessages(caller, [message]))[0];
+  }
+}

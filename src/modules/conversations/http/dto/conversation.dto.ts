@@ -1,0 +1,186 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { TITLE_MAX } from 'src/modules/conversations/domain/conversation';
+import {
+  CONTENT_MAX,
+  EMOJI_MAX,
+  MENTIONS_MAX,
+  MESSAGE_ORIGINS,
+  MessageOrigin,
+} from 'src/modules/conversations/domain/message';
+
+const SID = /^[A-Za-z0-9_]{1,40}$/;
+
+export class MentionDto {
+  @ApiPropertyOptional({ description: 'sId of a mentioned agent' })
+  @IsOptional()
+  @IsString()
+  @Matches(SID)
+  configurationId?: string;
+
+  @ApiPropertyOptional({ enum: ['user'], description: 'With userId: a mentioned member' })
+  @IsOptional()
+  @IsIn(['user'])
+  type?: 'user';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @Matches(SID)
+  userId?: string;
+}
+
+export class MessageContextDto {
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  username!: string;
+
+  @ApiProperty({ example: 'Europe/Paris' })
+  @IsString()
+  @MaxLength(64)
+  timezone!: string;
+
+  @ApiPropertyOptional({ enum: MESSAGE_ORIGINS.filter((origin) => origin !== 'wakeup'), default: 'api' })
+  @IsOptional()
+  @IsIn(MESSAGE_ORIGINS.filter((origin) => origin !== 'wakeup'))
+  origin?: MessageOrigin;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  fullName?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsEmail()
+  email?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  profilePictureUrl?: string;
+}
+
+export class EditMessageDto {
+  @ApiProperty()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(CONTENT_MAX)
+  content!: string;
+
+  @ApiProperty({ type: [MentionDto] })
+  @IsArray()
+  @ArrayMaxSize(MENTIONS_MAX)
+  @ValidateNested({ each: true })
+  @Type(() => MentionDto)
+  mentions!: MentionDto[];
+}
+
+export class PostMessageDto extends EditMessageDto {
+  @ApiProperty({ type: MessageContextDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MessageContextDto)
+  context!: MessageContextDto;
+}
+
+export class CreateConversationDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TITLE_MAX)
+  title?: string;
+
+  @ApiPropertyOptional({ description: 'sId of a space the caller can access' })
+  @IsOptional()
+  @IsString()
+  @Matches(SID)
+  spaceId?: string;
+
+  @ApiPropertyOptional({ type: PostMessageDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PostMessageDto)
+  message?: PostMessageDto;
+}
+
+export class UpdateConversationDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TITLE_MAX)
+  title?: string;
+
+  @ApiPropertyOptional({ description: 'true marks the conversation read for the caller; false unread.' })
+  @IsOptional()
+  @IsBoolean()
+  read?: boolean;
+}
+
+export class ReactionDto {
+  @ApiProperty({ example: '👍' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(EMOJI_MAX)
+  emoji!: string;
+}
+
+export class ForkDto {
+  @ApiProperty({ description: 'sId of the last message the fork keeps' })
+  @IsString()
+  @Matches(SID)
+  sourceMessageId!: string;
+}
+
+export class PageQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  cursor?: string;
+}
+
+export class ConversationParams {
+  @IsString()
+  wId!: string;
+
+  @IsString()
+  cId!: string;
+}
+
+export class MessageParams extends ConversationParams {
+  @IsString()
+  mId!: string;
+}

@@ -1,0 +1,34 @@
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import type { Mention } from 'src/modules/conversations/domain/message';
+import type { MessageInput } from 'src/modules/conversations/application/conversations.service';
+import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/conversation.dto';
+
+/** A mention names an agent (`configurationId`) or a member (`type: 'user'` with `userId`), not both. */
+export function toMentions(mentions: MentionDto[]): Mention[] {
+  return mentions.map((mention, index) => {
+    if (mention.configurationId && !mention.type && !mention.userId) {
+      return { configurationId: mention.configurationId };
+    }
+    if (!mention.configurationId && mention.type === 'user' && mention.userId) {
+      return { type: 'user', userId: mention.userId };
+    }
+    throw new InvalidRequestError(
+      `mentions.${index}: give either configurationId (an agent) or type "user" with userId (a member).`,
+    );
+  });
+}
+
+export function toMessageInput(body: PostMessageDto): MessageInput {
+  return {
+    content: body.content,
+    mentions: toMentions(body.mentions),
+    context: {
+      username: body.context.username,
+      timezone: body.context.timezone,
+      origin: body.context.origin,
+      fullName: body.context.fullName ?? null,
+      email: body.context.email ?? null,
+      profilePictureUrl: body.context.profilePictureUrl ?? null,
+    },
+  };
+}

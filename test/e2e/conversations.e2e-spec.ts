@@ -1,0 +1,371 @@
+import { after, before, describe, it } from 'node:test';
+import { expect } from 'test/support/expect';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
+
+const context = { username: 'ada', timezone: 'Europe/Paris' };
+
+describe('conversations and messages', () => {
+  let t: TestApp;
+  let world: World;
+  let a: WorkspaceFixture;
+  let b: WorkspaceFixture;
+  let member: Actor;
+  let assistantSId: string;
+  let wId: string;
+
+  const base = () => `/api/w/${wId}/assistant/conversations`;
+
+  const events = async (conversationSId: string) =>
+    t.dataSource.query<{ type: string; payload: Record<string, unknown> }[]>(
+      `SELECT e.type, e.payload FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id
+       WHERE c.s_id = $1 ORDER BY e.id`,
+      [conversationSId],
+    );
+
+  const createConversation = async (actor: Actor, body: Record<string, unknown> = {}) => {
+    const res = await api(t, actor).post(base()).send(body);
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
+    expect(res.body).toMatchApiSchema('CreatedConversationResponse');
+    return res.body as { conversation: { sId: string; title: string | null }; message?: { sId: string } };
+  };
+
+  before(async () => {
+    t = await createTestApp();
+    world = new World(t);
+    [a, b] = await Promise.all([world.workspace(), world.workspace()]);
+    wId = a.workspace.sId;
+    member = await world.member(a.workspace, 'user');
+    const globals = await api(t, a.admin)
+      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
+      .expect(200);
+    assistantSId = (globals.body.agentConfigurations as { sId: string; name: string }[]).find(
+      (agent) => agent.name === 'assistant',
+    )!.sId;
+  });
+  after(() => t.close());
+
+  it('creates a conversation with a first message, exactly as specified, and logs its events', async () => {
+    const created = await createConversation(a.admin, {
+      message: {
+        content: 'Hello @assistant\nhow are you?',
+        mentions: [{ configurationId: assistantSId }],
+        context,
+      },
+    });
+    const { conversation, message } = created as {
+      conversation: Record<string, unknown> & { sId: string };
+      message: Record<string, unknown> & { sId: string };
+    };
+    expect(conversation).toMatchObject({
+      depth: 0,
+      title: 'Hello @assistant',
+      unread: false,
+      hasError: false,
+      actionRequired: false,
+      spaceId: null,
+      triggerId: null,
+      metadata: {},
+      requestedSpaceIds: [],
+      forkingData: { forkedFrom: null, forkedChildren: [] },
+    });
+    expect(message).toMatchApiSchema('UserMessage');
+    expect(message).toMatchObject({
+      type: 'user_message',
+      version: 0,
+      rank: 0,
+      visibility: 'visible',
+      content: 'Hello @assistant\nhow are you?',
+      user: { sId: a.admin.user.sId, fullName: a.admin.user.fullName },
+      mentions: [{ configurationId: assistantSId }],
+      richMentions: [
+        expect.objectContaining({
+          id: assistantSId,
+          type: 'agent',
+          label: 'assistant',
+          dismissed: false,
+          userFavorite: false,
+        }),
+      ],
+      context: {
+        username: 'ada',
+        timezone: 'Europe/Paris',
+        origin: 'api',
+        fullName: a.admin.user.fullName,
+        email: a.admin.user.email,
+      },
+      reactions: [],
+    });
+    expect(message.sId).toMatch(/^[0-9A-Za-z]{10}$/);
+
+    const log = await events(conversation.sId);
+    expect(log.map((event) => event.type)).toEqual(['user_message_new', 'conversation_title']);
+    expect(log[0].payload).toEqual({
+      type: 'user_message_new',
+      created: message.created,
+      messageId: message.sId,
+      message,
+    });
+    expect(log[1].payload).toMatchObject({ type: 'conversation_title', title: 'Hello @assistant' });
+
+    const got = await api(t, a.admin).get(`${base()}/${conversation.sId}`).expect(200);
+    expect(got.body).toMatchApiSchema('ConversationResponse');
+    expect(got.body.conversation).not.toHaveProperty('content');
+  });
+
+  it('posts, lists, edits twice in a row, reacts and marks read', async () => {
+    const { conversation } = await createConversation(member, { title: 'Planning' });
+    const path = `${base()}/${conversation.sId}`;
+    const first = await api(t, member)
+      .post(`${path}/messages`)
+      .send({ content: 'one', mentions: [], context })
+      .expect(200);
+    expect(first.body).toMatchApiSchema('UserMessageResponse');
+    const second = await api(t, member)
+      .post(`${path}/messages`)
+      .send({ content: 'two', mentions: [], context })
+      .expect(200);
+    expect([first.body.message.rank, second.body.message.rank]).toEqual([0, 1]);
+
+    const edited = await api(t, member)
+      .post(`${path}/messages/${first.body.message.sId}/edit`)
+      .send({ content: 'one, edited', mentions: [{ configurationId: assistantSId }] })
+      .expect(200);
+    expect(edited.body).toMatchApiSchema('UserMessageResponse');
+    expect(edited.body.message).toMatchObject({ rank: 0, version: 1, content: 'one, edited' });
+    expect(edited.body.message.sId).not.toBe(first.body.message.sId);
+    expect(edited.body.message.richMentions).toHaveLength(1);
+
+    const stale = await api(t, member)
+      .post(`${path}/messages/${first.body.message.sId}/edit`)
+      .send({ content: 'again', mentions: [] })
+      .expect(400);
+    expect(stale.body.error.type).toBe('invalid_request_error');
+    await api(t, member)
+      .post(`${path}/messages/${edited.body.message.sId}/edit`)
+      .send({ content: 'one, edited twice', mentions: [] })
+      .expect(200);
+
+    const listed = await api(t, member).get(`${path}/messages`).expect(200);
+    expect(listed.body).toMatchApiSchema('MessagesResponse');
+    expect(
+      (listed.body.messages as { content: string; version: number }[]).map((m) => [m.content, m.version]),
+    ).toEqual([
+      ['one, edited twice', 2],
+      ['two', 0],
+    ]);
+
+    const reacted = await api(t, a.admin)
+      .post(`${path}/messages/${second.body.message.sId}/reactions`)
+      .send({ emoji: '👍' })
+      .expect(200);
+    expect(reacted.body).toMatchApiSchema('MessageResponse');
+    expect(reacted.body.message.reactions).toEqual([
+      {
+        emoji: '👍',
+        users: [
+          { userId: a.admin.user.sId, username: a.admin.user.username, fullName: a.admin.user.fullName },
+        ],
+      },
+    ]);
+    const unreacted = await api(t, a.admin)
+      .delete(`${path}/messages/${second.body.message.sId}/reactions`)
+      .send({ emoji: '👍' })
+      .expect(200);
+    expect(unreacted.body.message.reactions).toEqual([]);
+
+    const unread = await api(t, member).patch(path).send({ read: false }).expect(200);
+    expect(unread.body.conversation).toMatchObject({ unread: true, lastReadMs: null });
+    const read = await api(t, member).patch(path).send({ read: true, title: 'Renamed' }).expect(200);
+    expect(read.body).toMatchApiSchema('ConversationResponse');
+    expect(read.body.conversation).toMatchObject({
+      unread: false,
+      title: 'Renamed',
+      lastReadMs: expect.any(Number),
+    });
+
+    const log = await events(conversation.sId);
+    expect(log.map((event) => event.type)).toEqual([
+      'conversation_title',
+      'user_message_new',
+      'user_message_new',
+      'user_message_new',
+      'user_message_new',
+      'conversation_title',
+    ]);
+    expect((log[3].payload.message as { version: number }).version).toBe(1);
+  });
+
+  it('lists the caller conversations newest first, with a cursor', async () => {
+    const actor = await world.member(a.workspace, 'builder');
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++)
+      made.push((await createConversation(actor, { title: `c${i}` })).conversation.sId);
+    const page1 = await api(t, actor).get(`${base()}?limit=3`).expect(200);
+    expect(page1.body).toMatchApiSchema('ConversationsResponse');
+    const page2 = await api(t, actor).get(`${base()}?limit=3&cursor=${page1.body.nextCursor}`).expect(200);
+    const sIds = [...page1.body.conversations, ...page2.body.conversations].map(
+      (c: { sId: string }) => c.sId,
+    );
+    expect(sIds).toEqual([...made].reverse());
+    expect(page2.body.nextCursor).toBeNull();
+    await api(t, actor).get(`${base()}?cursor=garbage`).expect(400);
+  });
+
+  it('forks after a message', async () => {
+    const { conversation } = await createConversation(a.admin, { title: 'Origin' });
+    const path = `${base()}/${conversation.sId}`;
+    const sent: string[] = [];
+    for (const content of ['a', 'b', 'c']) {
+      sent.push(
+        (await api(t, a.admin).post(`${path}/messages`).send({ content, mentions: [], context }).expect(200))
+          .body.message.sId,
+      );
+    }
+    const fork = await api(t, member).post(`${path}/fork`).send({ sourceMessageId: sent[1] }).expect(200);
+    expect(fork.body).toMatchApiSchema('ConversationResponse');
+    expect(fork.body.conversation).toMatchObject({
+      depth: 1,
+      forkingData: {
+        forkedFrom: {
+          parentConversationId: conversation.sId,
+          parentConversationTitle: 'Origin',
+          sourceMessageId: sent[1],
+          fileCopyStatus: 'pending',
+          user: expect.objectContaining({ sId: member.user.sId, email: member.user.email }),
+        },
+      },
+    });
+    const child = fork.body.conversation.sId as string;
+    const childMessages = await api(t, member).get(`${base()}/${child}/messages`).expect(200);
+    expect((childMessages.body.messages as { content: string }[]).map((m) => m.content)).toEqual(['a', 'b']);
+    const parent = await api(t, a.admin).get(path).expect(200);
+    expect(parent.body.conversation.forkingData.forkedChildren).toEqual([
+      expect.objectContaining({ childConversationId: child, sourceMessageId: sent[1] }),
+    ]);
+    const later = await api(t, member).get(`${base()}/${child}`).expect(200);
+    expect(later.body.conversation.forkingData.forkedFrom.fileCopyStatus).toBe('done');
+  });
+
+  it('gives 200 concurrent posts 200 distinct consecutive ranks', async () => {
+    const { conversation } = await createConversation(a.admin);
+    const path = `${base()}/${conversation.sId}/messages`;
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        api(t, a.admin)
+          .post(path)
+          .send({ content: `m${i}`, mentions: [], context }),
+      ),
+    );
+    expect(results.filter((res) => res.status !== 200)).toEqual([]);
+    const ranks = results.map((res) => res.body.message.rank as number).sort((x, y) => x - y);
+    expect(ranks).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+
+  describe('access', () => {
+    it('lets only the author edit', async () => {
+      const { conversation, message } = await createConversation(a.admin, {
+        message: { content: 'mine', mentions: [], context },
+      });
+      const res = await api(t, member)
+        .post(`${base()}/${conversation.sId}/messages/${message!.sId}/edit`)
+        .send({ content: 'yours', mentions: [] })
+        .expect(403);
+      expect(res.body.error.type).toBe('workspace_auth_error');
+    });
+
+    it('restricts readers to members of the spaces the mentioned agents need', async () => {
+      const space = await api(t, a.admin)
+        .post(`/api/w/${wId}/spaces`)
+        .send({ name: 'Secret', memberIds: [a.admin.user.sId] })
+        .expect(200);
+      const server = await api(t, a.admin)
+        .post(`/api/w/${wId}/mcp_servers`)
+        .send({ name: 'Vault', url: 'https://vault.example.com' })
+        .expect(200);
+      await api(t, a.admin)
+        .post(`/api/w/${wId}/spaces/${space.body.space.sId}/mcp_server_views`)
+        .send({ mcpServerId: server.body.mcpServer.sId })
+        .expect(200);
+      const agent = await api(t, a.admin)
+        .post(`/api/w/${wId}/assistant/agent_configurations`)
+        .send({
+          assistant: {
+            name: 'vault-keeper',
+            description: '',
+            instructions: 'Guard the vault.',
+            scope: 'visible',
+            model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+            actions: [{ name: 'vault', mcpServerName: 'Vault' }],
+          },
+        })
+        .expect(200);
+      const { conversation } = await createConversation(a.admin, {
+        message: {
+          content: 'open',
+          mentions: [{ configurationId: agent.body.agentConfiguration.sId }],
+          context,
+        },
+      });
+      const full = await api(t, a.admin).get(`${base()}/${conversation.sId}`).expect(200);
+      expect(full.body.conversation.requestedSpaceIds).toEqual([space.body.space.sId]);
+      for (const path of [`${base()}/${conversation.sId}`, `${base()}/${conversation.sId}/messages`]) {
+        const res = await api(t, member).get(path).expect(403);
+        expect(res.body.error.type).toBe('conversation_access_restricted');
+      }
+      const mention = await api(t, member)
+        .post(base())
+        .send({
+          message: {
+            content: 'hi',
+            mentions: [{ configurationId: agent.body.agentConfiguration.sId }],
+            context,
+          },
+        })
+        .expect(400);
+      expect(mention.body.error.message).toContain(agent.body.agentConfiguration.sId);
+    });
+
+    it('keeps conversations inside their workspace and answers unknown ids with 404', async () => {
+      const { conversation, message } = await createConversation(a.admin, {
+        message: { content: 'private', mentions: [], context },
+      });
+      const foreign = await api(t, b.admin).get(`${base()}/${conversation.sId}`).expect(401);
+      expect(foreign.body.error.type).toBe('workspace_auth_error');
+      const own = `/api/w/${b.workspace.sId}/assistant/conversations`;
+      const notFound = await api(t, b.admin).get(`${own}/${conversation.sId}`).expect(404);
+      expect(notFound.body.error.type).toBe('conversation_not_found');
+      const list = await api(t, b.admin).get(own).expect(200);
+      expect(JSON.stringify(list.body)).not.toContain(conversation.sId);
+      const missing = await api(t, a.admin)
+        .post(`${base()}/${conversation.sId}/messages/nope123456/edit`)
+        .send({ content: 'x', mentions: [] })
+        .expect(404);
+      expect(missing.body.error.type).toBe('message_not_found');
+      await api(t, a.admin).get(`${base()}/doesNotExist/messages`).expect(404);
+      expect(message).toBeDefined();
+    });
+
+    it('refuses malformed bodies and writes nothing', async () => {
+      const { conversation } = await createConversation(a.admin);
+      const path = `${base()}/${conversation.sId}/messages`;
+      const before = await t.dataSource.query('SELECT count(*)::int AS n FROM messages');
+      for (const body of [
+        { content: '', mentions: [], context },
+        { content: 'x', mentions: [], context: { username: 'a' } },
+        { content: 'x', mentions: [{ configurationId: assistantSId, userId: member.user.sId }], context },
+        { content: 'x', mentions: [{ type: 'user', userId: 'nobody9999' }], context },
+        { content: 'x', mentions: [{ configurationId: 'unknown123' }], context },
+        { content: 'x', mentions: [], context, extra: true },
+        { content: 42, mentions: [], context },
+      ]) {
+        const res = await api(t, a.admin).post(path).send(body);
+        expect({ status: res.status, type: res.body.error?.type }).toEqual({
+          status: 400,
+          type: 'invalid_request_error',
+        });
+      }
+      expect(await t.dataSource.query('SELECT count(*)::int AS n FROM messages')).toEqual(before);
+    });
+  });
+});
