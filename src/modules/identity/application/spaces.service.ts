@@ -28,6 +28,13 @@ export class SpacesService {
     return space;
   }
 
+  /** Any space of the caller's workspace, member or not: for administration, not for reading its content. */
+  async findInWorkspace(caller: Caller, spaceSId: string): Promise<Space> {
+    const space = await this.identity.findSpace(caller.workspaceId, spaceSId);
+    if (!space) throw new SpaceNotFound(spaceSId);
+    return space;
+  }
+
   async create(caller: Caller, input: { name: string; memberIds?: string[] }): Promise<Space> {
     const name = checkName('name', input.name, SPACE_NAME_MAX);
     return this.unitOfWork.run(async () => {
