@@ -1,9 +1,10 @@
 import { join } from 'node:path';
+import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-source.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
 
 /** Every TypeORM entity of the service. */
-export const ENTITIES: DataSourceOptions['entities'] = [...IDENTITY_ENTITIES];
+export const ENTITIES: DataSourceOptions['entities'] = [...IDENTITY_ENTITIES, ...DATA_SOURCE_ENTITIES];
 
 /**
  * The one DataSource definition, used by the app, the CLI and the migration scripts.
