@@ -6,6 +6,7 @@ import { createDataSourceOptions } from 'src/app.data-source';
 import { AppConfig } from 'src/platform/config/app-config';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { HealthModule } from 'src/platform/health/health.module';
+import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
@@ -39,6 +40,7 @@ export class AppModule {
         DatabaseModule,
         HealthModule,
         IdentityModule,
+        DataSourcesModule,
       ],
     };
   }
