@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { AGENTS_ENTITIES } from 'src/modules/agents/infrastructure/agents.entities';
 import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure/conversations.entities';
 import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
+import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-source.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
 
@@ -11,6 +12,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   ...AGENTS_ENTITIES,
   ...CONVERSATIONS_ENTITIES,
   ConversationEventEntity,
+  ...DATA_SOURCE_ENTITIES,
 ];
 
 /**

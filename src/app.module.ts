@@ -9,6 +9,7 @@ import { EventsModule } from 'src/platform/events/events.module';
 import { HealthModule } from 'src/platform/health/health.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
+import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
@@ -45,6 +46,7 @@ export class AppModule {
         IdentityModule,
         AgentsModule,
         ConversationsModule,
+        DataSourcesModule,
       ],
     };
   }

@@ -33,7 +33,7 @@ export class SpacesService {
     return space;
   }
 
-  /** A space of the caller's workspace, whether or not the caller is a member (admin actions). */
+  /** Any space of the caller's workspace, member or not: for administration, not for reading its content. */
   async findInWorkspace(caller: Caller, spaceSId: string): Promise<Space> {
     const space = await this.identity.findSpace(caller.workspaceId, spaceSId);
     if (!space) throw new SpaceNotFound(spaceSId);

@@ -1,0 +1,31 @@
+import { ConflictError, DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
+
+export class DataSourceViewNotFound extends DomainError {
+  constructor(reference: string) {
+    super('data_source_view_not_found', `Data source view ${reference} not found in this space.`);
+  }
+}
+
+/** The data source is named in the request body, so an unknown one is a bad request, not a missing route. */
+export class UnknownDataSource extends InvalidRequestError {
+  constructor(reference: string) {
+    super(`dataSourceId: no data source ${reference} in this workspace.`);
+  }
+}
+
+export class DataSourceNameTaken extends ConflictError {
+  constructor(name: string) {
+    super(`A data source named "${name}" already exists in this workspace.`);
+  }
+}
+
+export class DataSourceAlreadyInSpace extends ConflictError {
+  /** The sIds, when known: a write that lost a race only learns it from the index. */
+  constructor(sIds?: { dataSource: string; space: string }) {
+    super(
+      sIds
+        ? `Data source ${sIds.dataSource} already has a view in space ${sIds.space}.`
+        : 'The data source already has a view in this space.',
+    );
+  }
+}

@@ -1,0 +1,89 @@
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
+import {
+  CreateDataSourceDto,
+  CreateDataSourceViewDto,
+  DataSourceViewParams,
+  SpaceParams,
+  UpdateDataSourceViewDto,
+} from 'src/modules/data-sources/http/dto/data-sources.dto';
+import {
+  CreatedDataSourceResponse,
+  DataSourceViewResponse,
+  presentCreatedDataSource,
+  presentDataSourceView,
+} from 'src/modules/data-sources/http/data-sources.presenter';
+
+/** Administration of data sources and of their views in the spaces of a workspace. */
+@ApiTags('data sources')
+@Controller('api/w/:wId/spaces/:spaceId')
+export class DataSourcesController {
+  constructor(private readonly dataSources: DataSourcesService) {}
+
+  @Post('data_sources')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOkResponse({
+    type: CreatedDataSourceResponse,
+    description: 'The data source and its default view in this space. Names are unique per workspace.',
+  })
+  @ApiErrors(400, 404, 409)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Param() params: SpaceParams,
+    @Body() body: CreateDataSourceDto,
+  ): Promise<CreatedDataSourceResponse> {
+    const { dataSource, view } = await this.dataSources.create(caller, params.spaceId, body);
+    return { dataSource: presentCreatedDataSource(dataSource), dataSourceView: presentDataSourceView(view) };
+  }
+
+  @Post('data_source_views')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOkResponse({
+    type: DataSourceViewResponse,
+    description: 'A custom view sharing a data source of the workspace into this space (one per space).',
+  })
+  @ApiErrors(400, 404, 409)
+  async addView(
+    @CurrentCaller() caller: Caller,
+    @Param() params: SpaceParams,
+    @Body() body: CreateDataSourceViewDto,
+  ): Promise<DataSourceViewResponse> {
+    return {
+      dataSourceView: presentDataSourceView(await this.dataSources.addView(caller, params.spaceId, body)),
+    };
+  }
+
+  @Patch('data_source_views/:dsvId')
+  @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOkResponse({ type: DataSourceViewResponse })
+  @ApiErrors(400, 404)
+  async updateView(
+    @CurrentCaller() caller: Caller,
+    @Param() params: DataSourceViewParams,
+    @Body() body: UpdateDataSourceViewDto,
+  ): Promise<DataSourceViewResponse> {
+    const view = await this.dataSources.updateView(caller, params.spaceId, params.dsvId, body.parentsIn);
+    return { dataSourceView: presentDataSourceView(view) };
+  }
+
+  @Delete('data_source_views/:dsvId')
+  @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOkResponse({
+    type: DataSourceViewResponse,
+    description: 'The deleted view. The default view of a data source cannot be deleted (400).',
+  })
+  @ApiErrors(400, 404)
+  async deleteView(
+    @CurrentCaller() caller: Caller,
+    @Param() params: DataSourceViewParams,
+  ): Promise<DataSourceViewResponse> {
+    const view = await this.dataSources.deleteView(caller, params.spaceId, params.dsvId);
+    return { dataSourceView: presentDataSourceView(view) };
+  }
+}

@@ -1,0 +1,95 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import {
+  CONNECTOR_PROVIDERS,
+  ConnectorProvider,
+  DATA_SOURCE_DESCRIPTION_MAX,
+  DATA_SOURCE_NAME_MAX,
+} from 'src/modules/data-sources/domain/data-source';
+import { PARENTS_IN_MAX, PARENT_ID_MAX } from 'src/modules/data-sources/domain/data-source-view';
+
+const SID = /^[A-Za-z0-9_]{1,40}$/;
+
+/** parentsIn: an array of parent ids, or null for the whole data source. */
+const ParentsIn = () =>
+  applyDecorators(
+    IsArray({ message: 'parentsIn must be an array of parent ids, or null for the whole data source' }),
+    ArrayMaxSize(PARENTS_IN_MAX),
+    IsString({ each: true }),
+    MinLength(1, { each: true }),
+    MaxLength(PARENT_ID_MAX, { each: true }),
+  );
+
+export class CreateDataSourceDto {
+  @ApiProperty({ example: 'Engineering handbook', maxLength: DATA_SOURCE_NAME_MAX })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(DATA_SOURCE_NAME_MAX)
+  name!: string;
+
+  @ApiPropertyOptional({ maxLength: DATA_SOURCE_DESCRIPTION_MAX, description: 'Defaults to empty.' })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsString()
+  @MaxLength(DATA_SOURCE_DESCRIPTION_MAX)
+  description?: string;
+
+  @ApiPropertyOptional({
+    enum: CONNECTOR_PROVIDERS,
+    nullable: true,
+    description: 'The connector that feeds the data source; absent or null for a folder.',
+  })
+  @IsOptional()
+  @IsIn(CONNECTOR_PROVIDERS)
+  connectorProvider?: ConnectorProvider | null;
+}
+
+export class CreateDataSourceViewDto {
+  @ApiProperty({ example: 'dts_3fZ0aBcDeF', description: 'sId of a data source of the workspace.' })
+  @IsString()
+  @Matches(SID, { message: 'dataSourceId must be a data source sId such as dts_3fZ0aBcDeF' })
+  dataSourceId!: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    description: 'The parent nodes the view exposes; absent or null: the whole data source.',
+  })
+  @IsOptional()
+  @ParentsIn()
+  parentsIn?: string[] | null;
+}
+
+export class UpdateDataSourceViewDto {
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'The parent nodes the view exposes; null: the whole data source.',
+  })
+  @ValidateIf((_, value) => value !== null)
+  @ParentsIn()
+  parentsIn!: string[] | null;
+}
+
+export class SpaceParams {
+  @IsString()
+  wId!: string;
+
+  @IsString()
+  spaceId!: string;
+}
+
+export class DataSourceViewParams extends SpaceParams {
+  @IsString()
+  dsvId!: string;
+}

@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from 'src/platform/database/pg-errors';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import {
+  DataSourceRepository,
+  NewDataSource,
+  NewDataSourceView,
+} from 'src/modules/data-sources/application/ports/data-source.repository';
+import type { DataSource } from 'src/modules/data-sources/domain/data-source';
+import type { DataSourceView } from 'src/modules/data-sources/domain/data-source-view';
+import {
+  DataSourceAlreadyInSpace,
+  DataSourceNameTaken,
+} from 'src/modules/data-sources/domain/data-sources.errors';
+import {
+  DATA_SOURCE_NAME_INDEX,
+  DataSourceEntity,
+  DataSourceViewEntity,
+  VIEW_PER_SPACE_INDEX,
+} from 'src/modules/data-sources/infrastructure/data-source.entities';
+
+const toDataSource = (e: DataSourceEntity): DataSource => ({
+  id: e.id,
+  sId: e.sId,
+  workspaceId: e.workspaceId,
+  name: e.name,
+  description: e.description,
+  connectorProvider: e.connectorProvider,
+  connectorId: e.connectorId,
+  serviceApiProjectId: e.serviceApiProjectId,
+  assistantDefaultSelected: e.assistantDefaultSelected,
+  createdAt: e.createdAt,
+});
+
+/** A view row loaded with its data source, space and editor (see `views()`). */
+const toView = (e: DataSourceViewEntity): DataSourceView => {
+  if (!e.dataSource || !e.space || !e.editedBy) throw new Error(`View ${e.sId} loaded without its relations`);
+  return {
+    id: e.id,
+    sId: e.sId,
+    workspaceId: e.workspaceId,
+    spaceId: e.spaceId,
+    spaceSId: e.space.sId,
+    kind: e.kind,
+    parentsIn: e.parentsIn,
+    dataSource: toDataSource(e.dataSource),
+    editedBy: { userId: e.editedByUserId, fullName: e.editedBy.fullName },
+    editedAt: e.editedAt,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+  };
+};
+
+@Injectable()
+export class TypeormDataSourceRepository extends DataSourceRepository {
+  constructor(private readonly db: TypeormUnitOfWork) {
+    super();
+  }
+
+  private get dataSources() {
+    return this.db.repository(DataSourceEntity);
+  }
+  private get viewRows() {
+    return this.db.repository(DataSourceViewEntity);
+  }
+
+  async createDataSource(dataSource: NewDataSource): Promise<DataSource> {
+    try {
+      return toDataSource(await this.dataSources.save(this.dataSources.create(dataSource)));
+    } catch (error) {
+      // Two creations racing past the name check: the index decides.
+      if (isUniqueViolation(error, DATA_SOURCE_NAME_INDEX)) throw new DataSourceNameTaken(dataSource.name);
+      throw error;
+    }
+  }
+
+  async findDataSource(workspaceId: number, dataSourceSId: string): Promise<DataSource | null> {
+    const found = await this.dataSources.findOneBy({ workspaceId, sId: dataSourceSId });
+    return found && toDataSource(found);
+  }
+
+  async dataSourceNameExists(workspaceId: number, name: string): Promise<boolean> {
+    return this.dataSources
+      .createQueryBuilder('ds')
+      .where('ds.workspace_id = :workspaceId AND lower(ds.name) = lower(:name)', { workspaceId, name })
+      .getExists();
+  }
+
+  async createView(view: NewDataSourceView): Promise<DataSourceView> {
+    let saved: DataSourceViewEntity;
+    try {
+      saved = await this.viewRows.save(this.viewRows.create(view));
+    } catch (error) {
+      // Two additions racing past the service's check: the index decides.
+      if (isUniqueViolation(error, VIEW_PER_SPACE_INDEX)) throw new DataSourceAlreadyInSpace();
+      throw error;
+    }
+    return this.viewById(view.workspaceId, saved.id);
+  }
+
+  async findView(workspaceId: number, spaceId: number, viewSId: string): Promise<DataSourceView | null> {
+    const found = await this.views(workspaceId)
+      .andWhere('v.space_id = :spaceId AND v.s_id = :viewSId', { spaceId, viewSId })
+      .getOne();
+    return found && toView(found);
+  }
+
+  async viewExists(workspaceId: number, dataSourceId: number, spaceId: number): Promise<boolean> {
+    return this.viewRows.existsBy({ workspaceId, dataSourceId, spaceId });
+  }
+
+  async listViews(workspaceId: number, spaceId: number): Promise<DataSourceView[]> {
+    const rows = await this.views(workspaceId).andWhere('v.space_id = :spaceId', { spaceId }).getMany();
+    return rows.map(toView);
+  }
+
+  async updateViewParents(
+    workspaceId: number,
+    viewId: number,
+    change: { parentsIn: string[] | null; editedByUserId: number; at: Date },
+  ): Promise<DataSourceView | null> {
+    const result = await this.viewRows.update(
+      { workspaceId, id: viewId },
+      {
+        parentsIn: change.parentsIn,
+        editedByUserId: change.editedByUserId,
+        editedAt: change.at,
+        updatedAt: change.at,
+      },
+    );
+    return (result.affected ?? 0) > 0 ? this.viewById(workspaceId, viewId) : null;
+  }
+
+  async deleteView(workspaceId: number, viewId: number): Promise<boolean> {
+    const result = await this.viewRows.delete({ workspaceId, id: viewId });
+    return (result.affected ?? 0) > 0;
+  }
+
+  private async viewById(workspaceId: number, viewId: number): Promise<DataSourceView> {
+    return toView(await this.views(workspaceId).andWhere('v.id = :viewId', { viewId }).getOneOrFail());
+  }
+
+  /** Views of the workspace with what their wire shape needs: the data source, the space's sId, the editor's name. */
+  private views(workspaceId: number) {
+    return this.viewRows
+      .createQueryBuilder('v')
+      .innerJoinAndSelect('v.dataSource', 'ds', 'ds.workspace_id = v.workspace_id')
+      .innerJoin('v.space', 's', 's.workspace_id = v.workspace_id')
+      .addSelect(['s.id', 's.sId'])
+      .innerJoin('v.editedBy', 'u')
+      .addSelect(['u.id', 'u.fullName'])
+      .where('v.workspace_id = :workspaceId', { workspaceId })
+      .orderBy('v.id', 'ASC');
+  }
+}
