@@ -9,6 +9,8 @@ const { join, relative } = require('node:path');
 
 const root = join(__dirname, '..');
 const build = join(root, 'dist-test');
+/** A test that hangs fails after this instead of holding the run until CI's limit. */
+const TEST_TIMEOUT_MS = Number(process.env.TEST_TIMEOUT_MS ?? 120_000);
 
 function find(dir, suffix) {
   return readdirSync(dir).flatMap((name) => {
@@ -19,7 +21,14 @@ function find(dir, suffix) {
 }
 
 function runNodeTests(files, env) {
-  const args = ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files];
+  const args = [
+    '--enable-source-maps',
+    '--test',
+    '--test-reporter=spec',
+    '--test-concurrency=2',
+    `--test-timeout=${TEST_TIMEOUT_MS}`,
+    ...files,
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env, cwd: root });
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

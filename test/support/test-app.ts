@@ -17,6 +17,8 @@ export interface TestApp {
   dataSource: DataSource;
   document: OpenAPIObject;
   config: AppConfig;
+  /** Listens on a loopback port (for clients that need a real socket, such as SSE); returns the base URL. */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dataSource: app.get(DataSource),
     document,
     config,
+    listen: async () => {
+      await app.listen(0, '127.0.0.1');
+      return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    },
     close: async () => {
       await app.close();
       await database.drop();

@@ -6,13 +6,14 @@ import { ConversationsService } from 'src/modules/conversations/application/conv
 import { MessageViews } from 'src/modules/conversations/application/message-views';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
 import { TypeormMessageRepository } from 'src/modules/conversations/infrastructure/typeorm-message.repository';
 
 @Module({
   imports: [IdentityModule, AgentsModule],
-  controllers: [ConversationsController],
+  controllers: [ConversationsController, ConversationEventsController],
   providers: [
     ConversationsService,
     ConversationDetailsLoader,

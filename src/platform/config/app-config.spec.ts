@@ -38,6 +38,7 @@ describe('loadAppConfig', () => {
     [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL must be a URL/],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, /^PUBLIC_BASE_URL must use http: or https:/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ SSE_IDLE_TIMEOUT_MS: '3 minutes' }, /^SSE_IDLE_TIMEOUT_MS must be a number of milliseconds/],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

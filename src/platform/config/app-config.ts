@@ -10,6 +10,17 @@ export interface AppConfigValues {
   dataDir: string;
   publicBaseUrl: string;
   logLevel: LogLevel;
+  sse: SseSettings;
+}
+
+export interface SseSettings {
+  /** A stream with no event for this long is closed (the client resumes with its last id). */
+  idleTimeoutMs: number;
+  heartbeatMs: number;
+  /** Slow poll of the log, in case a doorbell notification was lost. */
+  pollMs: number;
+  /** A client that does not read for this long is disconnected instead of buffering for it. */
+  slowClientTimeoutMs: number;
 }
 
 /** Validated configuration; also the injection token for it. */
@@ -19,6 +30,7 @@ export class AppConfig implements AppConfigValues {
   readonly dataDir!: string;
   readonly publicBaseUrl!: string;
   readonly logLevel!: LogLevel;
+  readonly sse!: SseSettings;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -61,6 +73,16 @@ function redact(raw: string): string {
   return raw.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
 }
 
+function readDuration(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 10 || value > 86_400_000) {
+    throw new ConfigError(`${name} must be a number of milliseconds between 10 and 86400000, got "${raw}".`);
+  }
+  return value;
+}
+
 function readLogLevel(env: Env): LogLevel {
   const raw = env.LOG_LEVEL?.trim().toLowerCase();
   if (raw === undefined || raw === '') return 'info';
@@ -78,7 +100,19 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
   const publicBaseUrl = (
     readUrl(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
   ).replace(/\/+$/, '');
-  return new AppConfig({ port, databaseUrl, dataDir, publicBaseUrl, logLevel: readLogLevel(env) });
+  return new AppConfig({
+    port,
+    databaseUrl,
+    dataDir,
+    publicBaseUrl,
+    logLevel: readLogLevel(env),
+    sse: {
+      idleTimeoutMs: readDuration(env, 'SSE_IDLE_TIMEOUT_MS', 180_000),
+      heartbeatMs: readDuration(env, 'SSE_HEARTBEAT_MS', 15_000),
+      pollMs: readDuration(env, 'SSE_POLL_MS', 5_000),
+      slowClientTimeoutMs: readDuration(env, 'SSE_SLOW_CLIENT_TIMEOUT_MS', 30_000),
+    },
+  });
 }
 
 /** Reads the configuration, or stops the process with one line naming the faulty variable. */

@@ -1,10 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { EventDoorbell } from 'src/platform/events/event-doorbell';
+import { SseStreams } from 'src/platform/http/sse-streams';
 import { TypeormConversationEventLog } from 'src/platform/events/typeorm-conversation-event-log';
 
 @Global()
 @Module({
-  providers: [{ provide: ConversationEventLog, useClass: TypeormConversationEventLog }],
-  exports: [ConversationEventLog],
+  providers: [
+    { provide: ConversationEventLog, useClass: TypeormConversationEventLog },
+    EventDoorbell,
+    SseStreams,
+  ],
+  exports: [ConversationEventLog, EventDoorbell, SseStreams],
 })
 export class EventsModule {}

@@ -1,0 +1,116 @@
+import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import type { Request, Response } from 'express';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import {
+  CONVERSATION_EVENT_SCHEMA,
+  ConversationStreamEvent,
+} from 'src/platform/events/conversation-event.schemas';
+import { EventDoorbell } from 'src/platform/events/event-doorbell';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { SseStreams } from 'src/platform/http/sse-streams';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { ConversationParams } from 'src/modules/conversations/http/dto/conversation.dto';
+
+/** Event ids are bigint positions in the log. */
+const EVENT_ID = /^\d{1,19}$/;
+
+class StreamQuery {
+  @IsOptional()
+  @IsString()
+  lastEventId?: string;
+}
+
+function resumeCursor(header: string | undefined, query: string | undefined): string | null {
+  const cursor = header ?? query;
+  if (cursor === undefined || cursor === '') return null;
+  if (!EVENT_ID.test(cursor)) {
+    throw new InvalidRequestError(
+      'Last-Event-ID / lastEventId: must be the id of an event this stream sent.',
+    );
+  }
+  return cursor.replace(/^0+(?=\d)/, '');
+}
+
+@ApiTags('conversations')
+@ApiExtraModels(ConversationStreamEvent)
+@Controller()
+export class ConversationEventsController {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly events: ConversationEventLog,
+    private readonly doorbell: EventDoorbell,
+    private readonly streams: SseStreams,
+  ) {}
+
+  @Get('api/w/:wId/assistant/conversations/:cId/events')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({
+    summary: 'Stream conversation events (endpoint 7): redirects to the SSE route, query kept.',
+  })
+  @ApiResponse({
+    status: 307,
+    description: 'Redirect to /api/sse/w/{wId}/assistant/conversations/{cId}/events',
+  })
+  @ApiErrors(400, 404)
+  async redirect(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Query() query: StreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    resumeCursor(lastEventId, query.lastEventId);
+    await this.conversations.get(caller, params.cId);
+    const queryString = req.originalUrl.includes('?')
+      ? req.originalUrl.slice(req.originalUrl.indexOf('?'))
+      : '';
+    res.redirect(307, `/api/sse/w/${params.wId}/assistant/conversations/${params.cId}/events${queryString}`);
+  }
+
+  @Get('api/sse/w/:wId/assistant/conversations/:cId/events')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({
+    summary: 'The conversation event stream (Server-Sent Events).',
+    description:
+      'Each event is `id: <event id>`, `data: <event JSON>`, blank line. Resume with the Last-Event-ID header or the lastEventId query parameter; without either, only new events are sent. A `: ping` comment every 15 s.',
+  })
+  @ApiHeader({ name: 'Last-Event-ID', required: false })
+  @ApiOkResponse({ content: { 'text/event-stream': { schema: CONVERSATION_EVENT_SCHEMA } } })
+  @ApiErrors(400, 404)
+  async stream(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Query() query: StreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    const cursor = resumeCursor(lastEventId, query.lastEventId);
+    const conversation = await this.conversations.get(caller, params.cId);
+    const fromId = cursor ?? (await this.events.lastId(conversation.id));
+    this.streams.start(
+      res,
+      {
+        read: async (afterId, limit) =>
+          (await this.events.readAfter(conversation.id, afterId, limit)).map((stored) => ({
+            id: stored.id,
+            data: stored.event,
+          })),
+        subscribe: (ring) => this.doorbell.subscribe(conversation.id, ring),
+      },
+      fromId,
+    );
+  }
+}
