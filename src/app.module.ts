@@ -11,6 +11,7 @@ import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { RuntimeModule } from 'src/modules/runtime/runtime.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
 @Global()
@@ -46,6 +47,7 @@ export class AppModule {
         IdentityModule,
         AgentsModule,
         ConversationsModule,
+        RuntimeModule,
         DataSourcesModule,
       ],
     };

@@ -86,6 +86,78 @@ describe('the service as a process', () => {
     }
   });
 
+  it('fails the agent runs of a process that was killed, once it or another process runs again', async () => {
+    const dataDir = await tempDataDir();
+    const env = {
+      DATA_DIR: dataDir,
+      RUN_HEARTBEAT_MS: '200',
+      RUN_STALE_AFTER_MS: '1000',
+      LOCAL_MODEL_CHUNK_DELAY_MS: '5000',
+    };
+    try {
+      const first = await startService(env);
+      const boot = JSON.parse(
+        (await runCli(['bootstrap', '--workspace', 'Crash', '--email', 'c@example.com', '--name', 'C'], env))
+          .stdout,
+      ) as BootstrapOutput;
+      const headers = { Authorization: `Bearer ${boot.apiKey.secret}`, 'Content-Type': 'application/json' };
+      const base = `/api/w/${boot.workspace.sId}/assistant`;
+      const agents = (await (
+        await fetch(`${first.baseUrl}${base}/agent_configurations?view=global`, { headers })
+      ).json()) as {
+        agentConfigurations: { sId: string; name: string }[];
+      };
+      const assistant = agents.agentConfigurations.find((agent) => agent.name === 'assistant')!.sId;
+      const created = (await (
+        await fetch(`${first.baseUrl}${base}/conversations`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            message: {
+              content: 'Long task',
+              mentions: [{ configurationId: assistant }],
+              context: { username: 'c', timezone: 'UTC' },
+            },
+          }),
+        })
+      ).json()) as { conversation: { sId: string } };
+      const messagesUrl = (baseUrl: string) =>
+        `${baseUrl}${base}/conversations/${created.conversation.sId}/messages`;
+      const agentMessage = async (baseUrl: string) =>
+        (
+          (await (await fetch(messagesUrl(baseUrl), { headers })).json()) as {
+            messages: { type: string; status: string; error: unknown }[];
+          }
+        ).messages.find((message) => message.type === 'agent_message');
+      const deadline = Date.now() + 10_000;
+      while (!(await agentMessage(first.baseUrl)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await agentMessage(first.baseUrl)).toMatchObject({ status: 'created' });
+
+      await first.stop('SIGKILL');
+      const second = await startService(env);
+      let message = await agentMessage(second.baseUrl);
+      while (message?.status === 'created' && Date.now() < deadline + 10_000) {
+        await new Promise((r) => setTimeout(r, 100));
+        message = await agentMessage(second.baseUrl);
+      }
+      expect(message).toMatchObject({
+        status: 'failed',
+        error: { code: 'run_interrupted', message: expect.any(String) },
+      });
+      expect(await second.stop()).toBe(0);
+    } finally {
+      // The killed process could not stop the embedded server it started.
+      const pid = await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').then(
+        (content) => Number(content.split('\n')[0]),
+        () => 0,
+      );
+      if (pid > 0) process.kill(pid, 'SIGINT');
+      await new Promise((r) => setTimeout(r, 500));
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('reports CLI mistakes on stderr with exit code 1', async () => {
     const dataDir = await tempDataDir();
     try {

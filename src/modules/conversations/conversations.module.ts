@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views';
@@ -16,11 +17,12 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
   controllers: [ConversationsController, ConversationEventsController],
   providers: [
     ConversationsService,
+    AgentMessagesService,
     ConversationDetailsLoader,
     MessageViews,
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
   ],
-  exports: [ConversationsService, MessageViews, ConversationRepository, MessageRepository],
+  exports: [ConversationsService, AgentMessagesService, MessageViews],
 })
 export class ConversationsModule {}

@@ -39,6 +39,12 @@ describe('loadAppConfig', () => {
     [{ PUBLIC_BASE_URL: 'ftp://x' }, /^PUBLIC_BASE_URL must use http: or https:/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ SSE_IDLE_TIMEOUT_MS: '3 minutes' }, /^SSE_IDLE_TIMEOUT_MS must be a number of milliseconds/],
+    [{ OPENAI_BASE_URL: 'localhost:8080' }, /^OPENAI_BASE_URL must use http: or https:/],
+    [{ OPENAI_API_KEY: 'sk-x' }, /^OPENAI_API_KEY is set but OPENAI_BASE_URL is not/],
+    [
+      { OPENAI_BASE_URL: 'http://llm:8080/v1', OPENAI_MAX_RETRIES: 'many' },
+      /^OPENAI_MAX_RETRIES must be an integer/,
+    ],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

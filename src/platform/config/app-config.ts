@@ -11,6 +11,24 @@ export interface AppConfigValues {
   publicBaseUrl: string;
   logLevel: LogLevel;
   sse: SseSettings;
+  runs: RunSettings;
+  openai: OpenAiSettings | null;
+}
+
+export interface RunSettings {
+  /** How often a process marks its running agent messages alive. */
+  heartbeatMs: number;
+  /** A running message without a heartbeat for this long belongs to a dead process: it is failed. */
+  staleAfterMs: number;
+  /** Pause between the chunks of the built-in local model, so its answers stream like a real model's. */
+  localModelChunkDelayMs: number;
+}
+
+export interface OpenAiSettings {
+  baseUrl: string;
+  apiKey: string | null;
+  timeoutMs: number;
+  maxRetries: number;
 }
 
 export interface SseSettings {
@@ -31,6 +49,8 @@ export class AppConfig implements AppConfigValues {
   readonly publicBaseUrl!: string;
   readonly logLevel!: LogLevel;
   readonly sse!: SseSettings;
+  readonly runs!: RunSettings;
+  readonly openai!: OpenAiSettings | null;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -83,6 +103,32 @@ function readDuration(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function readCount(env: Env, name: string, fallback: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value > max) {
+    throw new ConfigError(`${name} must be an integer between 0 and ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
+function readOpenAi(env: Env): OpenAiSettings | null {
+  const baseUrl = readUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']);
+  const apiKey = env.OPENAI_API_KEY?.trim() || null;
+  if (!baseUrl) {
+    if (apiKey)
+      throw new ConfigError('OPENAI_API_KEY is set but OPENAI_BASE_URL is not: set both or neither.');
+    return null;
+  }
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey,
+    timeoutMs: readDuration(env, 'OPENAI_TIMEOUT_MS', 60_000),
+    maxRetries: readCount(env, 'OPENAI_MAX_RETRIES', 2, 10),
+  };
+}
+
 function readLogLevel(env: Env): LogLevel {
   const raw = env.LOG_LEVEL?.trim().toLowerCase();
   if (raw === undefined || raw === '') return 'info';
@@ -112,6 +158,12 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       pollMs: readDuration(env, 'SSE_POLL_MS', 5_000),
       slowClientTimeoutMs: readDuration(env, 'SSE_SLOW_CLIENT_TIMEOUT_MS', 30_000),
     },
+    runs: {
+      heartbeatMs: readDuration(env, 'RUN_HEARTBEAT_MS', 5_000),
+      staleAfterMs: readDuration(env, 'RUN_STALE_AFTER_MS', 30_000),
+      localModelChunkDelayMs: readCount(env, 'LOCAL_MODEL_CHUNK_DELAY_MS', 25, 10_000),
+    },
+    openai: readOpenAi(env),
   });
 }
 

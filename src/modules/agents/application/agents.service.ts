@@ -87,7 +87,11 @@ export interface ListOptions {
   sort?: AgentSort;
   withAuthors: boolean;
   withEditors: boolean;
+  withUsage?: boolean;
 }
+
+/** The window of the usage counts: 30 days. */
+export const USAGE_PERIOD_SEC = 30 * 24 * 3600;
 
 export interface EditorSummary {
   sId: string;
@@ -106,6 +110,7 @@ export interface AgentDetails {
   requestedSpaceIds: string[];
   editors?: EditorSummary[];
   lastAuthors?: string[];
+  usage?: { messageCount: number; conversationCount: number; userCount: number; timePeriodSec: number };
 }
 
 const LAST_AUTHORS = 3;
@@ -430,17 +435,19 @@ export class AgentsService implements OnModuleInit {
   private async details(
     caller: Caller,
     agents: AgentVersion[],
-    options: { withAuthors: boolean; withEditors: boolean },
+    options: { withAuthors: boolean; withEditors: boolean; withUsage?: boolean },
     knownFavorites?: Set<string>,
   ): Promise<AgentDetails[]> {
     if (agents.length === 0) return [];
     const sIds = agents.map((agent) => agent.sId);
-    const [tags, favorites, editors, accessible, authors] = await Promise.all([
+    const since = new Date(Date.now() - USAGE_PERIOD_SEC * 1000);
+    const [tags, favorites, editors, accessible, authors, usage] = await Promise.all([
       this.catalogue.findTagsByIds(caller.workspaceId, [...new Set(agents.flatMap((agent) => agent.tagIds))]),
       knownFavorites ?? this.agents.favoritesOf(caller.workspaceId, caller.userId),
       this.agents.editorsOf(caller.workspaceId, sIds),
       this.accessibleSpaceIds(caller),
       options.withAuthors ? this.agents.recentAuthors(caller.workspaceId, sIds, LAST_AUTHORS) : null,
+      options.withUsage ? this.agents.usage(caller.workspaceId, sIds, since) : null,
     ]);
     const userIds = [
       ...agents.flatMap((agent) => (agent.versionAuthorId === null ? [] : [agent.versionAuthorId])),
@@ -473,6 +480,10 @@ export class AgentsService implements OnModuleInit {
             ? [{ sId: user.sId, fullName: user.fullName, image: user.image ?? defaultPictureUrl(user.sId) }]
             : [];
         });
+      }
+      if (usage) {
+        const counts = usage.get(agent.sId) ?? { messageCount: 0, conversationCount: 0, userCount: 0 };
+        details.usage = { ...counts, timePeriodSec: USAGE_PERIOD_SEC };
       }
       if (authors) {
         details.lastAuthors = (authors.get(agent.sId) ?? []).flatMap((userId) => {

@@ -79,6 +79,7 @@ export class AgentConfigurationsController {
       sort: query.sort,
       withAuthors: query.withAuthors === 'true',
       withEditors: query.withEditors === 'true',
+      withUsage: query.withUsage === 'true',
     });
     return { agentConfigurations: agents.map(presentPrivateAgent) };
   }

@@ -274,7 +274,15 @@ export class ConversationsService {
       } else {
         const { id: _id, createdAt: _createdAt, ...rest } = message;
         const parentMessageId = newIds.get(message.parentMessageId) ?? message.parentMessageId;
-        await this.messages.insertAgentMessage({ ...rest, ...common, parentMessageId });
+        // A generation still running in the parent is not continued in the fork.
+        const status = rest.status === 'created' ? 'cancelled' : rest.status;
+        await this.messages.insertAgentMessage({
+          ...rest,
+          ...common,
+          parentMessageId,
+          status,
+          runnerId: null,
+        });
       }
     }
   }

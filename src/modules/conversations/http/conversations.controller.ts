@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views';
@@ -39,6 +40,7 @@ export class ConversationsController {
     private readonly conversations: ConversationsService,
     private readonly details: ConversationDetailsLoader,
     private readonly views: MessageViews,
+    private readonly agentMessages: AgentMessagesService,
   ) {}
 
   @Post()
@@ -173,6 +175,17 @@ export class ConversationsController {
     @Body() body: ReactionDto,
   ): Promise<MessageResponse> {
     const message = await this.conversations.react(caller, params.cId, params.mId, body.emoji, false);
+    return { message: (await this.views.views(caller, [message]))[0] };
+  }
+
+  @Post(':cId/messages/:mId/cancel')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({ summary: 'Cancel a running agent message; cancelling a finished one changes nothing.' })
+  @ApiOkResponse({ type: MessageResponse })
+  @ApiErrors(400, 404)
+  async cancel(@CurrentCaller() caller: Caller, @Param() params: MessageParams): Promise<MessageResponse> {
+    const message = await this.agentMessages.cancel(caller, params.cId, params.mId);
     return { message: (await this.views.views(caller, [message]))[0] };
   }
 

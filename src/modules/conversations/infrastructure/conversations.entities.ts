@@ -115,6 +115,7 @@ export class ParticipantEntity {
 @Index(['conversationId', 'rank', 'version'], { unique: true })
 @Index(['workspaceId', 'sId'], { unique: true })
 @Index(['workspaceId', 'agentSId', 'createdAt'])
+@Index('IDX_messages_running', { synchronize: false })
 export class MessageEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -176,6 +177,13 @@ export class MessageEntity {
 
   @Column({ name: 'completed_at', ...timestamptz, nullable: true })
   completedAt!: Date | null;
+
+  /** The process generating this agent message, and its last sign of life (interrupted runs are failed). */
+  @Column({ name: 'runner_id', type: 'varchar', length: 64, nullable: true })
+  runnerId!: string | null;
+
+  @Column({ name: 'runner_heartbeat_at', ...timestamptz, nullable: true })
+  runnerHeartbeatAt!: Date | null;
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;

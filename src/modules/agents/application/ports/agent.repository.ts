@@ -5,6 +5,12 @@ import type {
   AgentVersionDraft,
 } from 'src/modules/agents/domain/agent-configuration';
 
+export interface AgentUsage {
+  messageCount: number;
+  conversationCount: number;
+  userCount: number;
+}
+
 export interface LatestVersionFilter {
   scopes?: AgentScope[];
   statuses?: AgentStatus[];
@@ -35,6 +41,9 @@ export abstract class AgentRepository {
 
   abstract favoritesOf(workspaceId: number, userId: number): Promise<Set<string>>;
   abstract setFavorite(workspaceId: number, sId: string, userId: number, favorite: boolean): Promise<void>;
+
+  /** Agent messages of these agents since `since`: how many, in how many conversations, for how many users. */
+  abstract usage(workspaceId: number, sIds: string[], since: Date): Promise<Map<string, AgentUsage>>;
 
   /** Author user ids of the latest versions of each agent, newest first, at most `perAgent`. */
   abstract recentAuthors(

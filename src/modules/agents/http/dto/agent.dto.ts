@@ -424,6 +424,11 @@ export class ListAgentsQuery {
   @IsOptional()
   @IsString()
   withEditors?: string;
+
+  @ApiPropertyOptional({ description: 'Only the value `true` enables: answers of the last 30 days.' })
+  @IsOptional()
+  @IsString()
+  withUsage?: string;
 }
 
 export class AgentParams {

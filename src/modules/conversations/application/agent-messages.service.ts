@@ -1,0 +1,189 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { generateSId } from 'src/platform/ids/sid';
+import { AgentsService } from 'src/modules/agents/application/agents.service';
+import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
+import type { MessagePosted } from 'src/modules/conversations/application/conversations.service';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { MessageViews } from 'src/modules/conversations/application/message-views';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import {
+  AgentMessageOutcome,
+  MessageRepository,
+} from 'src/modules/conversations/application/ports/message.repository';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
+import type { AgentMessage, Message } from 'src/modules/conversations/domain/message';
+
+/** An agent message being generated, with what its runner needs. */
+export interface Run {
+  caller: Caller;
+  conversation: Conversation;
+  message: AgentMessage;
+  agent: AgentVersion;
+}
+
+export type CancelListener = (messageId: number) => void;
+
+/** The agent messages of conversations: created at the next ranks, filled while generating, then finished once. */
+@Injectable()
+export class AgentMessagesService {
+  private readonly logger = new Logger(AgentMessagesService.name);
+  private readonly cancelListeners: CancelListener[] = [];
+
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly conversationRepository: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly events: ConversationEventLog,
+    private readonly views: MessageViews,
+    private readonly agents: AgentsService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** The runtime hears of cancellations here, to stop a run of this process at once. */
+  onCancelled(listener: CancelListener): void {
+    this.cancelListeners.push(listener);
+  }
+
+  /** One agent message per newly mentioned agent, at the next ranks, each announced by `agent_message_new`. */
+  async start(posted: MessagePosted, runnerId: string): Promise<Run[]> {
+    if (posted.newAgentMentions.length === 0) return [];
+    const { caller, conversation, message } = posted;
+    const described = await this.agents.describe(caller, posted.newAgentMentions);
+    const agents = posted.newAgentMentions.flatMap((sId) => {
+      const details = described.find((candidate) => candidate.agent.sId === sId);
+      return details && details.agent.status === 'active' ? [details.agent] : [];
+    });
+    if (agents.length === 0) return [];
+    return this.unitOfWork.run(async () => {
+      const first = await this.conversationRepository.allocateRanks(
+        caller.workspaceId,
+        conversation.id,
+        agents.length,
+      );
+      const runs: Run[] = [];
+      for (const [index, agent] of agents.entries()) {
+        const created = await this.messages.insertAgentMessage({
+          type: 'agent_message',
+          sId: generateSId(),
+          workspaceId: caller.workspaceId,
+          conversationId: conversation.id,
+          rank: first + index,
+          version: 0,
+          parentMessageId: message.id,
+          agentSId: agent.sId,
+          agentVersion: agent.version,
+          status: 'created',
+          content: '',
+          error: null,
+          completedAt: null,
+          runnerId,
+        });
+        const [view] = await this.views.agentMessages(caller, [created]);
+        await this.events.append(caller.workspaceId, conversation.id, {
+          type: 'agent_message_new',
+          created: created.createdAt.getTime(),
+          configurationId: agent.sId,
+          messageId: created.sId,
+          message: view,
+        });
+        runs.push({ caller, conversation, message: created, agent });
+      }
+      return runs;
+    });
+  }
+
+  /** The latest version of every message before the run's own slot: the model's view of the conversation. */
+  history(run: Run): Promise<Message[]> {
+    return this.messages.listLatestUpTo(run.caller.workspaceId, run.conversation.id, run.message.rank - 1);
+  }
+
+  /** Saves the answer so far and streams `text`; false when the run was cancelled meanwhile. */
+  appendTokens(run: Run, text: string, contentSoFar: string): Promise<boolean> {
+    return this.unitOfWork.run(async () => {
+      if (!(await this.messages.saveProgress(run.caller.workspaceId, run.message.id, contentSoFar)))
+        return false;
+      await this.events.append(run.caller.workspaceId, run.conversation.id, {
+        type: 'generation_tokens',
+        created: Date.now(),
+        configurationId: run.agent.sId,
+        messageId: run.message.sId,
+        text,
+      });
+      return true;
+    });
+  }
+
+  /** Records the outcome and its event, exactly once per message; false when another outcome came first. */
+  finish(run: Pick<Run, 'conversation' | 'message'>, outcome: AgentMessageOutcome): Promise<boolean> {
+    const { conversation, message } = run;
+    return this.unitOfWork.run(async () => {
+      if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
+      if (outcome.status === 'failed') {
+        await this.conversationRepository.update(conversation.workspaceId, conversation.id, {
+          hasError: true,
+        });
+      }
+      const common = { created: Date.now(), configurationId: message.agentSId, messageId: message.sId };
+      if (outcome.status === 'cancelled') {
+        await this.events.append(conversation.workspaceId, conversation.id, {
+          type: 'agent_generation_cancelled',
+          ...common,
+        });
+      } else {
+        await this.events.append(conversation.workspaceId, conversation.id, {
+          type: 'agent_message_done',
+          ...common,
+          conversationId: conversation.sId,
+          status: outcome.status === 'succeeded' ? 'success' : 'error',
+        });
+      }
+      return true;
+    });
+  }
+
+  /** Any participant with write access may cancel; cancelling a finished message changes nothing. */
+  async cancel(caller: Caller, conversationSId: string, messageSId: string): Promise<AgentMessage> {
+    const conversation = await this.conversations.get(caller, conversationSId);
+    const message = await this.conversations.findMessage(caller, conversation, messageSId);
+    if (message.type !== 'agent_message')
+      throw new InvalidRequestError('Only agent messages can be cancelled.');
+    if (message.status === 'created') {
+      const [current] = await this.messages.findByIds(caller.workspaceId, [message.id]);
+      const cancelled = await this.finish(
+        { conversation, message },
+        { status: 'cancelled', content: current.content, error: null },
+      );
+      if (cancelled) for (const listener of this.cancelListeners) listener(message.id);
+    }
+    const [latest] = await this.messages.findByIds(caller.workspaceId, [message.id]);
+    return latest as AgentMessage;
+  }
+
+  /** Fails the running messages of processes that stopped heartbeating; returns how many. */
+  async failStaleRuns(before: Date, reason: string): Promise<number> {
+    const stale = await this.messages.findStaleRuns(before, 100);
+    let failed = 0;
+    for (const run of stale) {
+      const [[conversation], [message]] = await Promise.all([
+        this.conversationRepository.findByIds(run.workspaceId, [run.conversationId]),
+        this.messages.findByIds(run.workspaceId, [run.messageId]),
+      ]);
+      if (!conversation || message?.type !== 'agent_message') continue;
+      const done = await this.finish(
+        { conversation, message },
+        { status: 'failed', content: message.content, error: { code: 'run_interrupted', message: reason } },
+      );
+      if (done) failed++;
+    }
+    if (failed > 0) this.logger.warn(`Failed ${failed} interrupted agent run(s)`);
+    return failed;
+  }
+
+  heartbeat(runnerId: string): Promise<void> {
+    return this.messages.heartbeat(runnerId, new Date());
+  }
+}

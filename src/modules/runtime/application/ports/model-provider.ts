@@ -1,0 +1,34 @@
+import type { ModelProviderId, ReasoningEffort } from 'src/modules/agents/domain/agent-configuration';
+
+export interface ModelMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ModelRequest {
+  modelId: string;
+  instructions: string;
+  temperature: number;
+  reasoningEffort: ReasoningEffort;
+  messages: ModelMessage[];
+}
+
+/** A failure of the model call, with the code that ends up on the agent message. */
+export class ModelError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Port: turns instructions and a conversation into streamed text. */
+export abstract class ModelProvider {
+  abstract stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<string>;
+}
+
+/** Port: the adapter for each provider an agent may name. */
+export abstract class ModelProviders {
+  abstract get(providerId: ModelProviderId): ModelProvider;
+}

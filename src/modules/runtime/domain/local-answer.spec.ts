@@ -1,0 +1,25 @@
+import { describe, it } from 'node:test';
+import { expect } from 'expect';
+import { chunkAnswer, localAnswer } from 'src/modules/runtime/domain/local-answer';
+
+describe('the local model', () => {
+  it('answers from the instructions and the latest user message, deterministically', () => {
+    const turns = [
+      { role: 'user' as const, content: 'First question' },
+      { role: 'assistant' as const, content: 'An answer' },
+      { role: 'user' as const, content: 'What time is it?' },
+    ];
+    const answer = localAnswer('Be brief. Never lie.', turns);
+    expect(answer).toBe(
+      'You said: "What time is it?". Following my instructions ("Be brief."), this is my answer after 2 messages from you.',
+    );
+    expect(localAnswer('Be brief. Never lie.', turns)).toBe(answer);
+  });
+
+  it('streams in several chunks that add up to the answer', () => {
+    const answer = localAnswer('Help.', [{ role: 'user', content: 'hi' }]);
+    const chunks = chunkAnswer(answer);
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.join('')).toBe(answer);
+  });
+});

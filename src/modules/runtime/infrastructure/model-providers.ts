@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import type { ModelProviderId } from 'src/modules/agents/domain/agent-configuration';
+import { ModelProvider, ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-model.provider';
+import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
+
+@Injectable()
+export class ConfiguredModelProviders extends ModelProviders {
+  constructor(
+    private readonly local: LocalModelProvider,
+    private readonly openai: OpenAiModelProvider,
+  ) {
+    super();
+  }
+
+  get(providerId: ModelProviderId): ModelProvider {
+    switch (providerId) {
+      case 'local':
+        return this.local;
+      case 'openai':
+        return this.openai;
+    }
+  }
+}

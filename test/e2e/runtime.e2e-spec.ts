@@ -1,0 +1,346 @@
+import { after, before, describe, it } from 'node:test';
+import { AgentRunner } from 'src/modules/runtime/application/agent-runner.service';
+import { localAnswer } from 'src/modules/runtime/domain/local-answer';
+import { expect } from 'test/support/expect';
+import { FakeOpenAi } from 'test/support/fake-openai';
+import { openSse } from 'test/support/sse-client';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
+
+const context = { username: 'ada', timezone: 'UTC' };
+
+interface MessageBody {
+  sId: string;
+  type: string;
+  status?: string;
+  content: string;
+  rank: number;
+  error?: { code: string; message: string } | null;
+  configuration?: { sId: string; name: string };
+  parentMessageId?: string;
+}
+
+async function until<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('agent runtime', () => {
+  let t: TestApp;
+  let world: World;
+  let a: WorkspaceFixture;
+  let member: Actor;
+  let wId: string;
+  let baseUrl: string;
+  let agents: Record<string, string>;
+  const openai = new FakeOpenAi();
+
+  const conversationsPath = () => `/api/w/${wId}/assistant/conversations`;
+  const messages = async (cId: string, actor: Actor = a.admin) => {
+    const res = await api(t, actor).get(`${conversationsPath()}/${cId}/messages`).expect(200);
+    expect(res.body).toMatchApiSchema('MessagesResponse');
+    return res.body.messages as MessageBody[];
+  };
+  const start = async (content: string, mentionNames: string[], actor: Actor = a.admin) => {
+    const res = await api(t, actor)
+      .post(conversationsPath())
+      .send({
+        message: {
+          content,
+          mentions: mentionNames.map((name) => ({ configurationId: agents[name] })),
+          context,
+        },
+      })
+      .expect(200);
+    return { cId: res.body.conversation.sId as string, message: res.body.message as MessageBody };
+  };
+  const settled = (cId: string, count: number) =>
+    until(
+      () => messages(cId),
+      (list) => list.filter((m) => m.type === 'agent_message' && m.status !== 'created').length >= count,
+    );
+  const createAgent = async (name: string, model: Record<string, unknown>) => {
+    const res = await api(t, a.admin)
+      .post(`/api/w/${wId}/assistant/agent_configurations`)
+      .send({
+        assistant: { name, description: '', instructions: `You are ${name}.`, scope: 'visible', model },
+      })
+      .expect(200);
+    agents[name] = res.body.agentConfiguration.sId as string;
+  };
+
+  before(async () => {
+    const openaiUrl = await openai.start();
+    t = await createTestApp({
+      config: {
+        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 1_000, maxRetries: 2 },
+        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 10 },
+      },
+    });
+    baseUrl = await t.listen();
+    world = new World(t);
+    a = await world.workspace();
+    wId = a.workspace.sId;
+    member = await world.member(a.workspace, 'user');
+    const globals = await api(t, a.admin)
+      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
+      .expect(200);
+    agents = Object.fromEntries(
+      (globals.body.agentConfigurations as { sId: string; name: string }[]).map((agent) => [
+        agent.name,
+        agent.sId,
+      ]),
+    );
+    await createAgent('gpt', { providerId: 'openai', modelId: 'gpt-test', temperature: 0.2 });
+  });
+  after(async () => {
+    await t.close();
+    await openai.stop();
+  });
+
+  it('answers a mention: new, tokens, done on the stream, and the reply in the messages', async () => {
+    const created = await api(t, a.admin).post(conversationsPath()).send({ title: 'Ask' }).expect(200);
+    const conversation = created.body.conversation.sId as string;
+    const stream = await openSse(
+      `${baseUrl}/api/sse/w/${wId}/assistant/conversations/${conversation}/events`,
+      {
+        Authorization: `Bearer ${a.admin.secret}`,
+      },
+    );
+    try {
+      const posted = await api(t, a.admin)
+        .post(`${conversationsPath()}/${conversation}/messages`)
+        .send({ content: 'What is the plan?', mentions: [{ configurationId: agents.assistant }], context })
+        .expect(200);
+      await until(
+        async () => stream.events.map((event) => event.data.type),
+        (types) => types.includes('agent_message_done'),
+      );
+      const types = stream.events.map((event) => event.data.type);
+      expect(types[0]).toBe('user_message_new');
+      expect(types[1]).toBe('agent_message_new');
+      expect(types[types.length - 1]).toBe('agent_message_done');
+      const tokens = stream.events.filter((event) => event.data.type === 'generation_tokens');
+      const expected = localAnswer(
+        'You are a helpful assistant. Answer the latest message using the conversation so far.',
+        [{ role: 'user', content: 'What is the plan?' }],
+      );
+      expect(tokens.map((event) => event.data.text).join('')).toBe(expected);
+      expect(tokens.length).toBeGreaterThanOrEqual(1);
+      expect(tokens.length).toBeLessThan(expected.length / 3);
+      for (const event of stream.events)
+        expect(event.data).toMatchApiSchema(`${pascal(event.data.type as string)}Event`);
+      const done = stream.events[stream.events.length - 1].data;
+      expect(done).toMatchObject({
+        conversationId: conversation,
+        configurationId: agents.assistant,
+        status: 'success',
+      });
+
+      const list = await messages(conversation);
+      expect(list).toHaveLength(2);
+      expect(list[1]).toMatchObject({
+        type: 'agent_message',
+        status: 'succeeded',
+        content: expected,
+        rank: 1,
+        parentMessageId: posted.body.message.sId,
+        configuration: { sId: agents.assistant, name: 'assistant' },
+        error: null,
+      });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('gives two replies when two agents are mentioned, and counts them in usage', async () => {
+    const { cId } = await start('Summarise and answer', ['assistant', 'summarizer'], member);
+    const list = await settled(cId, 2);
+    expect(list.map((m) => [m.type, m.rank, m.configuration?.name ?? null])).toEqual([
+      ['user_message', 0, null],
+      ['agent_message', 1, 'assistant'],
+      ['agent_message', 2, 'summarizer'],
+    ]);
+    const usage = await api(t, a.admin)
+      .get(`/api/w/${wId}/assistant/agent_configurations?view=global&withUsage=true`)
+      .expect(200);
+    expect(usage.body).toMatchApiSchema('AgentConfigurationsResponse');
+    const summarizer = (
+      usage.body.agentConfigurations as { name: string; usage: Record<string, number> }[]
+    ).find((agent) => agent.name === 'summarizer')!;
+    expect(summarizer.usage).toEqual({
+      messageCount: 1,
+      conversationCount: 1,
+      userCount: 1,
+      timePeriodSec: 2_592_000,
+    });
+  });
+
+  describe('openai adapter', () => {
+    it('streams an answer from an OpenAI-compatible endpoint with the agent instructions', async () => {
+      openai.script({ kind: 'stream', chunks: ['Hel', 'lo ', 'there'] });
+      const before = openai.requests.length;
+      const { cId } = await start('Say hello', ['gpt']);
+      const [, reply] = await settled(cId, 1);
+      expect(reply).toMatchObject({ status: 'succeeded', content: 'Hello there' });
+      const request = openai.requests[before];
+      expect(request.authorization).toBe('Bearer sk-test');
+      expect(request.body).toMatchObject({
+        model: 'gpt-test',
+        temperature: 0.2,
+        stream: true,
+        messages: [
+          { role: 'system', content: 'You are gpt.' },
+          { role: 'user', content: 'Say hello' },
+        ],
+      });
+    });
+
+    it('retries a 500 and then succeeds', async () => {
+      openai.script({ kind: 'status', status: 500 }, { kind: 'stream', chunks: ['after retry'] });
+      const before = openai.requests.length;
+      const { cId } = await start('Try again', ['gpt']);
+      const [, reply] = await settled(cId, 1);
+      expect(reply).toMatchObject({ status: 'succeeded', content: 'after retry' });
+      expect(openai.requests.length - before).toBe(2);
+    });
+
+    it('fails the message, marks the conversation and says why when the model times out', async () => {
+      openai.script({ kind: 'stall' });
+      const { cId } = await start('Are you there?', ['gpt']);
+      const [, reply] = await settled(cId, 1);
+      expect(reply).toMatchObject({
+        status: 'failed',
+        error: { code: 'model_timeout', message: expect.any(String) },
+      });
+      const conversation = await api(t, a.admin).get(`${conversationsPath()}/${cId}`).expect(200);
+      expect(conversation.body.conversation.hasError).toBe(true);
+    });
+
+    it('fails with a clear error when the provider is not configured', async () => {
+      const bare = await createTestApp({ databaseUrl: t.config.databaseUrl!, config: { openai: null } });
+      try {
+        const res = await api(bare, a.admin)
+          .post(conversationsPath())
+          .send({ message: { content: 'hi', mentions: [{ configurationId: agents.gpt }], context } })
+          .expect(200);
+        const cId = res.body.conversation.sId as string;
+        const [, reply] = await settled(cId, 1);
+        expect(reply.error).toEqual({
+          code: 'model_provider_not_configured',
+          message: expect.stringContaining('OPENAI_BASE_URL'),
+        });
+      } finally {
+        await bare.close();
+      }
+    });
+  });
+
+  it('cancels a running answer, once, and tells the stream', async () => {
+    const slow = await createTestApp({
+      databaseUrl: t.config.databaseUrl!,
+      config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 150 } },
+    });
+    try {
+      const res = await api(slow, a.admin)
+        .post(conversationsPath())
+        .send({
+          message: {
+            content: 'Long answer please',
+            mentions: [{ configurationId: agents.assistant }],
+            context,
+          },
+        })
+        .expect(200);
+      const cId = res.body.conversation.sId as string;
+      const running = await until(
+        () =>
+          api(slow, a.admin)
+            .get(`${conversationsPath()}/${cId}/messages`)
+            .then((r) => r.body.messages as MessageBody[]),
+        (list) => list.length === 2 && list[1].content.length > 0,
+      );
+      const agentMessage = running[1];
+      const cancel = await api(slow, member)
+        .post(`${conversationsPath()}/${cId}/messages/${agentMessage.sId}/cancel`)
+        .expect(200);
+      expect(cancel.body).toMatchApiSchema('MessageResponse');
+      expect(cancel.body.message.status).toBe('cancelled');
+      const again = await api(slow, member)
+        .post(`${conversationsPath()}/${cId}/messages/${agentMessage.sId}/cancel`)
+        .expect(200);
+      expect(again.body.message.status).toBe('cancelled');
+      await until(
+        async () => slow.app.get(AgentRunner).activeRuns,
+        (count) => count === 0,
+      );
+      const final = await messages(cId);
+      expect(final[1].status).toBe('cancelled');
+      const log = await t.dataSource.query<{ type: string }[]>(
+        `SELECT e.type FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id WHERE c.s_id = $1 ORDER BY e.id`,
+        [cId],
+      );
+      const types = log.map((row) => row.type);
+      expect(types.filter((type) => type === 'agent_generation_cancelled')).toHaveLength(1);
+      expect(types).not.toContain('agent_message_done');
+      await api(slow, member)
+        .post(`${conversationsPath()}/${cId}/messages/${res.body.message.sId}/cancel`)
+        .expect(400);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('fails the runs a stopping process leaves behind, with a reason', async () => {
+    const stopping = await createTestApp({
+      databaseUrl: t.config.databaseUrl!,
+      config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 1_000 } },
+    });
+    const res = await api(stopping, a.admin)
+      .post(conversationsPath())
+      .send({
+        message: { content: 'Never finished', mentions: [{ configurationId: agents.assistant }], context },
+      })
+      .expect(200);
+    await stopping.close();
+    const list = await messages(res.body.conversation.sId as string);
+    expect(list[1]).toMatchObject({
+      status: 'failed',
+      error: { code: 'run_interrupted', message: expect.any(String) },
+    });
+  });
+
+  it('runs the agents an edit adds, and only those', async () => {
+    const { cId, message } = await start('No agent yet', []);
+    const edited = await api(t, a.admin)
+      .post(`${conversationsPath()}/${cId}/messages/${message.sId}/edit`)
+      .send({ content: 'Now with an agent', mentions: [{ configurationId: agents.summarizer }] })
+      .expect(200);
+    const list = await settled(cId, 1);
+    expect(list.filter((m) => m.type === 'agent_message').map((m) => m.configuration?.name)).toEqual([
+      'summarizer',
+    ]);
+    await api(t, a.admin)
+      .post(`${conversationsPath()}/${cId}/messages/${edited.body.message.sId}/edit`)
+      .send({ content: 'Same agent, new words', mentions: [{ configurationId: agents.summarizer }] })
+      .expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await messages(cId)).filter((m) => m.type === 'agent_message')).toHaveLength(1);
+  });
+});
+
+function pascal(type: string): string {
+  return type
+    .split('_')
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+}
