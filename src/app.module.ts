@@ -7,6 +7,7 @@ import { AppConfig } from 'src/platform/config/app-config';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { HealthModule } from 'src/platform/health/health.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
 @Global()
@@ -38,6 +39,7 @@ export class AppModule {
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
         HealthModule,
+        UrlSigningModule,
         IdentityModule,
       ],
     };
