@@ -1,9 +1,10 @@
 import { join } from 'node:path';
+import { FILES_ENTITIES } from 'src/modules/files/infrastructure/file.entity';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
 
 /** Every TypeORM entity of the service. */
-export const ENTITIES: DataSourceOptions['entities'] = [...IDENTITY_ENTITIES];
+export const ENTITIES: DataSourceOptions['entities'] = [...IDENTITY_ENTITIES, ...FILES_ENTITIES];
 
 /**
  * The one DataSource definition, used by the app, the CLI and the migration scripts.

@@ -6,6 +6,7 @@ import { createDataSourceOptions } from 'src/app.data-source';
 import { AppConfig } from 'src/platform/config/app-config';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { HealthModule } from 'src/platform/health/health.module';
+import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
@@ -41,6 +42,7 @@ export class AppModule {
         HealthModule,
         UrlSigningModule,
         IdentityModule,
+        FilesModule,
       ],
     };
   }
