@@ -176,7 +176,7 @@ export class FilesService {
         pipeline(content, inspector, () => undefined),
         file.contentType,
       );
-      const ready = await this.files.markReady(file.workspaceId, file.id, inspector.size);
+      const ready = await this.files.markReady(file.workspaceId, file.id, inspector.passedBytes);
       // Deleted (or swept) while its content was arriving.
       if (!ready) throw new FileNotFound(file.sId);
       return ready;

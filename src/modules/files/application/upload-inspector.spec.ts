@@ -15,9 +15,9 @@ async function inspect(contentType: string, maxBytes: number, chunks: Buffer[]) 
   });
   try {
     await pipeline(Readable.from(chunks), inspector, sink);
-    return { size: inspector.size, passed: Buffer.concat(out), error: null };
+    return { size: inspector.passedBytes, passed: Buffer.concat(out), error: null };
   } catch (error) {
-    return { size: inspector.size, passed: Buffer.concat(out), error: error as { code?: string } };
+    return { size: inspector.passedBytes, passed: Buffer.concat(out), error: error as { code?: string } };
   }
 }
 

@@ -20,8 +20,8 @@ export class UploadInspector extends Transform {
     super();
   }
 
-  /** The bytes that went through. */
-  get size(): number {
+  /** How many bytes went through (not `size`: stream consumers read that as the total to come). */
+  get passedBytes(): number {
     return this.received;
   }
 
