@@ -9,7 +9,8 @@ export const blobStorageProvider: FactoryProvider<BlobStorage> = {
   provide: BlobStorage,
   useFactory: async (config: AppConfig): Promise<BlobStorage> => {
     if (!config.s3) return new LocalBlobStorage(join(config.dataDir, 'files'));
-    const { S3BlobStorage } = await import('src/modules/files/infrastructure/s3-blob-storage');
+    // Relative: the build rewrites the `src/` paths of static imports only.
+    const { S3BlobStorage } = await import('./s3-blob-storage');
     return new S3BlobStorage(config.s3);
   },
   inject: [AppConfig],
