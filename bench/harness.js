@@ -2,7 +2,7 @@
  * Shared pieces of the benchmarks: start the built service on its own embedded PostgreSQL
  * (or DATABASE_URL), drive it with autocannon, and summarise a run as one table row.
  */
-const { spawn } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
@@ -10,6 +10,7 @@ const { join } = require('node:path');
 const autocannon = require('autocannon');
 
 const MAIN = join(__dirname, '..', 'dist', 'src', 'main.js');
+const CLI = join(__dirname, '..', 'dist', 'src', 'cli.js');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -50,6 +51,7 @@ async function startService(extraEnv = {}) {
   return {
     baseUrl,
     dataDir,
+    pid: child.pid,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -57,6 +59,19 @@ async function startService(extraEnv = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A workspace with an all-scopes key, made by the admin CLI on the service's database. */
+function bootstrap(service, name) {
+  const args = ['bootstrap', '--workspace', name, '--email', 'bench@example.com', '--name', 'Bench'];
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, DATA_DIR: service.dataDir } },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
+  });
 }
 
 /** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
@@ -72,4 +87,4 @@ async function load(options) {
   };
 }
 
-module.exports = { freePort, startService, load };
+module.exports = { freePort, startService, load, bootstrap };
