@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -480,6 +482,78 @@ describe('files', () => {
         'insufficient_key_scope',
       );
       await expectNothingStored(a, file.sId, 'created');
+    });
+  });
+
+  describe('uploads in flight', () => {
+    /** Starts a multipart upload of `declared` bytes and sends only `first` of them, on a raw socket. */
+    async function startUpload(path: string, declared: number, first: Buffer) {
+      const address = t.http.address() as AddressInfo;
+      const boundary = 'inflight';
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.txt"\r\n` +
+          'Content-Type: text/plain\r\n\r\n',
+      );
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port: address.port,
+        path,
+        method: 'POST',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': head.length + declared + tail.length,
+        },
+      });
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        req.once('error', reject);
+        req.once('response', (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+      });
+      req.write(Buffer.concat([head, first]));
+      return { req, answer, finish: (rest: Buffer) => req.end(Buffer.concat([rest, tail])) };
+    }
+
+    const claimed = async (sId: string) => {
+      for (let i = 0; i < 100; i++) {
+        const [{ started }] = await t.dataSource.query<{ started: Date | null }[]>(
+          'SELECT upload_started_at AS started FROM files WHERE s_id = $1',
+          [sId],
+        );
+        if (started) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`The upload of ${sId} never started`);
+    };
+
+    before(() => new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve)));
+
+    it('refuses a second upload while the first is running, and lets the first finish', async () => {
+      const file = await create(member, textFile(20));
+      const first = await startUpload(local(file.uploadUrl!), 20, Buffer.from('0123456789'));
+      await claimed(file.sId);
+      const second = await post(local(file.uploadUrl!), [{ content: Buffer.from('x') }]);
+      expectError(second, 400, 'invalid_request_error');
+      expect(second.body.error.message).toMatch(/already being uploaded/);
+      first.finish(Buffer.from('abcdefghij'));
+      const answer = await first.answer;
+      expect(answer.status).toBe(200);
+      expect((await downloadBytes(member, file.path)).toString()).toBe('0123456789abcdefghij');
+    });
+
+    it('fails the file of an upload cut off midway, keeping nothing', async () => {
+      const file = await create(member, textFile(1000));
+      const upload = await startUpload(local(file.uploadUrl!), 1000, randomBytes(100));
+      upload.answer.catch(() => undefined);
+      await claimed(file.sId);
+      upload.req.destroy();
+      for (let i = 0; i < 100 && (await row(file.sId)).status === 'created'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await expectNothingStored(a, file.sId, 'failed');
     });
   });
 
