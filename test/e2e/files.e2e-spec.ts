@@ -369,6 +369,14 @@ describe('files', () => {
       });
     }
 
+    it('answers a large refused content at once, without waiting for its end', async () => {
+      const size = 20 * 1024 * 1024;
+      const file = await create(member, { ...textFile(size), contentType: 'application/pdf' });
+      const res = await post(file.path, [{ content: Buffer.alloc(size, 'x') }], member);
+      expectError(res, 400, 'file_type_not_supported');
+      await expectNothingStored(a, file.sId, 'failed');
+    });
+
     it('refuses content shorter than the signature it must carry', async () => {
       const file = await create(member, { ...textFile(100), contentType: 'image/png' });
       expectError(

@@ -16,17 +16,17 @@ export class FileUrls {
   }
 
   /** The upload endpoint, signed until the end of the file's upload window. */
-  upload(workspaceSId: string, file: FileRecord): string {
+  uploadUrl(workspaceSId: string, file: FileRecord): string {
     const path = this.path(workspaceSId, file);
     return `${this.config.publicBaseUrl}${path}?${this.signer.signQuery('POST', path, file.expiresAt)}`;
   }
 
-  download(workspaceSId: string, file: FileRecord): string {
+  downloadUrl(workspaceSId: string, file: FileRecord): string {
     return `${this.config.publicBaseUrl}${this.path(workspaceSId, file)}?action=download`;
   }
 
   /** Where anyone, without a key, reads an avatar. */
-  public(workspaceSId: string, file: FileRecord): string {
+  publicUrl(workspaceSId: string, file: FileRecord): string {
     return `${this.config.publicBaseUrl}${this.path(workspaceSId, file)}/public`;
   }
 }

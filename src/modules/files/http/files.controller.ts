@@ -28,6 +28,7 @@ import { AllowSignedUrl, CurrentAccess } from 'src/platform/auth/signed-url.deco
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { FileContent, FilesService } from 'src/modules/files/application/files.service';
+import type { FileRecord } from 'src/modules/files/domain/file';
 import { contentDisposition } from 'src/modules/files/http/content-disposition';
 import {
   CreateFileDto,
@@ -127,7 +128,7 @@ export class FilesController {
     return this.stream(await this.files.readAvatar(params.wId, params.fileId), 'inline', response);
   }
 
-  private present(workspaceSId: string, file: Parameters<typeof presentFile>[0]): FileResponse {
+  private present(workspaceSId: string, file: FileRecord): FileResponse {
     return { file: presentFile(file, workspaceSId, this.urls) };
   }
 
