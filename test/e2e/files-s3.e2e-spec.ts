@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { S3Settings } from 'src/platform/config/app-config';
 import { expect } from 'test/support/expect';
+import { asBytes } from 'test/support/bytes';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -43,15 +44,7 @@ describe('files in an S3-compatible bucket', () => {
   };
 
   const download = async (path: string): Promise<Buffer> => {
-    const res = await api(t, a.admin)
-      .get(`${path}?action=download`)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const res = await api(t, a.admin).get(`${path}?action=download`).buffer(true).parse(asBytes).expect(200);
     return res.body as Buffer;
   };
 

@@ -9,6 +9,7 @@ import { UrlSigner } from 'src/platform/auth/url-signer';
 import { loadAppConfig } from 'src/platform/config/app-config';
 import { FilesService } from 'src/modules/files/application/files.service';
 import { expect } from 'test/support/expect';
+import { asBytes } from 'test/support/bytes';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -164,11 +165,7 @@ describe('files', () => {
       const download = await api(t, member)
         .get(local(res.body.file.downloadUrl as string))
         .buffer(true)
-        .parse((response, done) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => done(null, Buffer.concat(chunks)));
-        })
+        .parse(asBytes)
         .expect(200);
       expect(Buffer.compare(download.body as Buffer, content)).toBe(0);
       expect(download.headers['content-type']).toBe('text/plain');
@@ -219,15 +216,7 @@ describe('files', () => {
   });
 
   async function downloadBytes(actor: Actor, path: string): Promise<Buffer> {
-    const res = await api(t, actor)
-      .get(`${path}?action=download`)
-      .buffer(true)
-      .parse((response, done) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
+    const res = await api(t, actor).get(`${path}?action=download`).buffer(true).parse(asBytes).expect(200);
     return res.body as Buffer;
   }
 
@@ -631,11 +620,7 @@ describe('files', () => {
       const image = await request(t.http)
         .get(local(res.body.file.publicUrl as string))
         .buffer(true)
-        .parse((response, done) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => done(null, Buffer.concat(chunks)));
-        })
+        .parse(asBytes)
         .expect(200);
       expect(Buffer.compare(image.body as Buffer, PNG)).toBe(0);
       expect(image.headers['content-type']).toBe('image/png');

@@ -1,16 +1,7 @@
-import type { FileRecord, FileUseCase, FileUseCaseMetadata } from 'src/modules/files/domain/file';
+import type { FileRecord } from 'src/modules/files/domain/file';
 
-export interface NewFile {
-  sId: string;
-  workspaceId: number;
-  ownerSId: string;
-  contentType: string;
-  fileName: string;
-  fileSize: number;
-  useCase: FileUseCase;
-  useCaseMetadata: FileUseCaseMetadata;
-  expiresAt: Date;
-}
+/** A record to create: what the database does not decide itself (id, status, version, time). */
+export type NewFile = Omit<FileRecord, 'id' | 'status' | 'version' | 'createdAt'>;
 
 /** Port: persistence of file records. Every read and write of one file takes its workspace. */
 export abstract class FileRepository {
