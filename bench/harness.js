@@ -2,7 +2,7 @@
  * Shared pieces of the benchmarks: start the built service on its own embedded PostgreSQL
  * (or DATABASE_URL), drive it with autocannon, and summarise a run as one table row.
  */
-const { execFileSync, spawn } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
@@ -51,6 +51,7 @@ async function startService(extraEnv = {}) {
   return {
     baseUrl,
     dataDir,
+    pid: child.pid,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -58,6 +59,19 @@ async function startService(extraEnv = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A workspace with an all-scopes key, made by the admin CLI on the service's database. */
+function bootstrap(service, name) {
+  const args = ['bootstrap', '--workspace', name, '--email', 'bench@example.com', '--name', 'Bench'];
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, DATA_DIR: service.dataDir } },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
+  });
 }
 
 /** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
@@ -71,26 +85,6 @@ async function load(options) {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + (result.non2xx ?? 0),
   };
-}
-
-/** A fresh workspace through the admin CLI (attached to the service's embedded database). */
-function bootstrap(service, name = `Bench ${Date.now()}`) {
-  const output = execFileSync(
-    process.execPath,
-    [
-      CLI,
-      'bootstrap',
-      '--workspace',
-      name,
-      '--email',
-      `bench-${Date.now()}@example.com`,
-      '--name',
-      'Bench Admin',
-    ],
-    { env: { ...process.env, DATA_DIR: service.dataDir, LOG_LEVEL: 'error' } },
-  );
-  const result = JSON.parse(output.toString());
-  return { wId: result.workspace.sId, secret: result.apiKey.secret };
 }
 
 /** Sends `count` requests built by `make(i)`, `concurrency` at a time; throws on the first non-2xx. */

@@ -22,7 +22,8 @@ async function main() {
   const wanted = process.argv.slice(2);
   const selected = wanted.length ? scenarios.filter((s) => wanted.includes(s.name)) : scenarios;
   if (selected.length === 0) throw new Error(`No scenario named ${wanted.join(', ')}`);
-  const service = await startService();
+  // Scenarios may need settings of their own (a larger upload limit…).
+  const service = await startService(Object.assign({}, ...selected.map((s) => s.env ?? {})));
   const rows = [];
   let failed = false;
   try {

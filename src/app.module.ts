@@ -10,8 +10,10 @@ import { HealthModule } from 'src/platform/health/health.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
+import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
+import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
 @Global()
@@ -44,11 +46,13 @@ export class AppModule {
         DatabaseModule,
         EventsModule,
         HealthModule,
+        UrlSigningModule,
         IdentityModule,
         AgentsModule,
         ConversationsModule,
         RuntimeModule,
         DataSourcesModule,
+        FilesModule,
       ],
     };
   }

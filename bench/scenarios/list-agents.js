@@ -6,7 +6,8 @@ const AGENTS = 500;
 module.exports = {
   name: 'list-agents',
   async run({ service }) {
-    const { wId, secret } = bootstrap(service);
+    const { workspace, apiKey } = await bootstrap(service, 'List agents bench');
+    const [wId, secret] = [workspace.sId, apiKey.secret];
     const headers = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
     await seed(AGENTS, 8, (i) => ({
       url: `${service.baseUrl}/api/w/${wId}/assistant/agent_configurations`,

@@ -4,7 +4,7 @@ import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
-const PUBLIC_PATHS = ['/healthz', '/readyz'];
+const PUBLIC_PATHS = ['/healthz', '/readyz', '/api/w/{wId}/files/{fileId}/public'];
 
 describe('authentication and the guard', () => {
   let t: TestApp;

@@ -1,7 +1,10 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppModule } from 'src/app.module';
 import { NEST_APP_OPTIONS, configureApp } from 'src/app.setup';
@@ -66,8 +69,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => {} }
     : await createTestDatabase();
+  // Its own data directory (file contents, URL signing secret), never the working copy's.
+  const dataDir = await mkdtemp(join(tmpdir(), 'wa-app-'));
   const config = new AppConfig({
     ...loadAppConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }),
+    dataDir,
     ...options.config,
     databaseUrl: database.url,
   });
@@ -92,6 +98,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     close: async () => {
       await app.close();
       await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Caller, Role } from 'src/platform/auth/caller';
 import type { Scope } from 'src/platform/auth/scopes';
+import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
 import { ApiErrors } from 'src/platform/http/api-errors';
 
 export const AUTH_METADATA = 'wa:auth';
@@ -33,6 +34,8 @@ export const Public = () => SetMetadata(PUBLIC_METADATA, true);
 
 export interface AuthenticatedRequest extends Request {
   caller?: Caller;
+  /** Set instead of `caller` when a signed URL let the request in (@AllowSignedUrl). */
+  signedUrl?: SignedUrlGrant;
 }
 
 export const CurrentCaller = createParamDecorator((_data: unknown, context: ExecutionContext): Caller => {

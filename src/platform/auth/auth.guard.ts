@@ -7,19 +7,23 @@ import {
   AuthenticatedRequest,
   PUBLIC_METADATA,
 } from 'src/platform/auth/auth.decorators';
+import { SIGNED_URL_METADATA } from 'src/platform/auth/signed-url.decorators';
+import { UrlSigner } from 'src/platform/auth/url-signer';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 
 const BEARER = /^Bearer +([^\s]+) *$/;
 
 /**
  * The one global guard, deny by default. Order (ARCHITECTURE §3): header missing → malformed →
- * invalid key → other workspace → scope → role.
+ * invalid key → other workspace → scope → role. A route with @AllowSignedUrl whose query carries a
+ * signature is checked by that signature instead (403 when tampered or expired).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly signer: UrlSigner,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -27,6 +31,22 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) return true;
     const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_METADATA, targets);
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (
+      request.query?.signature !== undefined &&
+      this.reflector.getAllAndOverride<boolean>(SIGNED_URL_METADATA, targets)
+    ) {
+      // The URL is the credential: no key is needed, and a bad one is refused before any work.
+      const check = this.signer.verify(request.method, request.path, request.query);
+      if ('failure' in check) {
+        throw new ForbiddenError(
+          check.failure === 'expired'
+            ? 'This signed URL has expired.'
+            : 'This signed URL is invalid: its signature does not match.',
+        );
+      }
+      request.signedUrl = check.grant;
+      return true;
+    }
 
     const header = request.headers.authorization;
     if (header === undefined || header === '') {

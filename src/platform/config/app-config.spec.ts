@@ -11,6 +11,14 @@ describe('loadAppConfig', () => {
       dataDir: '/srv/app/.data',
       publicBaseUrl: 'http://localhost:3000',
       logLevel: 'info',
+      urlSigningSecret: null,
+      s3: null,
+      files: {
+        uploadUrlTtlSeconds: 600,
+        createRatePerMinute: 40,
+        sweepIntervalSeconds: 60,
+        maxBytes: { image: 5 * 1024 * 1024, document: 50 * 1024 * 1024, audio: 100 * 1024 * 1024 },
+      },
     });
   });
 
@@ -31,6 +39,46 @@ describe('loadAppConfig', () => {
     });
   });
 
+  it('reads the file settings and an S3 bucket', () => {
+    const config = loadAppConfig({
+      URL_SIGNING_SECRET: 'x'.repeat(32),
+      FILE_UPLOAD_URL_TTL_SECONDS: '120',
+      FILE_CREATE_RATE_PER_MINUTE: '5',
+      FILE_SWEEP_INTERVAL_SECONDS: '10',
+      FILE_MAX_MB_IMAGE: '1',
+      FILE_MAX_MB_DOCUMENT: '2',
+      FILE_MAX_MB_AUDIO: '3',
+      S3_BUCKET: 'agent-files',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(config.urlSigningSecret).toBe('x'.repeat(32));
+    expect(config.files).toEqual({
+      uploadUrlTtlSeconds: 120,
+      createRatePerMinute: 5,
+      sweepIntervalSeconds: 10,
+      maxBytes: { image: 1024 * 1024, document: 2 * 1024 * 1024, audio: 3 * 1024 * 1024 },
+    });
+    expect(config.s3).toEqual({
+      bucket: 'agent-files',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+  });
+
+  it("uses AWS's endpoint, virtual-hosted buckets and the default credentials when only S3_BUCKET is set", () => {
+    expect(loadAppConfig({ S3_BUCKET: 'agent-files', S3_REGION: 'eu-west-3' }).s3).toEqual({
+      bucket: 'agent-files',
+      endpoint: null,
+      region: 'eu-west-3',
+      credentials: null,
+      forcePathStyle: false,
+    });
+  });
+
   const refused: [Record<string, string>, RegExp][] = [
     [{ PORT: 'abc' }, /^PORT must be an integer/],
     [{ PORT: '70000' }, /^PORT must be an integer/],
@@ -45,6 +93,21 @@ describe('loadAppConfig', () => {
       { OPENAI_BASE_URL: 'http://llm:8080/v1', OPENAI_MAX_RETRIES: 'many' },
       /^OPENAI_MAX_RETRIES must be an integer/,
     ],
+    [{ URL_SIGNING_SECRET: 'short' }, /^URL_SIGNING_SECRET must be at least 32 characters/],
+    [{ FILE_UPLOAD_URL_TTL_SECONDS: '5' }, /^FILE_UPLOAD_URL_TTL_SECONDS must be an integer between 30/],
+    [{ FILE_CREATE_RATE_PER_MINUTE: '0' }, /^FILE_CREATE_RATE_PER_MINUTE must be an integer/],
+    [{ FILE_MAX_MB_IMAGE: '1.5' }, /^FILE_MAX_MB_IMAGE must be an integer/],
+    [{ FILE_SWEEP_INTERVAL_SECONDS: 'often' }, /^FILE_SWEEP_INTERVAL_SECONDS must be an integer/],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, /^S3_ENDPOINT is set but S3_BUCKET is not/],
+    [{ S3_BUCKET: 'No_Such_Bucket' }, /^S3_BUCKET must be 3 to 63 lower-case/],
+    [{ S3_BUCKET: 'files', S3_ENDPOINT: 'ftp://x' }, /^S3_ENDPOINT must use http: or https:/],
+    [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' }, /^S3_ACCESS_KEY_ID is set without S3_SECRET_ACCESS_KEY/],
+    [
+      { S3_BUCKET: 'files', S3_SECRET_ACCESS_KEY: 's' },
+      /^S3_SECRET_ACCESS_KEY is set without S3_ACCESS_KEY_ID/,
+    ],
+    [{ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe' }, /^S3_FORCE_PATH_STYLE must be true or false/],
+    [{ S3_BUCKET: 'files', S3_REGION: 'Europe West' }, /^S3_REGION must be a region name/],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

@@ -3,6 +3,28 @@ import { isAbsolute, resolve } from 'node:path';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The S3-compatible bucket that holds file contents instead of `DATA_DIR/files`. */
+export interface S3Settings {
+  bucket: string;
+  /** Null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** Null: the SDK's default credential chain (AWS_* variables, instance role…). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+}
+
+export interface FilesSettings {
+  /** How long an upload URL (and the file's upload window) stays valid. */
+  uploadUrlTtlSeconds: number;
+  /** File creations per workspace and minute. */
+  createRatePerMinute: number;
+  /** Period of the sweep that fails files never uploaded in time. */
+  sweepIntervalSeconds: number;
+  /** Largest file per type family, in bytes. */
+  maxBytes: { image: number; document: number; audio: number };
+}
+
 export interface AppConfigValues {
   port: number;
   /** Null means: start or attach to the embedded PostgreSQL under `dataDir`. */
@@ -13,6 +35,11 @@ export interface AppConfigValues {
   sse: SseSettings;
   runs: RunSettings;
   openai: OpenAiSettings | null;
+  /** Null means: a random secret generated once and kept in `dataDir`. */
+  urlSigningSecret: string | null;
+  files: FilesSettings;
+  /** Null means: file contents live under `dataDir/files`. */
+  s3: S3Settings | null;
 }
 
 export interface RunSettings {
@@ -51,6 +78,9 @@ export class AppConfig implements AppConfigValues {
   readonly sse!: SseSettings;
   readonly runs!: RunSettings;
   readonly openai!: OpenAiSettings | null;
+  readonly urlSigningSecret!: string | null;
+  readonly files!: FilesSettings;
+  readonly s3!: S3Settings | null;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -138,6 +168,103 @@ function readLogLevel(env: Env): LogLevel {
   return raw as LogLevel;
 }
 
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}".`);
+}
+
+/** Short secrets can be guessed offline from one signed URL. */
+const MIN_SIGNING_SECRET_LENGTH = 32;
+
+function readSigningSecret(env: Env): string | null {
+  const raw = env.URL_SIGNING_SECRET?.trim();
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < MIN_SIGNING_SECRET_LENGTH) {
+    throw new ConfigError(
+      `URL_SIGNING_SECRET must be at least ${MIN_SIGNING_SECRET_LENGTH} characters, got ${raw.length}.`,
+    );
+  }
+  return raw;
+}
+
+const MIB = 1024 * 1024;
+
+function readFilesSettings(env: Env): FilesSettings {
+  const maxMiB = (name: string, fallback: number) => readInteger(env, name, fallback, 1, 10_240) * MIB;
+  return {
+    uploadUrlTtlSeconds: readInteger(env, 'FILE_UPLOAD_URL_TTL_SECONDS', 600, 30, 86_400),
+    createRatePerMinute: readInteger(env, 'FILE_CREATE_RATE_PER_MINUTE', 40, 1, 100_000),
+    sweepIntervalSeconds: readInteger(env, 'FILE_SWEEP_INTERVAL_SECONDS', 60, 1, 86_400),
+    maxBytes: {
+      image: maxMiB('FILE_MAX_MB_IMAGE', 5),
+      document: maxMiB('FILE_MAX_MB_DOCUMENT', 50),
+      audio: maxMiB('FILE_MAX_MB_AUDIO', 100),
+    },
+  };
+}
+
+/** S3's bucket naming rules (lower case, digits, dots, hyphens; 3 to 63 characters). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const S3_VARIABLES = [
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+];
+
+function readS3Settings(env: Env): S3Settings | null {
+  const bucket = env.S3_BUCKET?.trim();
+  if (bucket === undefined || bucket === '') {
+    const orphan = S3_VARIABLES.find((name) => env[name]?.trim());
+    if (orphan) throw new ConfigError(`${orphan} is set but S3_BUCKET is not: set both, or neither.`);
+    return null;
+  }
+  if (!BUCKET_NAME.test(bucket)) {
+    throw new ConfigError(
+      `S3_BUCKET must be 3 to 63 lower-case letters, digits, dots or hyphens, got "${bucket}".`,
+    );
+  }
+  const endpoint = readUrl(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() ?? '';
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() ?? '';
+  for (const [given, missing] of [
+    ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'],
+    ['S3_SECRET_ACCESS_KEY', 'S3_ACCESS_KEY_ID'],
+  ]) {
+    if (env[given]?.trim() && !env[missing]?.trim()) {
+      throw new ConfigError(
+        `${given} is set without ${missing}: set both, or neither (the default AWS credential chain).`,
+      );
+    }
+  }
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) {
+    throw new ConfigError(`S3_REGION must be a region name such as eu-west-1, got "${region}".`);
+  }
+  return {
+    bucket,
+    endpoint,
+    region,
+    credentials: accessKeyId === '' ? null : { accessKeyId, secretAccessKey },
+    // Self-hosted S3-compatible servers rarely have a DNS name per bucket.
+    forcePathStyle: readBoolean(env, 'S3_FORCE_PATH_STYLE', endpoint !== null),
+  };
+}
+
 export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
   const port = readPort(env);
   const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -164,6 +291,9 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       localModelChunkDelayMs: readCount(env, 'LOCAL_MODEL_CHUNK_DELAY_MS', 25, 10_000),
     },
     openai: readOpenAi(env),
+    urlSigningSecret: readSigningSecret(env),
+    files: readFilesSettings(env),
+    s3: readS3Settings(env),
   });
 }
 

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { DomainError, ErrorCode } from 'src/platform/errors/domain-error';
+import { DomainError, ErrorCode, RateLimitError } from 'src/platform/errors/domain-error';
 import { errorEnvelope } from 'src/platform/errors/error-envelope';
 
 const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
@@ -36,6 +36,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       // A stream already started: the status line is gone, so the best we can do is end it.
       response.end();
       return;
+    }
+    if (exception instanceof RateLimitError) {
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
     response.status(status).json(errorEnvelope(code, message));
   }

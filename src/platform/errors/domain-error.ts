@@ -70,3 +70,13 @@ export class ConflictError extends DomainError {
     super('conflict', message);
   }
 }
+
+/** Too many requests for now; the filter turns `retryAfterSeconds` into a Retry-After header. */
+export class RateLimitError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limit_error', message);
+  }
+}

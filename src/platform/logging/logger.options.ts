@@ -16,6 +16,11 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** A signed URL is a credential until it expires: its signature never reaches the logs. */
+function withoutSignature(url: string): string {
+  return url.replace(/([?&]signature=)[^&]*/g, '$1[Redacted]');
+}
+
 /** JSON lines on stdout, or on stderr where stdout is an interface (the CLI prints its result there). */
 export function loggerOptions(level: LogLevel, output: 'stdout' | 'stderr' = 'stdout'): Params {
   const options: Options = {
@@ -29,7 +34,7 @@ export function loggerOptions(level: LogLevel, output: 'stdout' | 'stderr' = 'st
       req: (req: { id: string; method: string; url: string }) => ({
         id: req.id,
         method: req.method,
-        url: req.url,
+        url: withoutSignature(req.url),
       }),
     },
   };

@@ -190,18 +190,22 @@ export class TypeormAgentRepository extends AgentRepository {
   async usage(workspaceId: number, sIds: string[], since: Date): Promise<Map<string, AgentUsage>> {
     const result = new Map<string, AgentUsage>();
     if (sIds.length === 0) return result;
-    const rows = await this.db.manager().query<
-      { s_id: string; messages: number; conversations: number; users: number }[]
-    >(
-      `SELECT m.agent_s_id AS s_id, count(*)::int AS messages,
+    const rows = await this.db
+      .manager()
+      .query<{ s_id: string; messages: number; conversations: number; users: number }[]>(
+        `SELECT m.agent_s_id AS s_id, count(*)::int AS messages,
               count(DISTINCT m.conversation_id)::int AS conversations, count(DISTINCT p.user_id)::int AS users
        FROM messages m JOIN messages p ON p.id = m.parent_message_id
        WHERE m.workspace_id = $1 AND m.type = 'agent_message' AND m.agent_s_id = ANY($2) AND m.created_at >= $3
        GROUP BY m.agent_s_id`,
-      [workspaceId, sIds, since],
-    );
+        [workspaceId, sIds, since],
+      );
     for (const row of rows) {
-      result.set(row.s_id, { messageCount: row.messages, conversationCount: row.conversations, userCount: row.users });
+      result.set(row.s_id, {
+        messageCount: row.messages,
+        conversationCount: row.conversations,
+        userCount: row.users,
+      });
     }
     return result;
   }

@@ -69,6 +69,11 @@ export class WorkspacesService {
     throw new WorkspaceNotFound(reference);
   }
 
+  /** The workspace of a route that no key names (signed URLs, public avatars), or null. */
+  findBySId(sId: string): Promise<Workspace | null> {
+    return this.identity.findWorkspaceBySId(sId);
+  }
+
   async findMemberByEmail(workspace: Workspace, email: string): Promise<Member> {
     const member = await this.identity.findMemberByEmail(workspace.id, email);
     if (!member) throw new UserNotFound(email);

@@ -1,0 +1,238 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import { Caller } from 'src/platform/auth/caller';
+import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
+import { AppConfig } from 'src/platform/config/app-config';
+import {
+  DomainError,
+  ForbiddenError,
+  InvalidRequestError,
+  RateLimitError,
+} from 'src/platform/errors/domain-error';
+import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
+import { FileRepository } from 'src/modules/files/application/ports/file.repository';
+import { UploadInspector } from 'src/modules/files/application/upload-inspector';
+import type { UploadSource } from 'src/modules/files/application/upload-source';
+import { FileRecord, FileUseCase, FileUseCaseMetadata, blobKey } from 'src/modules/files/domain/file';
+import { sanitiseFileName } from 'src/modules/files/domain/file-name';
+import { checkNewFile } from 'src/modules/files/domain/file-policy';
+import { FileNotFound } from 'src/modules/files/domain/files.errors';
+import { checkUseCaseMetadata } from 'src/modules/files/domain/use-case-metadata';
+
+export interface NewFileInput {
+  contentType: string;
+  fileName: string;
+  fileSize: number;
+  useCase: FileUseCase;
+  useCaseMetadata?: FileUseCaseMetadata;
+}
+
+export interface FileContent {
+  file: FileRecord;
+  content: Readable;
+}
+
+/**
+ * An upload that began this long ago is no longer running (Node ends a request after 5 minutes):
+ * the sweep may fail its file.
+ */
+export const UPLOAD_MAX_DURATION_MS = 60 * 60 * 1000;
+const SWEEP_BATCH = 100;
+
+@Injectable()
+export class FilesService {
+  private readonly logger = new Logger(FilesService.name);
+  private readonly creations: TokenBuckets<number>;
+
+  constructor(
+    private readonly files: FileRepository,
+    private readonly blobs: BlobStorage,
+    private readonly spaces: SpacesService,
+    private readonly workspaces: WorkspacesService,
+    private readonly conversations: ConversationsService,
+    private readonly config: AppConfig,
+  ) {
+    this.creations = new TokenBuckets(config.files.createRatePerMinute, 60_000);
+  }
+
+  /** A `created` record whose content may be uploaded until `expiresAt`. */
+  async create(caller: Caller, input: NewFileInput): Promise<FileRecord> {
+    const contentType = checkNewFile(input, this.config.files.maxBytes);
+    const fileName = sanitiseFileName(input.fileName);
+    const useCaseMetadata = checkUseCaseMetadata(input.useCase, input.useCaseMetadata);
+    if (useCaseMetadata.spaceId) await this.spaces.findAccessible(caller, useCaseMetadata.spaceId);
+    // A conversation of this workspace that the caller can read; otherwise 404 / 403 as on a read.
+    if (useCaseMetadata.conversationId) await this.conversations.get(caller, useCaseMetadata.conversationId);
+    const waitMs = this.creations.take(caller.workspaceId);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new RateLimitError(
+        `Too many files created in this workspace (at most ${this.config.files.createRatePerMinute} a minute): retry in ${seconds} s.`,
+        seconds,
+      );
+    }
+    // Whole seconds: the signed upload URL carries its expiry in seconds.
+    const expiresAt = new Date(Math.floor(Date.now() / 1000 + this.config.files.uploadUrlTtlSeconds) * 1000);
+    return this.files.create({
+      sId: generatePrefixedSId('fil'),
+      workspaceId: caller.workspaceId,
+      ownerSId: caller.userSId,
+      contentType,
+      fileName,
+      fileSize: input.fileSize,
+      useCase: input.useCase,
+      useCaseMetadata,
+      expiresAt,
+    });
+  }
+
+  /** A file of the caller's workspace; a file of a space the caller cannot access is "not found". */
+  async get(caller: Caller, fileSId: string): Promise<FileRecord> {
+    const file = await this.files.find(caller.workspaceId, fileSId);
+    if (!file || !(await this.canSee(caller, file))) throw new FileNotFound(fileSId);
+    return file;
+  }
+
+  async download(caller: Caller, fileSId: string): Promise<FileContent> {
+    const file = await this.get(caller, fileSId);
+    return { file, content: await this.contentOf(file) };
+  }
+
+  /** Avatars are shown to anyone who has their URL, without a key. */
+  async readAvatar(workspaceSId: string, fileSId: string): Promise<FileContent> {
+    const workspace = await this.workspaces.findBySId(workspaceSId);
+    const file = workspace && (await this.files.find(workspace.id, fileSId));
+    if (!file || file.useCase !== 'avatar' || file.status !== 'ready') throw new FileNotFound(fileSId);
+    return { file, content: await this.contentOf(file) };
+  }
+
+  /** The owner or an admin deletes a file, its content with it. */
+  async delete(caller: Caller, fileSId: string): Promise<void> {
+    const file = await this.get(caller, fileSId);
+    if (file.ownerSId !== caller.userSId && !caller.isAdmin) {
+      throw new ForbiddenError('Only the member who created a file, or an admin, can delete it.');
+    }
+    if (!(await this.files.delete(caller.workspaceId, file.id))) throw new FileNotFound(fileSId);
+    await this.deleteBlob(file);
+  }
+
+  /**
+   * Stores the content of a `created` file, streamed from `source`, and makes the file `ready`.
+   * Refused content (too large, empty, not of its type) or a broken request fails the file and
+   * leaves no content behind. `access` is a key's caller, or the grant of the signed upload URL.
+   */
+  async upload(
+    access: Caller | SignedUrlGrant,
+    workspaceSId: string,
+    fileSId: string,
+    source: UploadSource,
+  ): Promise<FileRecord> {
+    const file = await this.uploadTarget(access, workspaceSId, fileSId);
+    if (file.status !== 'created') {
+      throw new InvalidRequestError(
+        `File ${fileSId} is ${file.status}: content is uploaded once, to a file whose status is created.`,
+      );
+    }
+    if (file.expiresAt <= new Date()) {
+      await this.files.markFailed(file.workspaceId, file.id, 'The upload window closed before an upload.');
+      throw new InvalidRequestError(
+        `The upload window of file ${fileSId} closed at ${file.expiresAt.toISOString()}: create the file again.`,
+      );
+    }
+    // The request's form is checked before the claim, so a malformed one changes nothing.
+    const content = await source.open(file.fileSize);
+    if (!(await this.files.claimUpload(file.workspaceId, file.id, new Date()))) {
+      content.resume();
+      throw new InvalidRequestError(`File ${fileSId} is already being uploaded, or is no longer uploadable.`);
+    }
+    return this.store(file, content);
+  }
+
+  /**
+   * Fails the files whose upload window closed with no upload, and removes any content they left.
+   * Safe to run in every process at once. Returns how many files it failed.
+   */
+  async sweepExpired(now = new Date()): Promise<number> {
+    const uploadStartedSince = new Date(now.getTime() - UPLOAD_MAX_DURATION_MS);
+    let total = 0;
+    for (;;) {
+      const failed = await this.files.failExpired(now, uploadStartedSince, SWEEP_BATCH);
+      for (const file of failed) await this.deleteBlob(file);
+      total += failed.length;
+      if (failed.length < SWEEP_BATCH) return total;
+    }
+  }
+
+  private async store(file: FileRecord, content: Readable): Promise<FileRecord> {
+    const inspector = new UploadInspector(file.contentType, file.fileSize);
+    // The first failure of the content itself says why the upload failed (storage errors follow it).
+    let refusal: unknown = null;
+    for (const stream of [content, inspector]) stream.on('error', (error) => (refusal ??= error));
+    try {
+      await this.blobs.write(
+        blobKey(file),
+        pipeline(content, inspector, () => undefined),
+        file.contentType,
+      );
+      const ready = await this.files.markReady(file.workspaceId, file.id, inspector.passedBytes);
+      // Deleted (or swept) while its content was arriving.
+      if (!ready) throw new FileNotFound(file.sId);
+      return ready;
+    } catch (error) {
+      const cause = refusal instanceof DomainError ? refusal : error;
+      await this.deleteBlob(file);
+      await this.files.markFailed(
+        file.workspaceId,
+        file.id,
+        cause instanceof DomainError ? cause.message : 'The content could not be stored.',
+      );
+      throw cause;
+    }
+  }
+
+  private async uploadTarget(
+    access: Caller | SignedUrlGrant,
+    workspaceSId: string,
+    fileSId: string,
+  ): Promise<FileRecord> {
+    if (access instanceof Caller) return this.get(access, fileSId);
+    // The signature covers the path, so its workspace and file are the ones the URL was made for.
+    const workspace = await this.workspaces.findBySId(workspaceSId);
+    const file = workspace && (await this.files.find(workspace.id, fileSId));
+    if (!file) throw new FileNotFound(fileSId);
+    return file;
+  }
+
+  private async canSee(caller: Caller, file: FileRecord): Promise<boolean> {
+    const { spaceId } = file.useCaseMetadata;
+    if (!spaceId) return true;
+    return (await this.spaces.listAccessible(caller)).some((space) => space.sId === spaceId);
+  }
+
+  private async contentOf(file: FileRecord): Promise<Readable> {
+    if (file.status !== 'ready') {
+      throw new InvalidRequestError(`File ${file.sId} has no content: its status is ${file.status}.`);
+    }
+    const content = await this.blobs.read(blobKey(file));
+    if (!content) {
+      this.logger.error({ file: file.sId }, 'A ready file has no content in blob storage');
+      throw new FileNotFound(file.sId);
+    }
+    return content;
+  }
+
+  /** Best effort: a leftover blob costs space, never correctness (nothing points to it any more). */
+  private async deleteBlob(file: FileRecord): Promise<void> {
+    try {
+      await this.blobs.delete(blobKey(file));
+    } catch (error) {
+      this.logger.warn({ err: error, file: file.sId }, 'Could not delete the content of a file');
+    }
+  }
+}

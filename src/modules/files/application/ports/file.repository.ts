@@ -1,0 +1,29 @@
+import type { FileRecord } from 'src/modules/files/domain/file';
+
+/** A record to create: what the database does not decide itself (id, status, version, time). */
+export type NewFile = Omit<FileRecord, 'id' | 'status' | 'version' | 'createdAt'>;
+
+/** Port: persistence of file records. Every read and write of one file takes its workspace. */
+export abstract class FileRepository {
+  abstract create(file: NewFile): Promise<FileRecord>;
+  abstract find(workspaceId: number, sId: string): Promise<FileRecord | null>;
+
+  /**
+   * Starts the one upload of a `created` file whose window is still open: true for exactly one of
+   * several concurrent callers, false when the file is not (or no longer) uploadable.
+   */
+  abstract claimUpload(workspaceId: number, fileId: number, now: Date): Promise<boolean>;
+  /** `created` → `ready` with the stored size; null when the file left `created` meanwhile. */
+  abstract markReady(workspaceId: number, fileId: number, fileSize: number): Promise<FileRecord | null>;
+  /** `created` → `failed`, keeping why; null when the file had already left `created`. */
+  abstract markFailed(workspaceId: number, fileId: number, reason: string): Promise<FileRecord | null>;
+  /** True when a record was deleted. */
+  abstract delete(workspaceId: number, fileId: number): Promise<boolean>;
+
+  /**
+   * Fails up to `limit` files still `created` after their window closed, unless their upload began
+   * after `uploadStartedSince` (it may still be running). Each file is returned to one caller only,
+   * however many processes sweep at once.
+   */
+  abstract failExpired(now: Date, uploadStartedSince: Date, limit: number): Promise<FileRecord[]>;
+}

@@ -1,0 +1,33 @@
+import { describe, it } from 'node:test';
+import { expect } from 'expect';
+import { FILE_NAME_MAX, sanitiseFileName } from 'src/modules/files/domain/file-name';
+
+describe('sanitiseFileName', () => {
+  it('keeps an ordinary name, accents and spaces included', () => {
+    expect(sanitiseFileName('Relevé de compte 2024.pdf')).toBe('Relevé de compte 2024.pdf');
+  });
+
+  it('turns path separators into underscores', () => {
+    expect(sanitiseFileName('../../etc/passwd')).toBe('.._.._etc_passwd');
+    expect(sanitiseFileName('C:\\Users\\ada\\notes.txt')).toBe('C:_Users_ada_notes.txt');
+  });
+
+  it('drops control and direction-override characters, and trims', () => {
+    expect(sanitiseFileName(' invoice\u0000\u001b\u0085\u202Efdp.exe\t')).toBe('invoicefdp.exe');
+  });
+
+  it('cuts an over-long name to 255 characters, keeping its extension', () => {
+    const name = sanitiseFileName(`${'a'.repeat(300)}.docx`);
+    expect(name).toHaveLength(FILE_NAME_MAX);
+    expect(name.endsWith('a.docx')).toBe(true);
+    expect([...sanitiseFileName('😀'.repeat(300))]).toHaveLength(FILE_NAME_MAX);
+  });
+
+  it('refuses a name with nothing printable left', () => {
+    for (const name of ['', '   ', '\u0001\u0002', '.', '...']) {
+      expect(() => sanitiseFileName(name)).toThrow(
+        expect.objectContaining({ code: 'invalid_request_error' }),
+      );
+    }
+  });
+});

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { ConversationsModule } from 'src/modules/conversations/conversations.module';
+import { IdentityModule } from 'src/modules/identity/identity.module';
+import { FilesService } from 'src/modules/files/application/files.service';
+import { FileRepository } from 'src/modules/files/application/ports/file.repository';
+import { FilesController } from 'src/modules/files/http/files.controller';
+import { FileUrls } from 'src/modules/files/http/file-urls';
+import { blobStorageProvider } from 'src/modules/files/infrastructure/blob-storage.provider';
+import { ExpiredFilesSweeper } from 'src/modules/files/infrastructure/expired-files.sweeper';
+import { TypeormFileRepository } from 'src/modules/files/infrastructure/typeorm-file.repository';
+
+@Module({
+  imports: [IdentityModule, ConversationsModule],
+  controllers: [FilesController],
+  providers: [
+    FilesService,
+    FileUrls,
+    ExpiredFilesSweeper,
+    { provide: FileRepository, useClass: TypeormFileRepository },
+    blobStorageProvider,
+  ],
+  exports: [FilesService],
+})
+export class FilesModule {}

@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { FILE_USE_CASES, FileUseCase } from 'src/modules/files/domain/file';
+
+/** Longer names are refused rather than cut: the stored name is cut to 255 characters anyway. */
+const FILE_NAME_INPUT_MAX = 1024;
+
+export class FileUseCaseMetadataDto {
+  @ApiPropertyOptional({
+    description: '`conversation` files: the conversation (10 base62 characters).',
+    example: '3fZ0aBcDeF',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[0-9A-Za-z]{10}$/, { message: 'conversationId must be 10 base62 characters' })
+  conversationId?: string;
+
+  @ApiPropertyOptional({
+    description: '`folders_document` files (required): a space the caller can access.',
+    example: 'vlt_3fZ0aBcDeF',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'spaceId must be a space sId' })
+  spaceId?: string;
+}
+
+export class CreateFileDto {
+  @ApiProperty({ example: 'text/plain' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  contentType!: string;
+
+  @ApiProperty({
+    example: 'notes.txt',
+    description: 'Stored without path separators or control characters, cut to 255 characters.',
+  })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(FILE_NAME_INPUT_MAX)
+  fileName!: string;
+
+  @ApiProperty({ example: 1024, description: 'The size in bytes; the upload may not exceed it.' })
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  fileSize!: number;
+
+  @ApiProperty({ enum: FILE_USE_CASES })
+  @IsIn(FILE_USE_CASES)
+  useCase!: FileUseCase;
+
+  @ApiPropertyOptional({ type: FileUseCaseMetadataDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => FileUseCaseMetadataDto)
+  useCaseMetadata?: FileUseCaseMetadataDto;
+}
+
+export class WorkspaceFilesParams {
+  @IsString()
+  wId!: string;
+}
+
+export class FileParams extends WorkspaceFilesParams {
+  @IsString()
+  fileId!: string;
+}
+
+export class FileQuery {
+  @ApiPropertyOptional({ enum: ['download'], description: '`download`: the content instead of the record.' })
+  @IsOptional()
+  @IsIn(['download'])
+  action?: 'download';
+}

@@ -1,0 +1,154 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Logger,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth, CurrentCaller, Public } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { AllowSignedUrl, CurrentAccess } from 'src/platform/auth/signed-url.decorators';
+import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { FileContent, FilesService } from 'src/modules/files/application/files.service';
+import type { FileRecord } from 'src/modules/files/domain/file';
+import { contentDisposition } from 'src/modules/files/http/content-disposition';
+import {
+  CreateFileDto,
+  FileParams,
+  FileQuery,
+  WorkspaceFilesParams,
+} from 'src/modules/files/http/dto/file.dto';
+import { FileUrls } from 'src/modules/files/http/file-urls';
+import { FileResponse, presentFile } from 'src/modules/files/http/file.presenter';
+import { FILE_PART, MultipartUpload } from 'src/modules/files/http/multipart-upload';
+
+const BINARY = { schema: { type: 'string', format: 'binary' } };
+
+@ApiTags('files')
+@Controller('api/w/:wId/files')
+export class FilesController {
+  private readonly logger = new Logger(FilesController.name);
+
+  constructor(
+    private readonly files: FilesService,
+    private readonly urls: FileUrls,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth({ scopes: ['write:file'] })
+  @ApiOkResponse({ type: FileResponse, description: 'The created file, with its upload URL.' })
+  @ApiErrors(400, 404, 429)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Param() params: WorkspaceFilesParams,
+    @Body() body: CreateFileDto,
+  ): Promise<FileResponse> {
+    return this.present(params.wId, await this.files.create(caller, body));
+  }
+
+  @Post(':fileId')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:file'] })
+  @AllowSignedUrl()
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({
+    schema: { type: 'object', required: [FILE_PART], properties: { [FILE_PART]: BINARY.schema } },
+  })
+  @ApiOkResponse({ type: FileResponse, description: 'The file, now ready.' })
+  @ApiErrors(400, 404)
+  async upload(
+    @CurrentAccess() access: Caller | SignedUrlGrant,
+    @Param() params: FileParams,
+    @Req() request: Request,
+  ): Promise<FileResponse> {
+    const file = await this.files.upload(access, params.wId, params.fileId, new MultipartUpload(request));
+    return this.present(params.wId, file);
+  }
+
+  @Get(':fileId')
+  @Auth({ scopes: ['read:file'] })
+  @ApiExtraModels(FileResponse)
+  @ApiOkResponse({
+    description: 'The file record; with `action=download`, its content.',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(FileResponse) } },
+      'application/octet-stream': BINARY,
+    },
+  })
+  @ApiErrors(400, 404)
+  async get(
+    @CurrentCaller() caller: Caller,
+    @Param() params: FileParams,
+    @Query() query: FileQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<FileResponse | StreamableFile> {
+    if (query.action === 'download') {
+      return this.stream(await this.files.download(caller, params.fileId), 'attachment', response);
+    }
+    return this.present(params.wId, await this.files.get(caller, params.fileId));
+  }
+
+  @Delete(':fileId')
+  @HttpCode(204)
+  @Auth({ scopes: ['write:file'] })
+  @ApiNoContentResponse({ description: 'The file and its content are deleted.' })
+  @ApiErrors(404)
+  async delete(@CurrentCaller() caller: Caller, @Param() params: FileParams): Promise<void> {
+    await this.files.delete(caller, params.fileId);
+  }
+
+  @Get(':fileId/public')
+  @Public()
+  @ApiOkResponse({ description: 'The image of a ready avatar, to anyone.', content: { 'image/*': BINARY } })
+  @ApiErrors(404)
+  async avatar(
+    @Param() params: FileParams,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<StreamableFile> {
+    response.setHeader('Cache-Control', 'public, max-age=300');
+    return this.stream(await this.files.readAvatar(params.wId, params.fileId), 'inline', response);
+  }
+
+  private present(workspaceSId: string, file: FileRecord): FileResponse {
+    return { file: presentFile(file, workspaceSId, this.urls) };
+  }
+
+  private stream(
+    { file, content }: FileContent,
+    kind: 'attachment' | 'inline',
+    response: Response,
+  ): StreamableFile {
+    // Uploaded content is never run as a page of this origin, whatever it holds.
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    return new StreamableFile(content, {
+      type: file.contentType,
+      length: file.fileSize,
+      disposition: contentDisposition(kind, file.fileName),
+    }).setErrorHandler((error, res) => {
+      if (res.destroyed) return;
+      this.logger.error({ err: error, file: file.sId }, 'Reading the content of a file failed');
+      // Cutting the connection is what tells the client that the content is incomplete.
+      res.destroy?.();
+    });
+  }
+}

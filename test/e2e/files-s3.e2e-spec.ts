@@ -1,0 +1,105 @@
+import { after, before, describe, it } from 'node:test';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+import type { S3Settings } from 'src/platform/config/app-config';
+import { expect } from 'test/support/expect';
+import { asBytes } from 'test/support/bytes';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { World, WorkspaceFixture, api } from 'test/support/world';
+
+// The SDK's notice about Node 20 support belongs in the service's logs, not in every test run.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const BUCKET = 'agent-files';
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe('files in an S3-compatible bucket', () => {
+  let server: S3rver;
+  let directory: string;
+  let s3: S3Settings;
+  let client: S3Client;
+  let t: TestApp;
+  let a: WorkspaceFixture;
+
+  const keys = async () =>
+    ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key);
+
+  const create = async (fileSize: number) => {
+    const res = await api(t, a.admin)
+      .post(`/api/w/${a.workspace.sId}/files`)
+      .send({ contentType: 'text/plain', fileName: 'data.txt', fileSize, useCase: 'conversation' })
+      .expect(200);
+    return res.body.file as { sId: string; path: string; uploadUrl: string };
+  };
+
+  const upload = (file: { uploadUrl: string }, content: Buffer) => {
+    const url = new URL(file.uploadUrl);
+    return api(t)
+      .post(`${url.pathname}${url.search}`)
+      .attach('file', content, { filename: 'data.txt', contentType: 'text/plain' });
+  };
+
+  const download = async (path: string): Promise<Buffer> => {
+    const res = await api(t, a.admin).get(`${path}?action=download`).buffer(true).parse(asBytes).expect(200);
+    return res.body as Buffer;
+  };
+
+  before(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'wa-s3-'));
+    server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
+    const { port } = await server.run();
+    const endpoint = `http://127.0.0.1:${port}`;
+    // s3rver's fixed credentials.
+    const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+    s3 = { bucket: BUCKET, endpoint, region: 'us-east-1', credentials, forcePathStyle: true };
+    client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
+    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+    t = await createTestApp({ config: { s3 } });
+    a = await new World(t).workspace();
+  });
+  after(async () => {
+    await t?.close();
+    client?.destroy();
+    await server?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('stores an upload in the bucket, serves the same bytes, and deletes them', async () => {
+    const content = Buffer.from('stored in a bucket\n'.repeat(100));
+    const file = await create(content.length);
+    const res = await upload(file, content).expect(200);
+    expect(res.body).toMatchApiSchema('FileResponse');
+    expect(res.body.file.status).toBe('ready');
+    expect(await keys()).toEqual([`${a.workspace.id}/${file.sId}`]);
+    expect(Buffer.compare(await download(file.path), content)).toBe(0);
+    await api(t, a.admin).delete(file.path).expect(204);
+    expect(await keys()).toEqual([]);
+  });
+
+  it('streams a content larger than one part as a multipart upload', async () => {
+    const content = randomBytes(19 * 1024 * 1024);
+    const file = await create(content.length);
+    await upload(file, content).expect(200);
+    expect(sha256(await download(file.path))).toBe(sha256(content));
+    await api(t, a.admin).delete(file.path).expect(204);
+  });
+
+  it('leaves nothing in the bucket when the content is refused, in one part or several', async () => {
+    for (const [declared, sent] of [
+      [100, 101],
+      [10 * 1024 * 1024, 10 * 1024 * 1024 + 1],
+    ]) {
+      const file = await create(declared);
+      const res = await upload(file, randomBytes(sent));
+      expect({ status: res.status, type: res.body.error?.type }).toEqual({
+        status: 400,
+        type: 'file_too_large',
+      });
+      expect(await keys()).toEqual([]);
+    }
+  });
+});
