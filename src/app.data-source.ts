@@ -4,6 +4,7 @@ import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure
 import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
 import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-source.entities';
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/file.entity';
+import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeup.entity';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
 
@@ -15,6 +16,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   ConversationEventEntity,
   ...DATA_SOURCE_ENTITIES,
   ...FILES_ENTITIES,
+  WakeUpEntity,
 ];
 
 /**

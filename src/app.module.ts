@@ -13,6 +13,7 @@ import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module'
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
+import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { loggerOptions } from 'src/platform/logging/logger.options';
 
@@ -51,6 +52,7 @@ export class AppModule {
         AgentsModule,
         ConversationsModule,
         RuntimeModule,
+        WakeUpsModule,
         DataSourcesModule,
         FilesModule,
       ],

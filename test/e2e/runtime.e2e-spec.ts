@@ -311,8 +311,13 @@ describe('agent runtime', () => {
         message: { content: 'Never finished', mentions: [{ configurationId: agents.assistant }], context },
       })
       .expect(200);
+    const cId = res.body.conversation.sId as string;
+    await until(
+      () => messages(cId),
+      (list) => list.length === 2,
+    );
     await stopping.close();
-    const list = await messages(res.body.conversation.sId as string);
+    const list = await messages(cId);
     expect(list[1]).toMatchObject({
       status: 'failed',
       error: { code: 'run_interrupted', message: expect.any(String) },

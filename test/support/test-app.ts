@@ -31,6 +31,8 @@ export interface TestAppOptions {
   controllers?: Type[];
   /** Share a database created by an earlier createTestApp (two instances on one database). */
   databaseUrl?: string;
+  /** Providers replaced by test doubles of the same port (a controlled clock). */
+  overrides?: { provide: Type | (abstract new (...args: never[]) => unknown); useValue: unknown }[];
 }
 
 function requiredEnv(name: string): string {
@@ -77,10 +79,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.config,
     databaseUrl: database.url,
   });
-  const moduleRef = await Test.createTestingModule({
+  let builder = Test.createTestingModule({
     imports: [AppModule.forRoot(config, database.url)],
     controllers: options.controllers ?? [],
-  }).compile();
+  });
+  for (const override of options.overrides ?? []) {
+    builder = builder.overrideProvider(override.provide).useValue(override.useValue);
+  }
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication(NEST_APP_OPTIONS);
   const document = configureApp(app);
   setApiDocument(document);

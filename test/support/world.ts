@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Role } from 'src/platform/auth/caller';
+import type { Caller, Role } from 'src/platform/auth/caller';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import type { User } from 'src/modules/identity/domain/user';
@@ -51,6 +51,13 @@ export class World {
       role,
     });
     return this.key({ user, workspace }, scopes);
+  }
+
+  /** The caller a member's full-scope key would give, for driving services directly. */
+  async caller(workspace: Workspace, user: User): Promise<Caller> {
+    const caller = await this.t.app.get(WorkspacesService).callerFor(workspace.id, user.id, 'key_test');
+    if (!caller) throw new Error(`${user.email} is not a member of ${workspace.name}`);
+    return caller;
   }
 
   /** Another key for an existing member. */

@@ -53,7 +53,7 @@ class WakeUpUpdatedEvent {
   @ApiProperty({ enum: ['wake_up_updated'] }) type!: 'wake_up_updated';
   @ApiProperty() created!: number;
   @ApiProperty() conversationId!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The wake-up resource' })
+  @ApiProperty({ allOf: [{ $ref: '#/components/schemas/WakeUp' }] })
   wakeUp!: unknown;
 }
 

@@ -106,6 +106,14 @@ export class ConversationsService {
     return conversation;
   }
 
+  /** By row id (background jobs hold ids), with the same access check as `get`. */
+  async getById(caller: Caller, id: number): Promise<Conversation> {
+    const [conversation] = await this.conversations.findByIds(caller.workspaceId, [id]);
+    if (!conversation) throw new ConversationNotFound(String(id));
+    await this.assertCanRead(caller, conversation);
+    return conversation;
+  }
+
   async list(caller: Caller, options: { limit: number; cursor?: string }): Promise<Page<Conversation>> {
     const beforeId = options.cursor === undefined ? null : decodeCursor(options.cursor);
     const limit = Math.min(options.limit, PAGE_MAX);
@@ -309,12 +317,52 @@ export class ConversationsService {
     if (!allowed) throw new ConversationAccessRestricted();
   }
 
+  /**
+   * A message the service posts itself (a wake-up firing): written by the system user with origin
+   * `wakeup`, while its mentions are checked with the rights of `onBehalfOf`. Joins the caller's
+   * transaction; the runtime hears of it after that transaction commits.
+   */
+  async postSystemMessage(
+    onBehalfOf: Caller,
+    conversationSId: string,
+    input: { content: string; mentions: Mention[]; authorId: number },
+  ): Promise<UserMessage> {
+    const conversation = await this.get(onBehalfOf, conversationSId);
+    const context = {
+      username: 'wake-up',
+      timezone: 'UTC',
+      origin: 'wakeup' as const,
+      fullName: 'Wake-up',
+      email: null,
+      profilePictureUrl: null,
+    };
+    const { conversation: updated, message } = await this.unitOfWork.run(() =>
+      this.writeUserMessage(
+        onBehalfOf,
+        conversation,
+        { content: input.content, mentions: input.mentions, context },
+        null,
+        input.authorId,
+      ),
+    );
+    this.announce([
+      {
+        caller: onBehalfOf,
+        conversation: updated,
+        message,
+        newAgentMentions: agentMentions(message.mentions),
+      },
+    ]);
+    return message;
+  }
+
   /** Writes a user message (a new slot, or the next version of `previous`) and its events; in a transaction. */
   private async writeUserMessage(
     caller: Caller,
     conversation: Conversation,
     input: MessageInput,
     previous: UserMessage | null,
+    authorId: number = caller.userId,
   ): Promise<{ conversation: Conversation; message: UserMessage }> {
     const agents = await this.agents.resolveMentions(caller, agentMentions(input.mentions));
     await this.checkUserMentions(caller, input.mentions);
@@ -331,7 +379,7 @@ export class ConversationsService {
       conversationId: conversation.id,
       rank,
       version: previous ? previous.version + 1 : 0,
-      userId: caller.userId,
+      userId: authorId,
       content: input.content,
       mentions: input.mentions,
       context: { ...input.context, origin: input.context.origin ?? 'api' },
@@ -341,7 +389,9 @@ export class ConversationsService {
       requestedSpaceIds,
       ...(needsTitle ? { title: deriveTitle(input.content) } : {}),
     });
-    await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+    if (authorId === caller.userId) {
+      await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+    }
     await this.events.append(caller.workspaceId, conversation.id, {
       type: 'user_message_new',
       created: message.createdAt.getTime(),
@@ -370,6 +420,10 @@ export class ConversationsService {
 
   /** After commit: tell the runtime about mentions to answer. A failure there never fails the post. */
   private announce(posted: MessagePosted[]): void {
+    this.unitOfWork.afterCommit(() => this.notify(posted));
+  }
+
+  private notify(posted: MessagePosted[]): void {
     for (const post of posted) {
       for (const listener of this.listeners) {
         listener(post).catch((error: unknown) => {

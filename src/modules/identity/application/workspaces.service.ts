@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, Role } from 'src/platform/auth/caller';
-import { Scope } from 'src/platform/auth/scopes';
+import { SCOPES, Scope } from 'src/platform/auth/scopes';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
@@ -24,6 +24,9 @@ export interface NewMember extends NewUserDetails {
 }
 
 /** Work other contexts add to a new workspace, in the creating transaction (e.g. its global agents). */
+/** `.invalid` is reserved: no real mailbox can ever have this address. */
+const SYSTEM_USER_EMAIL = 'wake-up@system.invalid';
+
 export type WorkspaceInitializer = (workspace: Workspace, creator: User) => Promise<void>;
 
 @Injectable()
@@ -101,6 +104,39 @@ export class WorkspacesService {
     ];
     const members = new Map([...bySId, ...byEmail].map((member) => [member.user.id, member]));
     return { members: [...members.values()], unknown };
+  }
+
+  /**
+   * The caller a background job acts as for a member (all scopes, the member's role now); null when
+   * the user is no longer a member.
+   */
+  async callerFor(workspaceId: number, userId: number, keyId: string): Promise<Caller | null> {
+    const [member] = await this.identity.findMembersByUserIds(workspaceId, [userId]);
+    const workspace = member && (await this.identity.findWorkspaceById(workspaceId));
+    if (!member || !workspace) return null;
+    return new Caller(
+      workspace.id,
+      workspace.sId,
+      member.user.id,
+      member.user.sId,
+      member.membership.role,
+      [...SCOPES],
+      keyId,
+    );
+  }
+
+  /** Users by row id, members or not (message authors include the system user). */
+  usersByIds(userIds: number[]): Promise<User[]> {
+    return this.identity.findUsersByIds([...new Set(userIds)]);
+  }
+
+  /** The author of the messages the service posts itself (wake-ups); created on first use. */
+  async systemUser(): Promise<User> {
+    const details = { email: SYSTEM_USER_EMAIL, fullName: 'Wake-up' };
+    return (
+      (await this.identity.findUserByEmail(SYSTEM_USER_EMAIL)) ??
+      this.identity.createUser(generateSId(), details, 'system')
+    );
   }
 
   membersByUserIds(workspaceId: number, userIds: number[]): Promise<Member[]> {

@@ -3,6 +3,7 @@ import type { Role } from 'src/platform/auth/caller';
 import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { ConflictError } from 'src/platform/errors/domain-error';
+import { In } from 'typeorm';
 import {
   IdentityRepository,
   KeyPrincipal,
@@ -110,6 +111,11 @@ export class TypeormIdentityRepository extends IdentityRepository {
     return found && toWorkspace(found);
   }
 
+  async findWorkspaceById(id: number): Promise<Workspace | null> {
+    const found = await this.workspaces.findOneBy({ id });
+    return found && toWorkspace(found);
+  }
+
   async findWorkspacesByName(name: string): Promise<Workspace[]> {
     return (await this.workspaces.find({ where: { name }, order: { id: 'ASC' } })).map(toWorkspace);
   }
@@ -119,14 +125,19 @@ export class TypeormIdentityRepository extends IdentityRepository {
     return found && toUser(found);
   }
 
+  async findUsersByIds(ids: number[]): Promise<User[]> {
+    if (ids.length === 0) return [];
+    return (await this.users.findBy({ id: In(ids) })).map(toUser);
+  }
+
   /** Two requests adding the same new email at once: the loser reuses the winner's user. */
-  async createUser(sId: string, details: NewUserDetails): Promise<User> {
+  async createUser(sId: string, details: NewUserDetails, provider = 'api'): Promise<User> {
     const entity = this.users.create({
       sId,
       email: normaliseEmail(details.email),
       ...userNameParts(details),
       image: null,
-      provider: 'api',
+      provider,
       lastLoginAt: null,
     });
     await this.users.createQueryBuilder().insert().values(entity).orIgnore().execute();

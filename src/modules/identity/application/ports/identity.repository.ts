@@ -33,10 +33,12 @@ export interface NewApiKey {
 export abstract class IdentityRepository {
   abstract createWorkspace(sId: string, name: string): Promise<Workspace>;
   abstract findWorkspaceBySId(sId: string): Promise<Workspace | null>;
+  abstract findWorkspaceById(id: number): Promise<Workspace | null>;
   abstract findWorkspacesByName(name: string): Promise<Workspace[]>;
 
   abstract findUserByEmail(email: string): Promise<User | null>;
-  abstract createUser(sId: string, details: NewUserDetails): Promise<User>;
+  abstract findUsersByIds(ids: number[]): Promise<User[]>;
+  abstract createUser(sId: string, details: NewUserDetails, provider?: string): Promise<User>;
 
   abstract findMember(workspaceId: number, userSId: string): Promise<Member | null>;
   abstract findMemberByEmail(workspaceId: number, email: string): Promise<Member | null>;

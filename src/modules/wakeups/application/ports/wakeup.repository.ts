@@ -1,0 +1,23 @@
+import type { WakeUp } from 'src/modules/wakeups/domain/wakeup';
+
+export type NewWakeUp = Omit<WakeUp, 'id' | 'createdAt'>;
+
+/** Port: the wake-ups table, which is also the scheduler's queue. Every query takes the workspace id. */
+export abstract class WakeUpRepository {
+  /** Null when the conversation already has a scheduled wake-up. */
+  abstract create(wakeUp: NewWakeUp): Promise<WakeUp | null>;
+  abstract listInConversation(workspaceId: number, conversationId: number): Promise<WakeUp[]>;
+  abstract find(workspaceId: number, conversationId: number, sId: string): Promise<WakeUp | null>;
+  /** Cancels if still scheduled (waiting for a firing that holds the row); returns the row as it ends up. */
+  abstract cancel(workspaceId: number, id: number): Promise<{ wakeUp: WakeUp; changed: boolean }>;
+  /** Locks one due wake-up for the current transaction, skipping those other processes hold. */
+  abstract claimDue(now: Date): Promise<WakeUp | null>;
+  /** Locks this wake-up if it is still scheduled and due. */
+  abstract claimIfDue(workspaceId: number, id: number, now: Date): Promise<WakeUp | null>;
+  abstract update(
+    wakeUp: WakeUp,
+    changes: Partial<Pick<WakeUp, 'status' | 'fireCount' | 'nextFireAt' | 'attempts'>>,
+  ): Promise<WakeUp>;
+  /** The earliest due time of any scheduled wake-up, for the scheduler's timer. */
+  abstract nextDueAt(): Promise<Date | null>;
+}

@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
+import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';
+import { WakeUpNotFound } from 'src/modules/wakeups/domain/wakeups.errors';
+
+export interface NewWakeUpInput {
+  agentConfigurationId: string;
+  scheduleConfig: ScheduleInput;
+  reason: string;
+  maxFires?: number;
+}
+
+/** A wake-up with what its wire form names by sId. */
+export interface WakeUpDetails {
+  wakeUp: WakeUp;
+  conversationSId: string;
+  ownerSId: string;
+}
+
+export type WakeUpScheduledListener = (dueAt: Date) => void;
+
+@Injectable()
+export class WakeUpsService {
+  private readonly scheduledListeners: WakeUpScheduledListener[] = [];
+
+  constructor(
+    private readonly wakeUps: WakeUpRepository,
+    private readonly conversations: ConversationsService,
+    private readonly agents: AgentsService,
+    private readonly workspaces: WorkspacesService,
+    private readonly events: ConversationEventLog,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The scheduler of this process hears of new due times, to wake up early enough. */
+  onScheduled(listener: WakeUpScheduledListener): void {
+    this.scheduledListeners.push(listener);
+  }
+
+  async create(caller: Caller, conversationSId: string, input: NewWakeUpInput): Promise<WakeUpDetails> {
+    const conversation = await this.conversations.get(caller, conversationSId);
+    const plan = planSchedule(input.scheduleConfig, input.maxFires, this.clock.now());
+    // The agent must exist and be usable by the owner (the same check as a mention).
+    await this.agents.resolveMentions(caller, [input.agentConfigurationId]);
+    const wakeUp = await this.unitOfWork.run(async () => {
+      const created = await this.wakeUps.create({
+        sId: generatePrefixedSId('wku'),
+        workspaceId: caller.workspaceId,
+        conversationId: conversation.id,
+        ownerId: caller.userId,
+        agentSId: input.agentConfigurationId,
+        schedule: plan.schedule,
+        reason: input.reason,
+        status: 'scheduled',
+        fireCount: 0,
+        maxFires: plan.maxFires,
+        nextFireAt: plan.firstFireAt,
+        attempts: 0,
+      });
+      if (!created) {
+        throw new DomainError(
+          'invalid_request_error',
+          'This conversation already has a scheduled wake-up.',
+          409,
+        );
+      }
+      await this.announce(conversation, created, caller.userSId);
+      return created;
+    });
+    for (const listener of this.scheduledListeners) listener(plan.firstFireAt);
+    return { wakeUp, conversationSId: conversation.sId, ownerSId: caller.userSId };
+  }
+
+  async list(caller: Caller, conversationSId: string): Promise<WakeUpDetails[]> {
+    const conversation = await this.conversations.get(caller, conversationSId);
+    const wakeUps = await this.wakeUps.listInConversation(caller.workspaceId, conversation.id);
+    const owners = new Map(
+      (await this.workspaces.usersByIds(wakeUps.map((wakeUp) => wakeUp.ownerId))).map((user) => [
+        user.id,
+        user.sId,
+      ]),
+    );
+    return wakeUps.map((wakeUp) => ({
+      wakeUp,
+      conversationSId: conversation.sId,
+      ownerSId: owners.get(wakeUp.ownerId) ?? '',
+    }));
+  }
+
+  /** Owner or admin; a terminal wake-up comes back unchanged. A cancel racing a firing waits for it. */
+  async cancel(caller: Caller, conversationSId: string, wakeUpSId: string): Promise<WakeUpDetails> {
+    const conversation = await this.conversations.get(caller, conversationSId);
+    const found = await this.wakeUps.find(caller.workspaceId, conversation.id, wakeUpSId);
+    if (!found) throw new WakeUpNotFound(wakeUpSId);
+    if (!caller.isAdmin && found.ownerId !== caller.userId) {
+      throw new ForbiddenError('Only the owner of a wake-up or a workspace admin can cancel it.');
+    }
+    const [owner] = await this.workspaces.usersByIds([found.ownerId]);
+    const details = (wakeUp: WakeUp) => ({
+      wakeUp,
+      conversationSId: conversation.sId,
+      ownerSId: owner?.sId ?? '',
+    });
+    if (isTerminal(found.status)) return details(found);
+    const wakeUp = await this.unitOfWork.run(async () => {
+      const { wakeUp: after, changed } = await this.wakeUps.cancel(caller.workspaceId, found.id);
+      if (changed) await this.announce(conversation, after, owner?.sId ?? '');
+      return after;
+    });
+    return details(wakeUp);
+  }
+
+  /** `wake_up_updated` in the conversation's log, in the current transaction. */
+  async announce(
+    conversation: Pick<Conversation, 'id' | 'sId' | 'workspaceId'>,
+    wakeUp: WakeUp,
+    ownerSId: string,
+  ): Promise<void> {
+    await this.events.append(conversation.workspaceId, conversation.id, {
+      type: 'wake_up_updated',
+      created: this.clock.now().getTime(),
+      conversationId: conversation.sId,
+      wakeUp: presentWakeUpEvent(wakeUp, conversation.sId, ownerSId),
+    });
+  }
+}
+
+/** The wake-up as the API shows it; shared by the HTTP presenter and the event payload. */
+export function presentWakeUpEvent(wakeUp: WakeUp, conversationSId: string, ownerSId: string) {
+  return {
+    id: wakeUp.id,
+    sId: wakeUp.sId,
+    createdAt: wakeUp.createdAt.getTime(),
+    agentConfigurationId: wakeUp.agentSId,
+    scheduleConfig:
+      wakeUp.schedule.type === 'one_shot'
+        ? { type: 'one_shot' as const, fireAt: wakeUp.schedule.fireAt.getTime() }
+        : { type: 'cron' as const, cron: wakeUp.schedule.cron, timezone: wakeUp.schedule.timezone },
+    reason: wakeUp.reason,
+    status: wakeUp.status,
+    fireCount: wakeUp.fireCount,
+    maxFires: wakeUp.maxFires,
+    conversationId: conversationSId,
+    owner: ownerSId,
+  };
+}

@@ -1,0 +1,137 @@
+import { CronExpressionParser } from 'cron-parser';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+
+export type WakeUpStatus = 'scheduled' | 'fired' | 'cancelled' | 'expired';
+
+export type WakeUpSchedule =
+  { type: 'one_shot'; fireAt: Date } | { type: 'cron'; cron: string; timezone: string };
+
+export interface WakeUp {
+  id: number;
+  sId: string;
+  workspaceId: number;
+  conversationId: number;
+  ownerId: number;
+  agentSId: string;
+  schedule: WakeUpSchedule;
+  reason: string;
+  status: WakeUpStatus;
+  fireCount: number;
+  maxFires: number;
+  /** When it fires next; null once terminal. */
+  nextFireAt: Date | null;
+  /** Failed attempts at the current due time (retried with backoff). */
+  attempts: number;
+  createdAt: Date;
+}
+
+export const ONE_SHOT_MAX_AHEAD_MS = 31 * 24 * 3600 * 1000;
+export const CRON_MIN_INTERVAL_MS = 5 * 60 * 1000;
+export const CRON_MAX_FIRES = 32;
+export const REASON_MAX = 1_000;
+export const MAX_ATTEMPTS = 5;
+/** How many consecutive firings are checked against the minimum interval. */
+const CRON_INTERVAL_SAMPLES = 50;
+
+export function isTerminal(status: WakeUpStatus): boolean {
+  return status !== 'scheduled';
+}
+
+function isValidTimezone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The next firing of a cron schedule strictly after `after`, in its timezone. */
+export function nextCronTime(schedule: { cron: string; timezone: string }, after: Date): Date {
+  return CronExpressionParser.parse(schedule.cron, { tz: schedule.timezone, currentDate: after })
+    .next()
+    .toDate();
+}
+
+export interface ScheduleInput {
+  type: string;
+  fireAt?: number;
+  cron?: string;
+  timezone?: string;
+}
+
+/** Validates a schedule and returns it with its first firing time and maximum number of firings. */
+export function planSchedule(
+  input: ScheduleInput,
+  requestedMaxFires: number | undefined,
+  now: Date,
+): { schedule: WakeUpSchedule; firstFireAt: Date; maxFires: number } {
+  if (input.type === 'one_shot') {
+    if (input.cron !== undefined || input.timezone !== undefined) {
+      throw new InvalidRequestError('scheduleConfig: a one_shot schedule takes only fireAt.');
+    }
+    if (input.fireAt === undefined)
+      throw new InvalidRequestError('scheduleConfig.fireAt: required for one_shot.');
+    const fireAt = new Date(input.fireAt);
+    if (fireAt.getTime() <= now.getTime())
+      throw new InvalidRequestError('scheduleConfig.fireAt: must be in the future.');
+    if (fireAt.getTime() - now.getTime() > ONE_SHOT_MAX_AHEAD_MS) {
+      throw new InvalidRequestError('scheduleConfig.fireAt: at most 31 days ahead.');
+    }
+    if (requestedMaxFires !== undefined && requestedMaxFires !== 1) {
+      throw new InvalidRequestError('maxFires: a one_shot wake-up fires once (maxFires 1).');
+    }
+    return { schedule: { type: 'one_shot', fireAt }, firstFireAt: fireAt, maxFires: 1 };
+  }
+  if (input.type === 'cron') {
+    if (input.fireAt !== undefined)
+      throw new InvalidRequestError('scheduleConfig: a cron schedule takes cron and timezone, not fireAt.');
+    const cron = (input.cron ?? '').trim();
+    const timezone = input.timezone ?? '';
+    if (cron.split(/\s+/).length !== 5) {
+      throw new InvalidRequestError(
+        'scheduleConfig.cron: must have 5 fields (minute hour day-of-month month day-of-week).',
+      );
+    }
+    if (!isValidTimezone(timezone)) {
+      throw new InvalidRequestError(`scheduleConfig.timezone: "${timezone}" is not an IANA timezone.`);
+    }
+    let times: Date[];
+    try {
+      const expression = CronExpressionParser.parse(cron, { tz: timezone, currentDate: now });
+      times = Array.from({ length: CRON_INTERVAL_SAMPLES }, () => expression.next().toDate());
+    } catch (error) {
+      throw new InvalidRequestError(`scheduleConfig.cron: ${(error as Error).message}.`);
+    }
+    const tooClose = times
+      .slice(1)
+      .some((time, i) => time.getTime() - times[i].getTime() < CRON_MIN_INTERVAL_MS);
+    if (tooClose)
+      throw new InvalidRequestError('scheduleConfig.cron: firings must be at least 5 minutes apart.');
+    const maxFires = requestedMaxFires ?? CRON_MAX_FIRES;
+    if (maxFires < 1 || maxFires > CRON_MAX_FIRES) {
+      throw new InvalidRequestError(`maxFires: between 1 and ${CRON_MAX_FIRES} for a cron wake-up.`);
+    }
+    return { schedule: { type: 'cron', cron, timezone }, firstFireAt: times[0], maxFires };
+  }
+  throw new InvalidRequestError('scheduleConfig.type: must be one_shot or cron.');
+}
+
+/** The state after a successful firing at `now`. */
+export function afterFiring(
+  wakeUp: WakeUp,
+  now: Date,
+): Pick<WakeUp, 'status' | 'fireCount' | 'nextFireAt' | 'attempts'> {
+  const fireCount = wakeUp.fireCount + 1;
+  if (wakeUp.schedule.type === 'one_shot')
+    return { status: 'fired', fireCount, nextFireAt: null, attempts: 0 };
+  if (fireCount >= wakeUp.maxFires) return { status: 'expired', fireCount, nextFireAt: null, attempts: 0 };
+  return { status: 'scheduled', fireCount, nextFireAt: nextCronTime(wakeUp.schedule, now), attempts: 0 };
+}
+
+/** The state after a failed attempt: retry with exponential backoff, then give up. */
+export function afterFailure(wakeUp: WakeUp, now: Date): Pick<WakeUp, 'status' | 'nextFireAt' | 'attempts'> {
+  const attempts = wakeUp.attempts + 1;
+  if (attempts >= MAX_ATTEMPTS) return { status: 'expired', nextFireAt: null, attempts };
+  return { status: 'scheduled', nextFireAt: new Date(now.getTime() + 1000 * 2 ** attempts), attempts };
+}

@@ -1,0 +1,84 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { CRON_MAX_FIRES, REASON_MAX } from 'src/modules/wakeups/domain/wakeup';
+
+class ScheduleConfigDto {
+  @ApiProperty({ enum: ['one_shot', 'cron'] })
+  @IsIn(['one_shot', 'cron'])
+  type!: 'one_shot' | 'cron';
+
+  @ApiPropertyOptional({
+    description: 'one_shot: when to fire, ms since the epoch (future, at most 31 days ahead)',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  fireAt?: number;
+
+  @ApiPropertyOptional({
+    example: '0 9 * * 1-5',
+    description: 'cron: 5 fields, at least 5 minutes between firings',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  cron?: string;
+
+  @ApiPropertyOptional({ example: 'Europe/Paris', description: 'cron: IANA timezone' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  timezone?: string;
+}
+
+export class CreateWakeUpDto {
+  @ApiProperty({ description: 'sId of the agent to wake up' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_]{1,40}$/)
+  agentConfigurationId!: string;
+
+  @ApiProperty({ type: ScheduleConfigDto })
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ScheduleConfigDto)
+  scheduleConfig!: ScheduleConfigDto;
+
+  @ApiProperty({ description: 'Posted to the conversation when the wake-up fires' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(REASON_MAX)
+  reason!: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: CRON_MAX_FIRES, description: 'cron only; default 32' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(CRON_MAX_FIRES)
+  maxFires?: number;
+}
+
+export class WakeUpsParams {
+  @IsString()
+  wId!: string;
+
+  @IsString()
+  cId!: string;
+}
+
+export class WakeUpParams extends WakeUpsParams {
+  @IsString()
+  wuId!: string;
+}

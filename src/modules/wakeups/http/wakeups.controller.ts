@@ -1,0 +1,53 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
+import { CreateWakeUpDto, WakeUpParams, WakeUpsParams } from 'src/modules/wakeups/http/dto/wakeup.dto';
+import { WakeUpResponse, WakeUpsResponse, presentWakeUp } from 'src/modules/wakeups/http/wakeup.presenter';
+
+@ApiTags('wake-ups')
+@Controller('api/w/:wId/assistant/conversations/:cId/wakeups')
+export class WakeUpsController {
+  constructor(private readonly wakeUps: WakeUpsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: 'Schedule a wake-up of an agent in the conversation (at most one scheduled at a time).',
+  })
+  @ApiOkResponse({ type: WakeUpResponse })
+  @ApiErrors(400, 404, 409)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Param() params: WakeUpsParams,
+    @Body() body: CreateWakeUpDto,
+  ): Promise<WakeUpResponse> {
+    return { wakeUp: presentWakeUp(await this.wakeUps.create(caller, params.cId, body)) };
+  }
+
+  @Get()
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({
+    summary: 'List the wake-ups of a conversation, of every status, oldest first (endpoint 9).',
+  })
+  @ApiOkResponse({ type: WakeUpsResponse })
+  @ApiErrors(404)
+  async list(@CurrentCaller() caller: Caller, @Param() params: WakeUpsParams): Promise<WakeUpsResponse> {
+    return { wakeUps: (await this.wakeUps.list(caller, params.cId)).map(presentWakeUp) };
+  }
+
+  @Delete(':wuId')
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary:
+      'Cancel a wake-up (endpoint 8): its owner or a workspace admin; a terminal one comes back unchanged.',
+  })
+  @ApiOkResponse({ type: WakeUpResponse })
+  @ApiErrors(404)
+  async cancel(@CurrentCaller() caller: Caller, @Param() params: WakeUpParams): Promise<WakeUpResponse> {
+    return { wakeUp: presentWakeUp(await this.wakeUps.cancel(caller, params.cId, params.wuId)) };
+  }
+}

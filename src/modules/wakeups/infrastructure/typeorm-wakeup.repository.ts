@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from 'src/platform/database/pg-errors';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import { NewWakeUp, WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import type { WakeUp } from 'src/modules/wakeups/domain/wakeup';
+import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeup.entity';
+
+const toWakeUp = (e: WakeUpEntity): WakeUp => ({
+  id: e.id,
+  sId: e.sId,
+  workspaceId: e.workspaceId,
+  conversationId: e.conversationId,
+  ownerId: e.ownerId,
+  agentSId: e.agentSId,
+  schedule:
+    e.scheduleType === 'one_shot'
+      ? { type: 'one_shot', fireAt: e.fireAt ?? e.createdAt }
+      : { type: 'cron', cron: e.cron ?? '', timezone: e.timezone ?? 'UTC' },
+  reason: e.reason,
+  status: e.status,
+  fireCount: e.fireCount,
+  maxFires: e.maxFires,
+  nextFireAt: e.nextFireAt,
+  attempts: e.attempts,
+  createdAt: e.createdAt,
+});
+
+@Injectable()
+export class TypeormWakeUpRepository extends WakeUpRepository {
+  constructor(private readonly db: TypeormUnitOfWork) {
+    super();
+  }
+
+  private get wakeUps() {
+    return this.db.repository(WakeUpEntity);
+  }
+
+  async create(wakeUp: NewWakeUp): Promise<WakeUp | null> {
+    const { schedule, ...rest } = wakeUp;
+    const entity = this.wakeUps.create({
+      ...rest,
+      scheduleType: schedule.type,
+      fireAt: schedule.type === 'one_shot' ? schedule.fireAt : null,
+      cron: schedule.type === 'cron' ? schedule.cron : null,
+      timezone: schedule.type === 'cron' ? schedule.timezone : null,
+    });
+    try {
+      return toWakeUp(await this.wakeUps.save(entity));
+    } catch (error) {
+      if (isUniqueViolation(error, 'IDX_wakeups_one_scheduled')) return null;
+      throw error;
+    }
+  }
+
+  async listInConversation(workspaceId: number, conversationId: number): Promise<WakeUp[]> {
+    const rows = await this.wakeUps.find({ where: { workspaceId, conversationId }, order: { id: 'ASC' } });
+    return rows.map(toWakeUp);
+  }
+
+  async find(workspaceId: number, conversationId: number, sId: string): Promise<WakeUp | null> {
+    const found = await this.wakeUps.findOneBy({ workspaceId, conversationId, sId });
+    return found && toWakeUp(found);
+  }
+
+  async cancel(workspaceId: number, id: number): Promise<{ wakeUp: WakeUp; changed: boolean }> {
+    const [, affected] = await this.db
+      .manager()
+      .query<[unknown[], number]>(
+        "UPDATE wakeups SET status = 'cancelled', next_fire_at = NULL, updated_at = now() WHERE id = $1 AND workspace_id = $2 AND status = 'scheduled'",
+        [id, workspaceId],
+      );
+    return {
+      wakeUp: toWakeUp(await this.wakeUps.findOneByOrFail({ workspaceId, id })),
+      changed: affected === 1,
+    };
+  }
+
+  async claimDue(now: Date): Promise<WakeUp | null> {
+    const found = await this.wakeUps
+      .createQueryBuilder('w')
+      .where("w.status = 'scheduled' AND w.next_fire_at <= :now", { now })
+      .orderBy('w.next_fire_at', 'ASC')
+      .limit(1)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .getOne();
+    return found && toWakeUp(found);
+  }
+
+  async claimIfDue(workspaceId: number, id: number, now: Date): Promise<WakeUp | null> {
+    const found = await this.wakeUps
+      .createQueryBuilder('w')
+      .where(
+        "w.id = :id AND w.workspace_id = :workspaceId AND w.status = 'scheduled' AND w.next_fire_at <= :now",
+        {
+          id,
+          workspaceId,
+          now,
+        },
+      )
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .getOne();
+    return found && toWakeUp(found);
+  }
+
+  async update(
+    wakeUp: WakeUp,
+    changes: Partial<Pick<WakeUp, 'status' | 'fireCount' | 'nextFireAt' | 'attempts'>>,
+  ): Promise<WakeUp> {
+    await this.wakeUps.update(
+      { id: wakeUp.id, workspaceId: wakeUp.workspaceId },
+      { ...changes, updatedAt: new Date() },
+    );
+    return { ...wakeUp, ...changes };
+  }
+
+  async nextDueAt(): Promise<Date | null> {
+    const rows = await this.db
+      .manager()
+      .query<{ due: Date | null }[]>(
+        "SELECT min(next_fire_at) AS due FROM wakeups WHERE status = 'scheduled'",
+      );
+    return rows[0]?.due ?? null;
+  }
+}

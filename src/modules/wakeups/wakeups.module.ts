@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { Clock, SystemClock } from 'src/platform/clock/clock';
+import { AgentsModule } from 'src/modules/agents/agents.module';
+import { ConversationsModule } from 'src/modules/conversations/conversations.module';
+import { IdentityModule } from 'src/modules/identity/identity.module';
+import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import { WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
+import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
+import { WakeUpsController } from 'src/modules/wakeups/http/wakeups.controller';
+import { TypeormWakeUpRepository } from 'src/modules/wakeups/infrastructure/typeorm-wakeup.repository';
+
+@Module({
+  imports: [IdentityModule, AgentsModule, ConversationsModule],
+  controllers: [WakeUpsController],
+  providers: [
+    WakeUpsService,
+    WakeUpScheduler,
+    { provide: WakeUpRepository, useClass: TypeormWakeUpRepository },
+    { provide: Clock, useClass: SystemClock },
+  ],
+  exports: [WakeUpsService],
+})
+export class WakeUpsModule {}

@@ -1,0 +1,311 @@
+import { after, before, describe, it } from 'node:test';
+import { Clock } from 'src/platform/clock/clock';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
+import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
+import { expect } from 'test/support/expect';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
+
+async function until<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in time: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+class FakeClock extends Clock {
+  constructor(private current: Date) {
+    super();
+  }
+  now(): Date {
+    return new Date(this.current);
+  }
+  set(to: string): void {
+    this.current = new Date(to);
+  }
+}
+
+describe('wake-ups', () => {
+  let t: TestApp;
+  let world: World;
+  let a: WorkspaceFixture;
+  let b: WorkspaceFixture;
+  let member: Actor;
+  let other: Actor;
+  let wId: string;
+  let assistant: string;
+
+  const conversations = () => `/api/w/${wId}/assistant/conversations`;
+  const newConversation = async (actor: Actor = member) =>
+    (await api(t, actor).post(conversations()).send({ title: 'Later' }).expect(200)).body.conversation
+      .sId as string;
+  const schedule = (actor: Actor, cId: string, body: Record<string, unknown>) =>
+    api(t, actor).post(`${conversations()}/${cId}/wakeups`).send(body);
+  const oneShot = (inMs: number, extra: Record<string, unknown> = {}) => ({
+    agentConfigurationId: assistant,
+    scheduleConfig: { type: 'one_shot', fireAt: Date.now() + inMs },
+    reason: 'Check the deployment',
+    ...extra,
+  });
+
+  before(async () => {
+    t = await createTestApp({
+      config: { runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0 } },
+    });
+    world = new World(t);
+    [a, b] = await Promise.all([world.workspace(), world.workspace()]);
+    wId = a.workspace.sId;
+    member = await world.member(a.workspace, 'user');
+    other = await world.member(a.workspace, 'user');
+    const globals = await api(t, a.admin)
+      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
+      .expect(200);
+    assistant = (globals.body.agentConfigurations as { sId: string; name: string }[]).find(
+      (x) => x.name === 'assistant',
+    )!.sId;
+  });
+  after(() => t.close());
+
+  it('fires a one-shot wake-up once: the system message, the reply, the fired state and the event', async () => {
+    const cId = await newConversation();
+    const created = await schedule(member, cId, oneShot(1_000)).expect(200);
+    expect(created.body).toMatchApiSchema('WakeUpResponse');
+    expect(created.body.wakeUp).toMatchObject({
+      sId: expect.stringMatching(/^wku_/),
+      agentConfigurationId: assistant,
+      scheduleConfig: { type: 'one_shot', fireAt: expect.any(Number) },
+      reason: 'Check the deployment',
+      status: 'scheduled',
+      fireCount: 0,
+      maxFires: 1,
+      conversationId: cId,
+      owner: member.user.sId,
+    });
+
+    const messages = await until(
+      async () =>
+        (await api(t, member).get(`${conversations()}/${cId}/messages`).expect(200)).body.messages as {
+          type: string;
+          status?: string;
+        }[],
+      (list: { type: string; status?: string }[]) =>
+        list.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
+    );
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatchObject({
+      type: 'user_message',
+      content: 'Check the deployment',
+      mentions: [{ configurationId: assistant }],
+      context: { origin: 'wakeup' },
+      user: { fullName: 'Wake-up' },
+    });
+    expect(messages[1]).toMatchObject({ type: 'agent_message', configuration: { sId: assistant } });
+
+    const list = await api(t, member).get(`${conversations()}/${cId}/wakeups`).expect(200);
+    expect(list.body).toMatchApiSchema('WakeUpsResponse');
+    expect(list.body.wakeUps).toEqual([expect.objectContaining({ status: 'fired', fireCount: 1 })]);
+
+    const events = await t.dataSource.query<{ payload: { wakeUp: { status: string } } }[]>(
+      `SELECT e.payload FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id
+       WHERE c.s_id = $1 AND e.type = 'wake_up_updated' ORDER BY e.id`,
+      [cId],
+    );
+    expect(events.map((event) => event.payload.wakeUp.status)).toEqual(['scheduled', 'fired']);
+    for (const event of events) expect(event.payload).toMatchApiSchema('WakeUpUpdatedEvent');
+  });
+
+  describe('cancelling', () => {
+    it('lets the owner cancel, and returns the same cancelled wake-up when cancelled twice', async () => {
+      const cId = await newConversation();
+      const wakeUp = (await schedule(member, cId, oneShot(3_600_000)).expect(200)).body.wakeUp;
+      const first = await api(t, member)
+        .delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`)
+        .expect(200);
+      expect(first.body).toMatchApiSchema('WakeUpResponse');
+      expect(first.body.wakeUp.status).toBe('cancelled');
+      const second = await api(t, member)
+        .delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`)
+        .expect(200);
+      expect(second.body).toEqual(first.body);
+      // A new one may be scheduled once the first is no longer scheduled.
+      await schedule(member, cId, oneShot(3_600_000)).expect(200);
+    });
+
+    it("lets an admin cancel another member's wake-up, but not a plain member", async () => {
+      const cId = await newConversation();
+      const wakeUp = (await schedule(member, cId, oneShot(3_600_000)).expect(200)).body.wakeUp;
+      const denied = await api(t, other)
+        .delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`)
+        .expect(403);
+      expect(denied.body).toEqual({ error: { type: 'workspace_auth_error', message: expect.any(String) } });
+      const res = await api(t, a.admin).delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`).expect(200);
+      expect(res.body.wakeUp.status).toBe('cancelled');
+    });
+
+    it('answers unknown or foreign wake-ups with 404', async () => {
+      const cId = await newConversation();
+      const elsewhere = await newConversation();
+      const wakeUp = (await schedule(member, cId, oneShot(3_600_000)).expect(200)).body.wakeUp;
+      for (const path of [`${elsewhere}/wakeups/${wakeUp.sId}`, `${cId}/wakeups/wku_missing000`]) {
+        const res = await api(t, member).delete(`${conversations()}/${path}`).expect(404);
+        expect(res.body.error.type).toBe('wakeup_not_found');
+      }
+      await api(t, b.admin).get(`${conversations()}/${cId}/wakeups`).expect(401);
+      const foreign = await api(t, b.admin)
+        .get(`/api/w/${b.workspace.sId}/assistant/conversations/${cId}/wakeups`)
+        .expect(404);
+      expect(foreign.body.error.type).toBe('conversation_not_found');
+    });
+  });
+
+  it('allows one scheduled wake-up per conversation and refuses bad schedules without writing', async () => {
+    const cId = await newConversation();
+    const count = async () =>
+      (await t.dataSource.query('SELECT count(*)::int AS n FROM wakeups'))[0].n as number;
+    const bad: Record<string, unknown>[] = [
+      oneShot(-1_000),
+      oneShot(32 * 24 * 3600 * 1000),
+      oneShot(60_000, { maxFires: 2 }),
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '* * * * *', timezone: 'UTC' } },
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * *', timezone: 'UTC' } },
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * * *', timezone: 'Moon/Base' } },
+      {
+        ...oneShot(60_000),
+        scheduleConfig: { type: 'cron', cron: '0 9 * * *', timezone: 'UTC' },
+        maxFires: 33,
+      },
+      { ...oneShot(60_000), scheduleConfig: { type: 'weekly' } },
+      { ...oneShot(60_000), agentConfigurationId: 'noSuchAgnt' },
+      { ...oneShot(60_000), reason: '' },
+      { ...oneShot(60_000), extra: true },
+    ];
+    const before = await count();
+    for (const body of bad) {
+      const res = await schedule(member, cId, body);
+      expect({ body: JSON.stringify(body), status: res.status, type: res.body.error?.type }).toEqual({
+        body: JSON.stringify(body),
+        status: 400,
+        type: 'invalid_request_error',
+      });
+    }
+    expect(await count()).toBe(before);
+    await schedule(member, cId, oneShot(3_600_000)).expect(200);
+    const conflict = await schedule(member, cId, oneShot(7_200_000)).expect(409);
+    expect(conflict.body.error.type).toBe('invalid_request_error');
+  });
+
+  it('follows a cron expression in its timezone and expires after maxFires', async () => {
+    const clock = new FakeClock(new Date('2026-11-23T07:00:00Z'));
+    const timed = await createTestApp({
+      databaseUrl: t.config.databaseUrl!,
+      overrides: [{ provide: Clock, useValue: clock }],
+      config: { runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0 } },
+    });
+    try {
+      const cId = await newConversation();
+      const res = await api(timed, member)
+        .post(`${conversations()}/${cId}/wakeups`)
+        .send({
+          agentConfigurationId: assistant,
+          scheduleConfig: { type: 'cron', cron: '0 9 * * 1-5', timezone: 'Europe/Paris' },
+          reason: 'Morning check',
+          maxFires: 2,
+        })
+        .expect(200);
+      expect(res.body.wakeUp).toMatchObject({
+        scheduleConfig: { type: 'cron', cron: '0 9 * * 1-5', timezone: 'Europe/Paris' },
+        maxFires: 2,
+      });
+      const nextFireAt = async () =>
+        (
+          await timed.dataSource.query<{ next_fire_at: Date | null; status: string; fire_count: number }[]>(
+            'SELECT next_fire_at, status, fire_count FROM wakeups WHERE s_id = $1',
+            [res.body.wakeUp.sId],
+          )
+        )[0];
+      expect((await nextFireAt()).next_fire_at?.toISOString()).toBe('2026-11-23T08:00:00.000Z');
+
+      const scheduler = timed.app.get(WakeUpScheduler);
+      clock.set('2026-11-23T07:59:59Z');
+      await scheduler.runDue();
+      expect(await nextFireAt()).toMatchObject({ status: 'scheduled', fire_count: 0 });
+
+      clock.set('2026-11-23T08:00:01Z');
+      await scheduler.runDue();
+      const afterFirst = await nextFireAt();
+      expect(afterFirst).toMatchObject({ status: 'scheduled', fire_count: 1 });
+      expect(afterFirst.next_fire_at?.toISOString()).toBe('2026-11-24T08:00:00.000Z');
+
+      clock.set('2026-11-24T08:00:05Z');
+      await scheduler.runDue();
+      expect(await nextFireAt()).toMatchObject({ status: 'expired', fire_count: 2, next_fire_at: null });
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('fires each of 1,000 wake-ups due at once exactly once across three processes', async () => {
+    const service = t.app.get(WakeUpsService);
+    const conversationsService = t.app.get(ConversationsService);
+    const caller = await world.caller(a.workspace, member.user);
+    const others = await Promise.all(
+      [0, 1].map(() =>
+        createTestApp({
+          databaseUrl: t.config.databaseUrl!,
+          config: { runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0 } },
+        }),
+      ),
+    );
+    try {
+      const fireAt = Date.now() + 3_600_000;
+      const ids: string[] = [];
+      for (let batch = 0; batch < 1_000; batch += 25) {
+        ids.push(
+          ...(await Promise.all(
+            Array.from({ length: 25 }, async () => {
+              const { conversation } = await conversationsService.create(caller, { title: 'Batch' });
+              await service.create(caller, conversation.sId, {
+                agentConfigurationId: assistant,
+                scheduleConfig: { type: 'one_shot', fireAt },
+                reason: 'Batch wake-up',
+              });
+              return conversation.sId;
+            }),
+          )),
+        );
+      }
+      // All due at the same instant, a moment from now: every process's scheduler sees them together.
+      await t.dataSource.query(
+        "UPDATE wakeups SET next_fire_at = now() + interval '1 second' WHERE reason = 'Batch wake-up'",
+      );
+      const fired = await until(
+        async () =>
+          (await t.dataSource.query<{ status: string; n: number }[]>(
+            "SELECT status, count(*)::int AS n FROM wakeups WHERE reason = 'Batch wake-up' GROUP BY status",
+          )) as { status: string; n: number }[],
+        (rows) => rows.length === 1 && rows[0].status === 'fired',
+        120_000,
+      );
+      expect(fired).toEqual([{ status: 'fired', n: 1_000 }]);
+      const perConversation = await t.dataSource.query<{ n: number }[]>(
+        `SELECT count(m.id)::int AS n FROM conversations c
+         LEFT JOIN messages m ON m.conversation_id = c.id AND m.type = 'user_message' AND m.context->>'origin' = 'wakeup'
+         WHERE c.s_id = ANY($1) GROUP BY c.id`,
+        [ids],
+      );
+      expect(perConversation).toHaveLength(1_000);
+      expect(perConversation.every((row) => row.n === 1)).toBe(true);
+    } finally {
+      await Promise.all(others.map((app) => app.close()));
+    }
+  });
+});
