@@ -24,6 +24,18 @@ function httpExceptionMessage(exception: HttpException): string {
   return exception.message;
 }
 
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+
+/** The database cannot be reached (restarting, down, or the pool waited too long): retrying may work. */
+function isDatabaseUnavailable(exception: unknown): boolean {
+  const error = exception as { code?: string; message?: string; driverError?: { code?: string } };
+  const code = error.driverError?.code ?? error.code;
+  if (code && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+  const message = error.message ?? '';
+  return /timeout exceeded when trying to connect|Connection terminated|connection is closed/i.test(message);
+}
+
 /** The one place where failures become `{"error":{"type","message"}}`. */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -51,6 +63,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const code = CODE_BY_HTTP_STATUS[status];
       if (code) return { status, code, message: httpExceptionMessage(exception) };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ err: exception }, 'Database unavailable');
+      return {
+        status: 503,
+        code: 'service_unavailable',
+        message: 'The service cannot reach its database; retry shortly.',
+      };
     }
     this.logger.error(
       { err: exception },

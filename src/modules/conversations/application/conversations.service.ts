@@ -366,6 +366,10 @@ export class ConversationsService {
   ): Promise<{ conversation: Conversation; message: UserMessage }> {
     const agents = await this.agents.resolveMentions(caller, agentMentions(input.mentions));
     await this.checkUserMentions(caller, input.mentions);
+    const render = await this.views.prepareNewUserMessage(caller, {
+      userId: authorId,
+      mentions: input.mentions,
+    });
     const requestedSpaceIds = [
       ...new Set([...conversation.requestedSpaceIds, ...agents.flatMap((agent) => agent.requestedSpaceIds)]),
     ].sort();
@@ -396,7 +400,7 @@ export class ConversationsService {
       type: 'user_message_new',
       created: message.createdAt.getTime(),
       messageId: message.sId,
-      message: (await this.views.userMessages(caller, [message]))[0],
+      message: render(message),
     });
     if (needsTitle && updated.title) await this.appendTitle(updated, updated.title);
     return { conversation: updated, message };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { defaultPictureUrl } from 'src/modules/agents/domain/agent-configuration';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import type { User } from 'src/modules/identity/domain/user';
@@ -11,6 +11,7 @@ import {
   Mention,
   Message,
   MessageContext,
+  Reaction,
   UserMessage,
   agentMentions,
 } from 'src/modules/conversations/domain/message';
@@ -134,14 +135,31 @@ export class MessageViews {
     });
   }
 
+  /**
+   * Loads what the view of a message about to be written needs, so that rendering it once written
+   * costs no query (the write holds the conversation's lock; nothing slow belongs there).
+   */
+  async prepareNewUserMessage(
+    caller: Caller,
+    draft: Pick<UserMessage, 'userId' | 'mentions'>,
+  ): Promise<(message: UserMessage) => UserMessageView> {
+    const [users, agents] = await Promise.all([
+      this.workspaces.usersByIds([draft.userId]),
+      this.agents.describe(caller, agentMentions(draft.mentions)),
+    ]);
+    const data = { users: new Map(users.map((user) => [user.id, user])), agents, reactions: [] };
+    return (message) => renderUserMessage(message, data);
+  }
+
   async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
     if (messages.length === 0) return [];
     const reactions = await this.messages.reactionsOf(
       caller.workspaceId,
       messages.map((message) => message.id),
     );
-    const [members, agents] = await Promise.all([
-      this.workspaces.membersByUserIds(caller.workspaceId, [
+    const [authors, agents] = await Promise.all([
+      // The ids come from this workspace's messages; authors include the system user, not a member.
+      this.workspaces.usersByIds([
         ...messages.map((message) => message.userId),
         ...reactions.map((reaction) => reaction.userId),
       ]),
@@ -150,53 +168,58 @@ export class MessageViews {
         messages.flatMap((message) => agentMentions(message.mentions)),
       ),
     ]);
-    const users = new Map(members.map((member) => [member.user.id, member.user]));
-    const agentsBySId = new Map(agents.map((details) => [details.agent.sId, details]));
-    return messages.map((message) => {
-      const author = users.get(message.userId);
-      return {
-        type: 'user_message',
-        sId: message.sId,
-        created: message.createdAt.getTime(),
-        version: message.version,
-        rank: message.rank,
-        content: message.content,
-        id: message.id,
-        visibility: 'visible',
-        user: userView(author, message.context),
-        mentions: message.mentions,
-        richMentions: agentMentions(message.mentions).flatMap((agentSId) => {
-          const details = agentsBySId.get(agentSId);
-          if (!details) return [];
-          return [
-            {
-              id: agentSId,
-              type: 'agent' as const,
-              label: details.agent.name,
-              pictureUrl: details.agent.pictureUrl,
-              description: details.agent.description,
-              dismissed: false,
-              status: details.canRead ? 'approved' : 'pending_conversation_access',
-              userFavorite: details.userFavorite,
-            },
-          ];
-        }),
-        context: {
-          username: message.context.username,
-          timezone: message.context.timezone,
-          origin: message.context.origin,
-          fullName: message.context.fullName ?? author?.fullName ?? '',
-          email: message.context.email ?? author?.email ?? '',
-          profilePictureUrl:
-            message.context.profilePictureUrl ?? author?.image ?? defaultPictureUrl(message.context.username),
-        },
-        reactions: groupReactions(
-          reactions.filter((reaction) => reaction.messageId === message.id),
-          users,
-        ),
-      };
-    });
+    const data = { users: new Map(authors.map((user) => [user.id, user])), agents, reactions };
+    return messages.map((message) => renderUserMessage(message, data));
   }
+}
+
+function renderUserMessage(
+  message: UserMessage,
+  data: { users: Map<number, User>; agents: AgentDetails[]; reactions: Reaction[] },
+): UserMessageView {
+  const agentsBySId = new Map(data.agents.map((details) => [details.agent.sId, details]));
+  const author = data.users.get(message.userId);
+  return {
+    type: 'user_message',
+    sId: message.sId,
+    created: message.createdAt.getTime(),
+    version: message.version,
+    rank: message.rank,
+    content: message.content,
+    id: message.id,
+    visibility: 'visible',
+    user: userView(author, message.context),
+    mentions: message.mentions,
+    richMentions: agentMentions(message.mentions).flatMap((agentSId) => {
+      const details = agentsBySId.get(agentSId);
+      if (!details) return [];
+      return [
+        {
+          id: agentSId,
+          type: 'agent' as const,
+          label: details.agent.name,
+          pictureUrl: details.agent.pictureUrl,
+          description: details.agent.description,
+          dismissed: false,
+          status: details.canRead ? 'approved' : 'pending_conversation_access',
+          userFavorite: details.userFavorite,
+        },
+      ];
+    }),
+    context: {
+      username: message.context.username,
+      timezone: message.context.timezone,
+      origin: message.context.origin,
+      fullName: message.context.fullName ?? author?.fullName ?? '',
+      email: message.context.email ?? author?.email ?? '',
+      profilePictureUrl:
+        message.context.profilePictureUrl ?? author?.image ?? defaultPictureUrl(message.context.username),
+    },
+    reactions: groupReactions(
+      data.reactions.filter((reaction) => reaction.messageId === message.id),
+      data.users,
+    ),
+  };
 }
 
 function userView(author: User | undefined, context: MessageContext): MessageUserView {
