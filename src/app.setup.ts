@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import { Logger } from 'nestjs-pino';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
 import { jsonBodyParser } from 'src/platform/http/json-body-parser';
+import { refuseNulInUrl } from 'src/platform/http/storable-text';
 import { createValidationPipe } from 'src/platform/http/validation';
 
 export const API_VERSION = '1.0.2';
@@ -27,6 +28,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 export function configureApp(app: INestApplication): OpenAPIObject {
   app.useLogger(app.get(Logger));
   (app.getHttpAdapter().getInstance() as Express).disable('x-powered-by');
+  app.use(refuseNulInUrl());
   app.use(jsonBodyParser());
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
