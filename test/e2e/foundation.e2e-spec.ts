@@ -110,6 +110,14 @@ describe('API conventions', () => {
     await request(t.http).post('/__test/echo').send({ name: 'ok \u{1f600}', count: 1 }).expect(201);
   });
 
+  it('answers a request line over the header limit with a 431 envelope', async () => {
+    const res = await request(t.http)
+      .get(`/healthz?q=${'q'.repeat(20_000)}`)
+      .expect(431);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+  });
+
   it('names the field that fails validation', async () => {
     const res = await request(t.http).post('/__test/echo').send({ name: 'x', count: 'three' }).expect(400);
     expect(res.body.error.type).toBe('invalid_request_error');
