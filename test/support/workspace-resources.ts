@@ -2,7 +2,10 @@ import type request from 'supertest';
 import type { TestApp } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
-/** Path parameter values naming real resources of one workspace, by the name the document uses. */
+/**
+ * Ids of real resources of one workspace, by the path parameter name the document uses, plus the
+ * ids request bodies refer to (`dataSourceId`, `mcpServerId`).
+ */
 export type PathValues = Record<string, string>;
 
 function ok(res: request.Response, what: string): Record<string, Record<string, unknown>> {
@@ -84,5 +87,7 @@ export async function seedWorkspaceResources(
     mId: conversation.message.sId as string,
     viewId: serverView,
     dsvId: view,
+    dataSourceId: dataSource,
+    mcpServerId: server,
   };
 }
