@@ -11,6 +11,8 @@ describe('loadAppConfig', () => {
       dataDir: '/srv/app/.data',
       publicBaseUrl: 'http://localhost:3000',
       logLevel: 'info',
+      rateLimitRequests: 6000,
+      rateLimitWindowSeconds: 60,
     });
   });
 
@@ -21,6 +23,8 @@ describe('loadAppConfig', () => {
       DATA_DIR: '/var/lib/app',
       PUBLIC_BASE_URL: 'https://api.example.com/',
       LOG_LEVEL: 'DEBUG',
+      RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -28,6 +32,8 @@ describe('loadAppConfig', () => {
       dataDir: '/var/lib/app',
       publicBaseUrl: 'https://api.example.com',
       logLevel: 'debug',
+      rateLimitRequests: 0,
+      rateLimitWindowSeconds: 3600,
     });
   });
 
@@ -38,6 +44,10 @@ describe('loadAppConfig', () => {
     [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL must be a URL/],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, /^PUBLIC_BASE_URL must use http: or https:/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ RATE_LIMIT_REQUESTS: '-1' }, /^RATE_LIMIT_REQUESTS must be an integer between 0 and/],
+    [{ RATE_LIMIT_REQUESTS: '1.5' }, /^RATE_LIMIT_REQUESTS must be an integer/],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and 86400/],
+    [{ RATE_LIMIT_WINDOW_SECONDS: 'minute' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer/],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

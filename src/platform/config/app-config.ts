@@ -10,6 +10,9 @@ export interface AppConfigValues {
   dataDir: string;
   publicBaseUrl: string;
   logLevel: LogLevel;
+  /** Requests each API key may make per window, across all processes; 0 turns limiting off. */
+  rateLimitRequests: number;
+  rateLimitWindowSeconds: number;
 }
 
 /** Validated configuration; also the injection token for it. */
@@ -19,6 +22,8 @@ export class AppConfig implements AppConfigValues {
   readonly dataDir!: string;
   readonly publicBaseUrl!: string;
   readonly logLevel!: LogLevel;
+  readonly rateLimitRequests!: number;
+  readonly rateLimitWindowSeconds!: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -70,6 +75,23 @@ function readLogLevel(env: Env): LogLevel {
   return raw as LogLevel;
 }
 
+/**
+ * Defaults: 6,000 requests per key per minute (100 a second on average) leave room for bursts of
+ * hundreds of concurrent requests from one key, as scripts and the test suite send.
+ */
+export const DEFAULT_RATE_LIMIT_REQUESTS = 6000;
+export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}".`);
+  }
+  return value;
+}
+
 export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
   const port = readPort(env);
   const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -78,7 +100,21 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
   const publicBaseUrl = (
     readUrl(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
   ).replace(/\/+$/, '');
-  return new AppConfig({ port, databaseUrl, dataDir, publicBaseUrl, logLevel: readLogLevel(env) });
+  return new AppConfig({
+    port,
+    databaseUrl,
+    dataDir,
+    publicBaseUrl,
+    logLevel: readLogLevel(env),
+    rateLimitRequests: readInteger(env, 'RATE_LIMIT_REQUESTS', DEFAULT_RATE_LIMIT_REQUESTS, 0, 1_000_000_000),
+    rateLimitWindowSeconds: readInteger(
+      env,
+      'RATE_LIMIT_WINDOW_SECONDS',
+      DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
+      1,
+      86_400,
+    ),
+  });
 }
 
 /** Reads the configuration, or stops the process with one line naming the faulty variable. */
