@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AGENTS_ENTITIES } from 'src/modules/agents/infrastructure/agents.entities';
 import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure/conversations.entities';
+import { RateLimitCounterEntity } from 'src/platform/auth/rate-limit/rate-limit-counter.entity';
 import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
 import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-source.entities';
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/file.entity';
@@ -17,6 +18,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   ...DATA_SOURCE_ENTITIES,
   ...FILES_ENTITIES,
   WakeUpEntity,
+  RateLimitCounterEntity,
 ];
 
 /**

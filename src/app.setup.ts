@@ -1,9 +1,12 @@
 import type { INestApplication, NestApplicationOptions } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Express } from 'express';
+import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
+import { answerClientErrorsWithEnvelope } from 'src/platform/http/client-errors';
 import { jsonBodyParser } from 'src/platform/http/json-body-parser';
+import { refuseNulInUrl } from 'src/platform/http/storable-text';
 import { createValidationPipe } from 'src/platform/http/validation';
 
 export const API_VERSION = '1.0.2';
@@ -27,6 +30,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 export function configureApp(app: INestApplication): OpenAPIObject {
   app.useLogger(app.get(Logger));
   (app.getHttpAdapter().getInstance() as Express).disable('x-powered-by');
+  answerClientErrorsWithEnvelope(app.getHttpServer() as Server);
+  app.use(refuseNulInUrl());
   app.use(jsonBodyParser());
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());

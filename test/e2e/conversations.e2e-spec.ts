@@ -1,4 +1,5 @@
 import { after, before, describe, it } from 'node:test';
+import { UNSTORABLE_TEXT_MESSAGE } from 'src/platform/http/storable-text';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
@@ -370,6 +371,35 @@ describe('conversations and messages', () => {
         });
       }
       expect(await t.dataSource.query('SELECT count(*)::int AS n FROM messages')).toEqual(before);
+    });
+
+    it('refuses text PostgreSQL cannot store with 400, naming the field, and writes nothing', async () => {
+      const { conversation } = await createConversation(a.admin);
+      const path = `${base()}/${conversation.sId}`;
+      const counts = () =>
+        t.dataSource.query(
+          'SELECT (SELECT count(*)::int FROM messages) AS messages, (SELECT count(*)::int FROM conversation_events) AS events',
+        );
+      const before = await counts();
+      for (const [body, field] of [
+        [{ content: 'a\u0000b', mentions: [], context }, 'content'],
+        [{ content: 'a\ud800b', mentions: [], context }, 'content'],
+        [{ content: 'x', mentions: [], context: { ...context, username: 'ada\u0000' } }, 'context.username'],
+      ] as const) {
+        const res = await api(t, a.admin).post(`${path}/messages`).send(body).expect(400);
+        expect(res.body).toEqual({
+          error: { type: 'invalid_request_error', message: `${field}: ${UNSTORABLE_TEXT_MESSAGE}` },
+        });
+      }
+      await api(t, a.admin).patch(path).send({ title: 'low \udc00 surrogate' }).expect(400);
+      const url = await api(t, a.admin).get(`${base()}/${conversation.sId}%00`).expect(400);
+      expect(url.body.error.type).toBe('invalid_request_error');
+      expect(await counts()).toEqual(before);
+      const paired = await api(t, a.admin)
+        .post(`${path}/messages`)
+        .send({ content: 'a pair is fine \u{1f4a5}', mentions: [], context })
+        .expect(200);
+      expect(paired.body.message.content).toBe('a pair is fine \u{1f4a5}');
     });
   });
 });

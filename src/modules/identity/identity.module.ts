@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
 import { AuthGuard } from 'src/platform/auth/auth.guard';
+import { RateLimitModule } from 'src/platform/auth/rate-limit/rate-limit.module';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
 import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
@@ -13,6 +14,7 @@ import { SpacesController } from 'src/modules/identity/http/spaces.controller';
 import { TypeormIdentityRepository } from 'src/modules/identity/infrastructure/typeorm-identity.repository';
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [MembersController, ApiKeysController, SpacesController],
   providers: [
     WorkspacesService,
@@ -21,7 +23,7 @@ import { TypeormIdentityRepository } from 'src/modules/identity/infrastructure/t
     AuthenticationService,
     { provide: IdentityRepository, useClass: TypeormIdentityRepository },
     { provide: ApiKeyAuthenticator, useExisting: AuthenticationService },
-    // The one global guard lives with the context that knows API keys.
+    // The one global guard lives with the context that knows API keys; it also limits their rate.
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [WorkspacesService, ApiKeysService, SpacesService],

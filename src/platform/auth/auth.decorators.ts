@@ -18,7 +18,7 @@ export interface AuthRequirement {
 
 /**
  * The route needs an API key of the path's workspace with these scopes (and roles). Also
- * documents the bearer scheme, the 401/403 answers and the scopes (`x-required-scopes`).
+ * documents the bearer scheme, the 401/403/429 answers and the scopes (`x-required-scopes`).
  */
 export const Auth = (requirement: AuthRequirement) =>
   applyDecorators(
@@ -26,7 +26,7 @@ export const Auth = (requirement: AuthRequirement) =>
     ApiBearerAuth('bearer'),
     ApiExtension('x-required-scopes', requirement.scopes),
     ApiExtension('x-required-roles', requirement.roles ?? []),
-    ApiErrors(401, 403),
+    ApiErrors(401, 403, 429),
   );
 
 /** The route is open to anyone; every other route is denied unless it declares @Auth. */

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
 import {
   AUTH_METADATA,
@@ -9,14 +10,18 @@ import {
 } from 'src/platform/auth/auth.decorators';
 import { SIGNED_URL_METADATA } from 'src/platform/auth/signed-url.decorators';
 import { UrlSigner } from 'src/platform/auth/url-signer';
+import { retryAfterSeconds, setRateLimitHeaders } from 'src/platform/auth/rate-limit/rate-limit-headers';
+import { RateLimiter } from 'src/platform/auth/rate-limit/rate-limiter';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 
 const BEARER = /^Bearer +([^\s]+) *$/;
 
 /**
  * The one global guard, deny by default. Order (ARCHITECTURE §3): header missing → malformed →
- * invalid key → other workspace → scope → role. A route with @AllowSignedUrl whose query carries a
- * signature is checked by that signature instead (403 when tampered or expired).
+ * invalid key → other workspace → rate limit of the key → scope → role. The limit counts every
+ * authenticated request, so a key cannot probe routes it lacks the scope for without limit. A
+ * route with @AllowSignedUrl whose query carries a signature is checked by that signature instead
+ * (403 when tampered or expired).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -24,6 +29,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly signer: UrlSigner,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -75,6 +81,7 @@ export class AuthGuard implements CanActivate {
       throw new DomainError('workspace_auth_error', 'The API key cannot access this workspace.');
     }
     const { caller } = result;
+    await this.limit(caller.keyId, context.switchToHttp().getResponse<Response>());
     const missing = requirement.scopes.filter((scope) => !caller.hasScope(scope));
     if (missing.length > 0) {
       throw new DomainError(
@@ -89,5 +96,19 @@ export class AuthGuard implements CanActivate {
     }
     request.caller = caller;
     return true;
+  }
+
+  private async limit(keyId: string, response: Response): Promise<void> {
+    const decision = await this.rateLimiter.consume(keyId);
+    if (!decision) return;
+    const now = Date.now();
+    setRateLimitHeaders(response, decision, now);
+    if (!decision.allowed) {
+      throw new DomainError(
+        'rate_limit_error',
+        `Too many requests for this API key (at most ${decision.limit} per ${decision.windowSeconds} s). ` +
+          `Retry in ${retryAfterSeconds(decision, now)} s.`,
+      );
+    }
   }
 }

@@ -19,6 +19,8 @@ describe('loadAppConfig', () => {
         sweepIntervalSeconds: 60,
         maxBytes: { image: 5 * 1024 * 1024, document: 50 * 1024 * 1024, audio: 100 * 1024 * 1024 },
       },
+      rateLimitRequests: 6000,
+      rateLimitWindowSeconds: 60,
     });
   });
 
@@ -29,6 +31,8 @@ describe('loadAppConfig', () => {
       DATA_DIR: '/var/lib/app',
       PUBLIC_BASE_URL: 'https://api.example.com/',
       LOG_LEVEL: 'DEBUG',
+      RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -36,6 +40,8 @@ describe('loadAppConfig', () => {
       dataDir: '/var/lib/app',
       publicBaseUrl: 'https://api.example.com',
       logLevel: 'debug',
+      rateLimitRequests: 0,
+      rateLimitWindowSeconds: 3600,
     });
   });
 
@@ -108,6 +114,10 @@ describe('loadAppConfig', () => {
     ],
     [{ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'maybe' }, /^S3_FORCE_PATH_STYLE must be true or false/],
     [{ S3_BUCKET: 'files', S3_REGION: 'Europe West' }, /^S3_REGION must be a region name/],
+    [{ RATE_LIMIT_REQUESTS: '-1' }, /^RATE_LIMIT_REQUESTS must be an integer between 0 and/],
+    [{ RATE_LIMIT_REQUESTS: '1.5' }, /^RATE_LIMIT_REQUESTS must be an integer/],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and 86400/],
+    [{ RATE_LIMIT_WINDOW_SECONDS: 'minute' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer/],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

@@ -32,6 +32,9 @@ export interface AppConfigValues {
   dataDir: string;
   publicBaseUrl: string;
   logLevel: LogLevel;
+  /** Requests each API key may make per window, across all processes; 0 turns limiting off. */
+  rateLimitRequests: number;
+  rateLimitWindowSeconds: number;
   sse: SseSettings;
   runs: RunSettings;
   openai: OpenAiSettings | null;
@@ -81,6 +84,8 @@ export class AppConfig implements AppConfigValues {
   readonly urlSigningSecret!: string | null;
   readonly files!: FilesSettings;
   readonly s3!: S3Settings | null;
+  readonly rateLimitRequests!: number;
+  readonly rateLimitWindowSeconds!: number;
 
   constructor(values: AppConfigValues) {
     Object.assign(this, values);
@@ -167,6 +172,13 @@ function readLogLevel(env: Env): LogLevel {
   }
   return raw as LogLevel;
 }
+
+/**
+ * Defaults: 6,000 requests per key per minute (100 a second on average) leave room for bursts of
+ * hundreds of concurrent requests from one key, as scripts and the test suite send.
+ */
+export const DEFAULT_RATE_LIMIT_REQUESTS = 6000;
+export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
 
 function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
@@ -294,6 +306,14 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
     urlSigningSecret: readSigningSecret(env),
     files: readFilesSettings(env),
     s3: readS3Settings(env),
+    rateLimitRequests: readInteger(env, 'RATE_LIMIT_REQUESTS', DEFAULT_RATE_LIMIT_REQUESTS, 0, 1_000_000_000),
+    rateLimitWindowSeconds: readInteger(
+      env,
+      'RATE_LIMIT_WINDOW_SECONDS',
+      DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
+      1,
+      86_400,
+    ),
   });
 }
 
