@@ -3,6 +3,7 @@ import { AGENTS_ENTITIES } from 'src/modules/agents/infrastructure/agents.entiti
 import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure/conversations.entities';
 import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
 import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-source.entities';
+import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.entity';
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/file.entity';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
@@ -15,6 +16,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   ConversationEventEntity,
   ...DATA_SOURCE_ENTITIES,
   ...FILES_ENTITIES,
+  ...FEEDBACK_ENTITIES,
 ];
 
 /**
