@@ -355,4 +355,50 @@ describe('feedback on agent messages', () => {
     }
     expect(await list(a.admin, cId)).toEqual([]);
   });
+
+  it('counts up and down feedback per agent on the agent list with withFeedbacks=true', async () => {
+    const listAgents = async (query: string) => {
+      const res = await api(t, a.admin)
+        .get(`/api/w/${wId}/assistant/agent_configurations${query}`)
+        .expect(200);
+      expect(res.body).toMatchApiSchema('AgentConfigurationsResponse');
+      return res.body.agentConfigurations as AgentBody[];
+    };
+    const counts = async () =>
+      Object.fromEntries(
+        (await listAgents('?view=global&withFeedbacks=true')).map((listed) => [
+          listed.name,
+          listed.feedbacks,
+        ]),
+      );
+    const beforeCounts = await counts();
+    expect(Object.values(beforeCounts).every((value) => value !== undefined)).toBe(true);
+
+    const first = await answered('assistant');
+    const second = await answered('assistant');
+    const third = await answered('summarizer');
+    await give(a.admin, first.cId, first.agentMessage.sId, { thumbDirection: 'up' });
+    await give(member, first.cId, first.agentMessage.sId, { thumbDirection: 'down' });
+    await give(member, second.cId, second.agentMessage.sId, { thumbDirection: 'up' });
+    await give(member, third.cId, third.agentMessage.sId, { thumbDirection: 'down' });
+
+    const plus = (name: string, up: number, down: number) => ({
+      up: beforeCounts[name]!.up + up,
+      down: beforeCounts[name]!.down + down,
+    });
+    const afterCounts = await counts();
+    expect(afterCounts.assistant).toEqual(plus('assistant', 2, 1));
+    expect(afterCounts.summarizer).toEqual(plus('summarizer', 0, 1));
+
+    // Feedback last given more than 30 days ago is outside the window.
+    await t.dataSource.query(
+      "UPDATE agent_message_feedbacks SET updated_at = now() - interval '31 days' WHERE message_id = $1",
+      [second.agentMessage.id],
+    );
+    expect((await counts()).assistant).toEqual(plus('assistant', 1, 1));
+
+    for (const query of ['?view=global', '?view=global&withFeedbacks=1']) {
+      expect((await listAgents(query)).every((listed) => listed.feedbacks === undefined)).toBe(true);
+    }
+  });
 });
