@@ -4,6 +4,7 @@ import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure
 import { RateLimitCounterEntity } from 'src/platform/auth/rate-limit/rate-limit-counter.entity';
 import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
 import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-source.entities';
+import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.entity';
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/file.entity';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeup.entity';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
@@ -19,6 +20,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   ...FILES_ENTITIES,
   WakeUpEntity,
   RateLimitCounterEntity,
+  ...FEEDBACK_ENTITIES,
 ];
 
 /**

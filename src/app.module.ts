@@ -10,6 +10,7 @@ import { HealthModule } from 'src/platform/health/health.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
+import { FeedbackModule } from 'src/modules/feedback/feedback.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
@@ -55,6 +56,7 @@ export class AppModule {
         WakeUpsModule,
         DataSourcesModule,
         FilesModule,
+        FeedbackModule,
       ],
     };
   }

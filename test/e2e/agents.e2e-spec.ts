@@ -297,7 +297,10 @@ describe('agent configurations', () => {
           original(...args);
         };
         try {
-          await list(builder, '?view=list&withAuthors=true&withEditors=true');
+          await list(
+            builder,
+            '?view=list&withAuthors=true&withEditors=true&withUsage=true&withFeedbacks=true',
+          );
         } finally {
           logger.logQuery = original;
         }

@@ -376,9 +376,12 @@ describe('conversations and messages', () => {
     it('refuses text PostgreSQL cannot store with 400, naming the field, and writes nothing', async () => {
       const { conversation } = await createConversation(a.admin);
       const path = `${base()}/${conversation.sId}`;
+      // Counted in this conversation: agents answering earlier tests may still be writing elsewhere.
       const counts = () =>
         t.dataSource.query(
-          'SELECT (SELECT count(*)::int FROM messages) AS messages, (SELECT count(*)::int FROM conversation_events) AS events',
+          `SELECT (SELECT count(*)::int FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.s_id = $1) AS messages,
+                  (SELECT count(*)::int FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id WHERE c.s_id = $1) AS events`,
+          [conversation.sId],
         );
       const before = await counts();
       for (const [body, field] of [

@@ -7,7 +7,11 @@ import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import type { Workspace } from 'src/modules/identity/domain/workspace';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
-import { AgentRepository, LatestVersionFilter } from 'src/modules/agents/application/ports/agent.repository';
+import {
+  AgentRepository,
+  FeedbackCounts,
+  LatestVersionFilter,
+} from 'src/modules/agents/application/ports/agent.repository';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import {
   AgentModel,
@@ -88,9 +92,10 @@ export interface ListOptions {
   withAuthors: boolean;
   withEditors: boolean;
   withUsage?: boolean;
+  withFeedbacks?: boolean;
 }
 
-/** The window of the usage counts: 30 days. */
+/** The window of the usage and feedback counts: 30 days. */
 export const USAGE_PERIOD_SEC = 30 * 24 * 3600;
 
 export interface EditorSummary {
@@ -111,6 +116,7 @@ export interface AgentDetails {
   editors?: EditorSummary[];
   lastAuthors?: string[];
   usage?: { messageCount: number; conversationCount: number; userCount: number; timePeriodSec: number };
+  feedbacks?: FeedbackCounts;
 }
 
 const LAST_AUTHORS = 3;
@@ -435,19 +441,20 @@ export class AgentsService implements OnModuleInit {
   private async details(
     caller: Caller,
     agents: AgentVersion[],
-    options: { withAuthors: boolean; withEditors: boolean; withUsage?: boolean },
+    options: { withAuthors: boolean; withEditors: boolean; withUsage?: boolean; withFeedbacks?: boolean },
     knownFavorites?: Set<string>,
   ): Promise<AgentDetails[]> {
     if (agents.length === 0) return [];
     const sIds = agents.map((agent) => agent.sId);
     const since = new Date(Date.now() - USAGE_PERIOD_SEC * 1000);
-    const [tags, favorites, editors, accessible, authors, usage] = await Promise.all([
+    const [tags, favorites, editors, accessible, authors, usage, feedbacks] = await Promise.all([
       this.catalogue.findTagsByIds(caller.workspaceId, [...new Set(agents.flatMap((agent) => agent.tagIds))]),
       knownFavorites ?? this.agents.favoritesOf(caller.workspaceId, caller.userId),
       this.agents.editorsOf(caller.workspaceId, sIds),
       this.accessibleSpaceIds(caller),
       options.withAuthors ? this.agents.recentAuthors(caller.workspaceId, sIds, LAST_AUTHORS) : null,
       options.withUsage ? this.agents.usage(caller.workspaceId, sIds, since) : null,
+      options.withFeedbacks ? this.agents.feedbackCounts(caller.workspaceId, sIds, since) : null,
     ]);
     const userIds = [
       ...agents.flatMap((agent) => (agent.versionAuthorId === null ? [] : [agent.versionAuthorId])),
@@ -485,6 +492,7 @@ export class AgentsService implements OnModuleInit {
         const counts = usage.get(agent.sId) ?? { messageCount: 0, conversationCount: 0, userCount: 0 };
         details.usage = { ...counts, timePeriodSec: USAGE_PERIOD_SEC };
       }
+      if (feedbacks) details.feedbacks = feedbacks.get(agent.sId) ?? { up: 0, down: 0 };
       if (authors) {
         details.lastAuthors = (authors.get(agent.sId) ?? []).flatMap((userId) => {
           const user = members.get(userId);

@@ -80,6 +80,7 @@ export class AgentConfigurationsController {
       withAuthors: query.withAuthors === 'true',
       withEditors: query.withEditors === 'true',
       withUsage: query.withUsage === 'true',
+      withFeedbacks: query.withFeedbacks === 'true',
     });
     return { agentConfigurations: agents.map(presentPrivateAgent) };
   }

@@ -153,6 +153,7 @@ export function presentPrivateAgent(details: AgentDetails): PrivateAgentConfigur
   if (details.lastAuthors) view.lastAuthors = details.lastAuthors;
   if (details.editors) view.editors = details.editors;
   if (details.usage) view.usage = details.usage;
+  if (details.feedbacks) view.feedbacks = details.feedbacks;
   return view;
 }
 

@@ -5,6 +5,7 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import {
   AgentRepository,
   AgentUsage,
+  FeedbackCounts,
   LatestVersionFilter,
 } from 'src/modules/agents/application/ports/agent.repository';
 import type { AgentVersion, AgentVersionDraft } from 'src/modules/agents/domain/agent-configuration';
@@ -207,6 +208,27 @@ export class TypeormAgentRepository extends AgentRepository {
         userCount: row.users,
       });
     }
+    return result;
+  }
+
+  /** Reads the feedback context's table, the way `usage` reads messages: counts are a read model. */
+  async feedbackCounts(
+    workspaceId: number,
+    sIds: string[],
+    since: Date,
+  ): Promise<Map<string, FeedbackCounts>> {
+    const result = new Map<string, FeedbackCounts>();
+    if (sIds.length === 0) return result;
+    const rows = await this.db.manager().query<{ s_id: string; up: number; down: number }[]>(
+      `SELECT m.agent_s_id AS s_id,
+              count(*) FILTER (WHERE f.thumb_direction = 'up')::int AS up,
+              count(*) FILTER (WHERE f.thumb_direction = 'down')::int AS down
+       FROM agent_message_feedbacks f JOIN messages m ON m.id = f.message_id
+       WHERE f.workspace_id = $1 AND m.workspace_id = $1 AND m.agent_s_id = ANY($2) AND f.updated_at >= $3
+       GROUP BY m.agent_s_id`,
+      [workspaceId, sIds, since],
+    );
+    for (const row of rows) result.set(row.s_id, { up: row.up, down: row.down });
     return result;
   }
 

@@ -11,6 +11,11 @@ export interface AgentUsage {
   userCount: number;
 }
 
+export interface FeedbackCounts {
+  up: number;
+  down: number;
+}
+
 export interface LatestVersionFilter {
   scopes?: AgentScope[];
   statuses?: AgentStatus[];
@@ -44,6 +49,13 @@ export abstract class AgentRepository {
 
   /** Agent messages of these agents since `since`: how many, in how many conversations, for how many users. */
   abstract usage(workspaceId: number, sIds: string[], since: Date): Promise<Map<string, AgentUsage>>;
+
+  /** Feedback on these agents' messages given (or last changed) since `since`, by direction. */
+  abstract feedbackCounts(
+    workspaceId: number,
+    sIds: string[],
+    since: Date,
+  ): Promise<Map<string, FeedbackCounts>>;
 
   /** Author user ids of the latest versions of each agent, newest first, at most `perAgent`. */
   abstract recentAuthors(

@@ -429,6 +429,13 @@ export class ListAgentsQuery {
   @IsOptional()
   @IsString()
   withUsage?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only the value `true` enables: up and down feedback given in the last 30 days.',
+  })
+  @IsOptional()
+  @IsString()
+  withFeedbacks?: string;
 }
 
 export class AgentParams {

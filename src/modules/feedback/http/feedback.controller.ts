@@ -1,0 +1,69 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
+import {
+  ConversationFeedbacksParams,
+  GiveFeedbackDto,
+  MessageFeedbackParams,
+} from 'src/modules/feedback/http/dto/feedback.dto';
+import {
+  FeedbackSuccessResponse,
+  FeedbacksResponse,
+  presentFeedback,
+} from 'src/modules/feedback/http/feedback.presenter';
+
+/** Endpoint 10 of the specification and the routes that give feedback, in the public (`/api/v1`) family. */
+@ApiTags('feedback')
+@Controller('api/v1/w/:wId/assistant/conversations/:cId')
+export class FeedbackController {
+  constructor(private readonly feedback: FeedbackService) {}
+
+  @Post('messages/:mId/feedbacks')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({ summary: "Give feedback on an agent message; a second call replaces the caller's." })
+  @ApiOkResponse({ type: FeedbackSuccessResponse })
+  @ApiErrors(400, 404)
+  async give(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageFeedbackParams,
+    @Body() body: GiveFeedbackDto,
+  ): Promise<FeedbackSuccessResponse> {
+    await this.feedback.give(caller, params.cId, params.mId, {
+      thumbDirection: body.thumbDirection,
+      content: body.feedbackContent,
+      isConversationShared: body.isConversationShared,
+    });
+    return { success: true };
+  }
+
+  @Delete('messages/:mId/feedbacks')
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: "Remove the caller's feedback on an agent message; 200 also when there was none.",
+  })
+  @ApiOkResponse({ type: FeedbackSuccessResponse })
+  @ApiErrors(400, 404)
+  async withdraw(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageFeedbackParams,
+  ): Promise<FeedbackSuccessResponse> {
+    await this.feedback.withdraw(caller, params.cId, params.mId);
+    return { success: true };
+  }
+
+  @Get('feedbacks')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({ summary: 'Every feedback entry of the conversation, oldest first (endpoint 10).' })
+  @ApiOkResponse({ type: FeedbacksResponse })
+  @ApiErrors(404)
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationFeedbacksParams,
+  ): Promise<FeedbacksResponse> {
+    return { feedbacks: (await this.feedback.list(caller, params.cId)).map(presentFeedback) };
+  }
+}
