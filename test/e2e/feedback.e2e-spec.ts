@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import request from 'supertest';
 import { expect } from 'test/support/expect';
+import { until } from 'test/support/until';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -26,20 +27,6 @@ interface FeedbackRow {
   is_conversation_shared: boolean;
   created_at: Date;
   updated_at: Date;
-}
-
-async function until<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('feedback on agent messages', () => {

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import { AgentRunner } from 'src/modules/runtime/application/agent-runner.service';
 import { localAnswer } from 'src/modules/runtime/domain/local-answer';
 import { expect } from 'test/support/expect';
+import { until } from 'test/support/until';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -18,20 +19,6 @@ interface MessageBody {
   error?: { code: string; message: string } | null;
   configuration?: { sId: string; name: string };
   parentMessageId?: string;
-}
-
-async function until<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('agent runtime', () => {

@@ -4,23 +4,9 @@ import { ConversationsService } from 'src/modules/conversations/application/conv
 import { WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { expect } from 'test/support/expect';
+import { until } from 'test/support/until';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
-
-async function until<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in time: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 class FakeClock extends Clock {
   constructor(private current: Date) {
