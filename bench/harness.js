@@ -87,6 +87,32 @@ function bootstrap(service, name) {
   });
 }
 
+/** A user message without mentions (so no agent runs). */
+function userMessage(content) {
+  return { content, mentions: [], context: { username: 'bench', timezone: 'UTC' } };
+}
+
+/** A bootstrapped workspace with one titled conversation holding one message; `url` is the conversation's. */
+async function conversation(service, workspaceName) {
+  const { workspace, apiKey } = await bootstrap(service, workspaceName);
+  const headers = { Authorization: `Bearer ${apiKey.secret}`, 'Content-Type': 'application/json' };
+  const conversationsUrl = `${service.baseUrl}/api/w/${workspace.sId}/assistant/conversations`;
+  const res = await fetch(conversationsUrl, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ title: 'Bench', message: userMessage('First message') }),
+  });
+  if (!res.ok) throw new Error(`Creating the conversation failed: ${res.status} ${await res.text()}`);
+  const { conversation: created } = await res.json();
+  return {
+    wId: workspace.sId,
+    cId: created.sId,
+    url: `${conversationsUrl}/${created.sId}`,
+    secret: apiKey.secret,
+    headers,
+  };
+}
+
 /** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
 async function load(options) {
   const base = { connections: 32, duration: 8, ...options };
@@ -114,4 +140,4 @@ async function seed(count, concurrency, make) {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-module.exports = { freePort, startService, procStatus, load, bootstrap, seed };
+module.exports = { freePort, startService, procStatus, load, bootstrap, seed, userMessage, conversation };
