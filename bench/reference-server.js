@@ -114,7 +114,7 @@ async function principal(secretHash) {
   const now = Date.now();
   const cached = keys.get(secretHash);
   if (cached && cached.expiresAt > now) return cached.principal;
-  const { rows } = await pool.query(KEY_QUERY, [secretHash]);
+  const { rows } = await pool.query({ name: 'key', text: KEY_QUERY, values: [secretHash] });
   keys.delete(secretHash);
   if (rows.length === 0) return null;
   if (keys.size >= KEY_CACHE_MAX_ENTRIES) keys.delete(keys.keys().next().value);
@@ -169,7 +169,11 @@ async function answer(req) {
   const [, wId, cId] = route.map(decodeURIComponent);
   if (key.workspace_s_id !== wId || !key.member) return ERRORS.wrongWorkspace;
   if (!key.scopes.includes('read:conversation')) return ERRORS.scope;
-  const { rows } = await pool.query(CONVERSATION_QUERY, [key.workspace_id, cId, key.user_id]);
+  const { rows } = await pool.query({
+    name: 'conversation',
+    text: CONVERSATION_QUERY,
+    values: [key.workspace_id, cId, key.user_id],
+  });
   if (rows.length === 0) {
     return [404, 'conversation_not_found', `Conversation ${cId} not found.`];
   }
