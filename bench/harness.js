@@ -3,7 +3,7 @@
  * (or DATABASE_URL), drive it with autocannon, and summarise a run as one table row.
  */
 const { execFile, spawn } = require('node:child_process');
-const { chmodSync, mkdtempSync, rmSync } = require('node:fs');
+const { chmodSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -37,28 +37,41 @@ async function waitFor(url, child, timeoutMs) {
   throw new Error(`${url} did not answer in ${timeoutMs} ms`);
 }
 
-/** The service as `npm start` runs it, quiet, on a throw-away data directory. */
-async function startService(extraEnv = {}) {
+/**
+ * The service as `npm start` runs it, quiet. By default on a throw-away data directory (its own
+ * embedded PostgreSQL, removed on stop); given `dataDir`, a further process attached to the
+ * PostgreSQL another one started there (stop it before that one). `nodeArgs` go before the script.
+ */
+async function startService({ env = {}, dataDir, nodeArgs = [] } = {}) {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'wa-bench-'));
-  chmodSync(dataDir, 0o755);
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv },
+  const ownsDataDir = dataDir === undefined;
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wa-bench-'));
+  if (ownsDataDir) chmodSync(dir, 0o755);
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(`${baseUrl}/healthz`, child, 60_000);
   return {
     baseUrl,
-    dataDir,
+    dataDir: dir,
     pid: child.pid,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A field of /proc/<pid>/status given in kB (VmRSS, VmHWM…), in bytes. */
+function procStatus(pid, field) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line.split(/\s+/)[1]) * 1024;
 }
 
 /** A workspace with an all-scopes key, made by the admin CLI on the service's database. */
@@ -72,6 +85,32 @@ function bootstrap(service, name) {
       (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
     );
   });
+}
+
+/** A user message without mentions (so no agent runs). */
+function userMessage(content) {
+  return { content, mentions: [], context: { username: 'bench', timezone: 'UTC' } };
+}
+
+/** A bootstrapped workspace with one titled conversation holding one message; `url` is the conversation's. */
+async function conversation(service, workspaceName) {
+  const { workspace, apiKey } = await bootstrap(service, workspaceName);
+  const headers = { Authorization: `Bearer ${apiKey.secret}`, 'Content-Type': 'application/json' };
+  const conversationsUrl = `${service.baseUrl}/api/w/${workspace.sId}/assistant/conversations`;
+  const res = await fetch(conversationsUrl, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ title: 'Bench', message: userMessage('First message') }),
+  });
+  if (!res.ok) throw new Error(`Creating the conversation failed: ${res.status} ${await res.text()}`);
+  const { conversation: created } = await res.json();
+  return {
+    wId: workspace.sId,
+    cId: created.sId,
+    url: `${conversationsUrl}/${created.sId}`,
+    secret: apiKey.secret,
+    headers,
+  };
 }
 
 /** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
@@ -101,4 +140,4 @@ async function seed(count, concurrency, make) {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-module.exports = { freePort, startService, load, bootstrap, seed };
+module.exports = { freePort, startService, procStatus, load, bootstrap, seed, userMessage, conversation };

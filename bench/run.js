@@ -23,7 +23,7 @@ async function main() {
   const selected = wanted.length ? scenarios.filter((s) => wanted.includes(s.name)) : scenarios;
   if (selected.length === 0) throw new Error(`No scenario named ${wanted.join(', ')}`);
   // Scenarios may need settings of their own (a larger upload limit…).
-  const service = await startService(Object.assign({}, ...selected.map((s) => s.env ?? {})));
+  const service = await startService({ env: Object.assign({}, ...selected.map((s) => s.env ?? {})) });
   const rows = [];
   let failed = false;
   try {

@@ -3,22 +3,14 @@
  * stream it (its peak RSS may grow by less than 64 MiB) at 100 MiB/s or more.
  */
 const { randomBytes } = require('node:crypto');
-const { readFileSync, writeFileSync } = require('node:fs');
+const { writeFileSync } = require('node:fs');
 const { request } = require('node:http');
-const { bootstrap } = require('../harness');
+const { bootstrap, procStatus } = require('../harness');
 
 const MIB = 1024 * 1024;
 const SIZE_MIB = 200;
 const TARGET_MIB_PER_S = 100;
 const TARGET_RSS_MIB = 64;
-
-/** VmRSS or VmHWM (peak) of a process, in bytes. */
-function memory(pid, field) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${field}:`));
-  return Number(line.split(/\s+/)[1]) * 1024;
-}
 
 /** Resets the peak RSS to the current one (Linux ≥ 4.0); false where it is not allowed. */
 function resetPeak(pid) {
@@ -85,15 +77,15 @@ module.exports = {
     const uploadUrl = new URL(created.file.uploadUrl);
     const target = `${service.baseUrl}${uploadUrl.pathname}${uploadUrl.search}`;
 
-    const before = memory(service.pid, 'VmRSS');
+    const before = procStatus(service.pid, 'VmRSS');
     const peakReset = resetPeak(service.pid);
     let sampled = before;
-    const sampler = setInterval(() => (sampled = Math.max(sampled, memory(service.pid, 'VmRSS'))), 10);
+    const sampler = setInterval(() => (sampled = Math.max(sampled, procStatus(service.pid, 'VmRSS'))), 10);
     const started = process.hrtime.bigint();
     const { status, body } = await upload(target);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     clearInterval(sampler);
-    const peak = peakReset ? memory(service.pid, 'VmHWM') : sampled;
+    const peak = peakReset ? procStatus(service.pid, 'VmHWM') : sampled;
 
     const ready = status === 200 && JSON.parse(body).file.status === 'ready';
     const rate = SIZE_MIB / seconds;

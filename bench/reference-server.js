@@ -1,0 +1,203 @@
+/**
+ * The bare reference of `GET /api/w/{wId}/assistant/conversations/{cId}` (endpoint 11): plain
+ * node:http and pg, no framework, doing the service's work and answering the same JSON.
+ *
+ * - The Bearer key: SHA-256 of the secret looked up in `api_keys.secret_hash` with its workspace,
+ *   user and membership; refused when unknown or revoked, for another workspace, without a
+ *   membership or without `read:conversation`. Like the service, a resolved key is kept 4 s in
+ *   process (the hash is still computed on every request).
+ * - One query: the conversation with the caller's participant row, its space, whether the caller
+ *   may read it (its space and every requested space accessible) and its fork links.
+ *
+ * Run by the conversation-get scenario as a child process with DATA_DIR set to the service's; it
+ * connects to that embedded PostgreSQL, listens on a free port of 127.0.0.1 and sends `{port}`
+ * over IPC.
+ */
+const { createHash } = require('node:crypto');
+const { createServer } = require('node:http');
+const { Pool } = require('pg');
+const { databaseConfig } = require('./database');
+
+const ROUTE = /^\/api\/w\/([^/?]+)\/assistant\/conversations\/([^/?]+)$/;
+const BEARER = /^Bearer +([^\s]+) *$/;
+const API_KEY_SECRET = /^sk-[0-9A-Za-z]{32}$/;
+const KEY_CACHE_TTL_MS = 4_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
+const ERRORS = {
+  missing: [
+    401,
+    'missing_authorization_header_error',
+    'Missing Authorization header: send "Bearer <API key>".',
+  ],
+  malformed: [
+    401,
+    'malformed_authorization_header_error',
+    'Malformed Authorization header: expected "Bearer <API key>".',
+  ],
+  invalidKey: [401, 'invalid_api_key_error', 'The API key is invalid or has been revoked.'],
+  wrongWorkspace: [401, 'workspace_auth_error', 'The API key cannot access this workspace.'],
+  scope: [403, 'insufficient_key_scope', 'The API key lacks the scope(s): read:conversation.'],
+  restricted: [
+    403,
+    'conversation_access_restricted',
+    'This conversation uses agents of spaces you cannot access.',
+  ],
+  notFound: [404, 'not_found', 'Not found.'],
+};
+
+const pool = new Pool({ ...databaseConfig(process.env.DATA_DIR), max: 20 });
+const keys = new Map();
+
+const KEY_QUERY = `
+  SELECT k.revoked_at, k.scopes, k.workspace_id, w.s_id AS workspace_s_id, k.user_id,
+         m.id IS NOT NULL AS member
+  FROM api_keys k
+  JOIN workspaces w ON w.id = k.workspace_id
+  LEFT JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
+  WHERE k.secret_hash = $1`;
+
+/** A fork link's author, when still a member of the workspace ($1), as the service presents it. */
+const forkUser = (alias) => `(
+  SELECT json_build_object(
+    'sId', u.s_id, 'id', u.id, 'createdAt', floor(extract(epoch FROM u.created_at) * 1000)::bigint,
+    'provider', u.provider, 'username', u.username, 'email', u.email, 'firstName', u.first_name,
+    'lastName', u.last_name, 'fullName', u.full_name, 'image', u.image,
+    'lastLoginAt', floor(extract(epoch FROM u.last_login_at) * 1000)::bigint)
+  FROM users u JOIN memberships m ON m.user_id = u.id AND m.workspace_id = $1
+  WHERE u.id = ${alias}.forked_by_user_id)`;
+
+const sourceMessage = (alias) =>
+  `coalesce((SELECT s_id FROM messages WHERE workspace_id = $1 AND id = ${alias}.source_message_id), '')`;
+
+const isFork = (alias) =>
+  `${alias}.source_message_id IS NOT NULL AND ${alias}.branched_at IS NOT NULL AND ${alias}.forked_by_user_id IS NOT NULL`;
+
+const accessible = (spaceId) => `EXISTS (
+  SELECT 1 FROM spaces a WHERE a.id = ${spaceId} AND a.workspace_id = $1
+  AND (a.kind = 'global' OR EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = a.id AND sm.user_id = $3)))`;
+
+/** $1 workspace id, $2 conversation sId, $3 caller's user id. */
+const CONVERSATION_QUERY = `
+  SELECT c.id, c.s_id, c.title, c.depth, c.trigger_id, c.metadata, c.requested_space_ids, c.has_error,
+         c.created_at, c.updated_at,
+         p.user_id IS NOT NULL AS participant, p.last_read_at, p.action_required,
+         s.s_id AS space_s_id,
+         (c.space_id IS NULL OR ${accessible('c.space_id')})
+           AND NOT EXISTS (
+             SELECT 1 FROM unnest(c.requested_space_ids) AS r(s_id)
+             WHERE NOT EXISTS (
+               SELECT 1 FROM spaces rs WHERE rs.workspace_id = $1 AND rs.s_id = r.s_id AND ${accessible('rs.id')}))
+           AS readable,
+         (SELECT json_build_object(
+            'parentConversationId', pc.s_id, 'parentConversationTitle', pc.title,
+            'sourceMessageId', ${sourceMessage('c')},
+            'branchedAt', floor(extract(epoch FROM c.branched_at) * 1000)::bigint,
+            'user', ${forkUser('c')}, 'fileCopyStatus', coalesce(c.file_copy_status, 'done'))
+          FROM conversations pc
+          WHERE pc.workspace_id = $1 AND pc.id = c.parent_conversation_id AND ${isFork('c')}) AS forked_from,
+         (SELECT coalesce(json_agg(json_build_object(
+            'childConversationId', ch.s_id, 'childConversationTitle', ch.title,
+            'sourceMessageId', ${sourceMessage('ch')},
+            'branchedAt', floor(extract(epoch FROM ch.branched_at) * 1000)::bigint,
+            'user', ${forkUser('ch')}) ORDER BY ch.id), '[]')
+          FROM conversations ch
+          WHERE ch.workspace_id = $1 AND ch.parent_conversation_id = c.id AND ${isFork('ch')}) AS forked_children
+  FROM conversations c
+  LEFT JOIN conversation_participants p
+    ON p.workspace_id = $1 AND p.conversation_id = c.id AND p.user_id = $3
+  LEFT JOIN spaces s ON s.workspace_id = $1 AND s.id = c.space_id
+  WHERE c.workspace_id = $1 AND c.s_id = $2`;
+
+/** The key's principal, from the 4 s cache or the database; null when unknown. */
+async function principal(secretHash) {
+  const now = Date.now();
+  const cached = keys.get(secretHash);
+  if (cached && cached.expiresAt > now) return cached.principal;
+  const { rows } = await pool.query({ name: 'key', text: KEY_QUERY, values: [secretHash] });
+  keys.delete(secretHash);
+  if (rows.length === 0) return null;
+  if (keys.size >= KEY_CACHE_MAX_ENTRIES) keys.delete(keys.keys().next().value);
+  keys.set(secretHash, { principal: rows[0], expiresAt: now + KEY_CACHE_TTL_MS });
+  return rows[0];
+}
+
+const withImage = (user) =>
+  user && {
+    ...user,
+    image: user.image ?? `https://api.dicebear.com/9.x/bottts-neutral/svg?seed=${user.sId}`,
+  };
+
+function present(row) {
+  const updated = row.updated_at.getTime();
+  const lastReadMs = row.last_read_at?.getTime() ?? null;
+  return {
+    conversation: {
+      id: row.id,
+      created: row.created_at.getTime(),
+      updated,
+      sId: row.s_id,
+      depth: row.depth,
+      unread: !row.participant || lastReadMs === null || lastReadMs < updated,
+      lastReadMs,
+      actionRequired: row.action_required ?? false,
+      hasError: row.has_error,
+      title: row.title,
+      spaceId: row.space_s_id,
+      triggerId: row.trigger_id,
+      metadata: row.metadata,
+      requestedSpaceIds: row.requested_space_ids,
+      forkingData: {
+        forkedFrom: row.forked_from && { ...row.forked_from, user: withImage(row.forked_from.user) },
+        forkedChildren: row.forked_children.map((child) => ({ ...child, user: withImage(child.user) })),
+      },
+    },
+  };
+}
+
+/** [status, body] of one request. */
+async function answer(req) {
+  const route = req.method === 'GET' ? ROUTE.exec(req.url) : null;
+  if (!route) return ERRORS.notFound;
+  const header = req.headers.authorization;
+  if (header === undefined || header === '') return ERRORS.missing;
+  const bearer = BEARER.exec(header);
+  if (!bearer) return ERRORS.malformed;
+  if (!API_KEY_SECRET.test(bearer[1])) return ERRORS.invalidKey;
+  const key = await principal(createHash('sha256').update(bearer[1]).digest('hex'));
+  if (!key || key.revoked_at) return ERRORS.invalidKey;
+  const [, wId, cId] = route.map(decodeURIComponent);
+  if (key.workspace_s_id !== wId || !key.member) return ERRORS.wrongWorkspace;
+  if (!key.scopes.includes('read:conversation')) return ERRORS.scope;
+  const { rows } = await pool.query({
+    name: 'conversation',
+    text: CONVERSATION_QUERY,
+    values: [key.workspace_id, cId, key.user_id],
+  });
+  if (rows.length === 0) {
+    return [404, 'conversation_not_found', `Conversation ${cId} not found.`];
+  }
+  if (!rows[0].readable) return ERRORS.restricted;
+  return [200, present(rows[0])];
+}
+
+function send(res, status, body) {
+  const json = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+  });
+  res.end(json);
+}
+
+const server = createServer((req, res) => {
+  answer(req).then(
+    ([status, codeOrBody, message]) =>
+      send(res, status, status === 200 ? codeOrBody : { error: { type: codeOrBody, message } }),
+    () => send(res, 500, { error: { type: 'internal_server_error', message: 'Internal error.' } }),
+  );
+});
+
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+
+process.on('SIGTERM', () => server.close(() => pool.end()));

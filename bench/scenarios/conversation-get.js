@@ -1,0 +1,75 @@
+/**
+ * GET one conversation (endpoint 11) at 32 connections, on the service and on the bare reference
+ * (bench/reference-server.js, node:http + pg, same database, same JSON) in the same run. Target:
+ * the service reaches at least half the reference's requests per second, with p99 < 50 ms.
+ */
+const { deepStrictEqual } = require('node:assert');
+const { fork } = require('node:child_process');
+const { join } = require('node:path');
+const { conversation, load } = require('../harness');
+
+const TARGET_RATIO = 0.5;
+const TARGET_P99_MS = 50;
+const START_TIMEOUT_MS = 10_000;
+
+/** The reference server as a child process on the service's database. */
+function startReference(dataDir) {
+  const child = fork(join(__dirname, '..', 'reference-server.js'), {
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`The reference server did not start in ${START_TIMEOUT_MS} ms`));
+    }, START_TIMEOUT_MS);
+    child.once('exit', (code) => reject(new Error(`The reference server exited with ${code}`)));
+    child.once('message', ({ port }) => {
+      clearTimeout(timer);
+      resolve({
+        baseUrl: `http://127.0.0.1:${port}`,
+        stop: () => {
+          const exited = new Promise((done) => child.once('exit', done));
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+async function getJson(url, headers) {
+  const res = await fetch(url, { headers });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+module.exports = {
+  name: 'conversation-get',
+  async run({ service }) {
+    const { url, secret } = await conversation(service, 'Conversation bench');
+    const headers = { Authorization: `Bearer ${secret}` };
+    const reference = await startReference(service.dataDir);
+    try {
+      const referenceUrl = `${reference.baseUrl}${new URL(url).pathname}`;
+      deepStrictEqual(await getJson(referenceUrl, headers), await getJson(url, headers));
+      const bare = await load({ url: referenceUrl, headers });
+      const measured = await load({ url, headers });
+      const ratio = measured.rps / bare.rps;
+      const failed = ratio < TARGET_RATIO || measured.p99 >= TARGET_P99_MS;
+      return [
+        { scenario: 'conversation get (bare node:http + pg)', ...bare, note: 'reference' },
+        {
+          scenario: 'conversation get (service)',
+          ...measured,
+          note:
+            `${(ratio * 100).toFixed(0)}% of the reference (target ≥ ${TARGET_RATIO * 100}%), ` +
+            `p99 target < ${TARGET_P99_MS} ms${failed ? ' — MISSED' : ''}`,
+          failed,
+        },
+      ];
+    } finally {
+      await reference.stop();
+    }
+  },
+};
