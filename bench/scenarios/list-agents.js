@@ -27,10 +27,10 @@ module.exports = {
       },
     }));
     const result = await load({
-      url: `${service.baseUrl}/api/w/${wId}/assistant/agent_configurations?view=list&withAuthors=true&withEditors=true`,
+      url: `${service.baseUrl}/api/w/${wId}/assistant/agent_configurations?view=list&withAuthors=true&withEditors=true&withUsage=true&withFeedbacks=true`,
       headers: { Authorization: `Bearer ${secret}` },
       connections: 8,
     });
-    return [{ scenario: `list agents (${AGENTS + 2}, all flags)`, ...result, note: '8 connections' }];
+    return [{ scenario: `list agents (${AGENTS + 2}, all with* flags)`, ...result, note: '8 connections' }];
   },
 };
