@@ -1,7 +1,8 @@
 /**
  * GET one conversation (endpoint 11) at 32 connections, on the service and on the bare reference
- * (bench/reference-server.js, node:http + pg, same database, same JSON) in the same run. Target:
- * the service reaches at least half the reference's requests per second, with p99 < 50 ms.
+ * (bench/reference-server.js, node:http + pg, same database, same JSON) in the same run, in two
+ * interleaved rounds. Target: the service reaches at least half the reference's requests per
+ * second, with p99 < 50 ms.
  */
 const { deepStrictEqual } = require('node:assert');
 const { fork } = require('node:child_process');
@@ -11,6 +12,7 @@ const { conversation, load } = require('../harness');
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 50;
 const START_TIMEOUT_MS = 10_000;
+const ROUNDS = 2;
 
 /** The reference server as a child process on the service's database. */
 function startReference(dataDir) {
@@ -53,17 +55,30 @@ module.exports = {
     try {
       const referenceUrl = `${reference.baseUrl}${new URL(url).pathname}`;
       deepStrictEqual(await getJson(referenceUrl, headers), await getJson(url, headers));
-      const bare = await load({ url: referenceUrl, headers });
-      const measured = await load({ url, headers });
+      // Interleaved rounds, so a burst of other work on the machine hits both sides alike; each side
+      // keeps its best round (such work only ever slows a round down) and the errors of all.
+      const rounds = { bare: [], measured: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        rounds.bare.push(await load({ url: referenceUrl, headers }));
+        rounds.measured.push(await load({ url, headers }));
+      }
+      const [bare, measured] = [rounds.bare, rounds.measured].map((results) => ({
+        ...results.reduce((best, result) => (result.rps > best.rps ? result : best)),
+        errors: results.reduce((sum, result) => sum + result.errors, 0),
+      }));
       const ratio = measured.rps / bare.rps;
       const failed = ratio < TARGET_RATIO || measured.p99 >= TARGET_P99_MS;
       return [
-        { scenario: 'conversation get (bare node:http + pg)', ...bare, note: 'reference' },
+        {
+          scenario: 'conversation get (bare node:http + pg)',
+          ...bare,
+          note: `reference; best of ${ROUNDS} rounds`,
+        },
         {
           scenario: 'conversation get (service)',
           ...measured,
           note:
-            `${(ratio * 100).toFixed(0)}% of the reference (target ≥ ${TARGET_RATIO * 100}%), ` +
+            `best of ${ROUNDS} rounds; ${(ratio * 100).toFixed(0)}% of the reference (target ≥ ${TARGET_RATIO * 100}%), ` +
             `p99 target < ${TARGET_P99_MS} ms${failed ? ' — MISSED' : ''}`,
           failed,
         },
