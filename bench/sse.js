@@ -59,27 +59,32 @@ function subscribe(url, headers, agent, onEvent = () => undefined) {
   });
 }
 
-/** Opens `count` streams, `batch` at a time; throws unless every one answered 200 text/event-stream. */
+/**
+ * Opens `count` streams, `batch` at a time, stopping after a batch in which one failed (no answer,
+ * or not 200 text/event-stream). Resolves with every stream that answered (the caller closes them)
+ * and `failure`: null when all `count` opened, else what went wrong.
+ */
 async function subscribeMany(count, batch, open) {
   const subscribers = [];
-  try {
-    while (subscribers.length < count) {
-      const size = Math.min(batch, count - subscribers.length);
-      subscribers.push(...(await Promise.all(Array.from({ length: size }, open))));
+  while (subscribers.length < count) {
+    const size = Math.min(batch, count - subscribers.length);
+    const results = await Promise.allSettled(Array.from({ length: size }, open));
+    const answered = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
+    subscribers.push(...answered);
+    const errors = results.filter((r) => r.status === 'rejected').map((r) => r.reason.message);
+    const refused = answered
+      .filter((s) => s.status !== 200 || !s.contentType.startsWith('text/event-stream'))
+      .map((s) => `${s.status} ${s.contentType}`);
+    const failed = [...errors, ...refused];
+    if (failed.length > 0) {
+      const before = subscribers.length - answered.length;
+      return {
+        subscribers,
+        failure: `${failed.length} of a batch of ${size} streams failed after ${before} opened (first: ${failed[0]})`,
+      };
     }
-  } catch (error) {
-    for (const subscriber of subscribers) subscriber.close();
-    throw error;
   }
-  const refused = subscribers.filter(
-    (s) => s.status !== 200 || !s.contentType.startsWith('text/event-stream'),
-  );
-  if (refused.length > 0) {
-    for (const subscriber of subscribers) subscriber.close();
-    const { status, contentType } = refused[0];
-    throw new Error(`${refused.length}/${count} streams were refused (first: ${status} ${contentType})`);
-  }
-  return subscribers;
+  return { subscribers, failure: null };
 }
 
 /** The soft limit of open files of a process (Node raises it to the hard limit at start). */
@@ -101,6 +106,12 @@ function checkOpenFiles(pids, needed) {
       );
     }
   }
+}
+
+/** The row of a scenario whose streams could not all be opened: a miss, with the reason. */
+function unopenedRow(scenario, failure) {
+  const note = `could not open the streams: ${failure} — MISSED`;
+  return { scenario, rps: '-', p50: '-', p99: '-', errors: 1, note, failed: true };
 }
 
 /** `id` and parsed `data` of a raw event block. */
@@ -135,6 +146,7 @@ module.exports = {
   streamAgent,
   subscribe,
   subscribeMany,
+  unopenedRow,
   parseEvent,
   until,
   percentile,

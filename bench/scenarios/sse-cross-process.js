@@ -10,9 +10,18 @@ const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');
 const { databaseConfig } = require('../database');
 const { conversation, startService, userMessage } = require('../harness');
-const { parseEvent, percentile, streamAgent, subscribe, subscribeMany, until } = require('../sse');
+const {
+  parseEvent,
+  percentile,
+  streamAgent,
+  subscribe,
+  subscribeMany,
+  unopenedRow,
+  until,
+} = require('../sse');
 
 const MESSAGES = 200;
+const SCENARIO = `sse cross-process (${MESSAGES} messages)`;
 const TARGET_P50_MS = 50;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -31,13 +40,17 @@ module.exports = {
     try {
       await listener.connect();
       await listener.query('LISTEN conversation_events');
-      const [subscriber] = await subscribeMany(1, 1, () =>
+      const {
+        subscribers: [subscriber],
+        failure,
+      } = await subscribeMany(1, 1, () =>
         subscribe(
           `${service.baseUrl}/api/sse/w/${wId}/assistant/conversations/${cId}/events`,
           { Authorization: `Bearer ${secret}` },
           agent,
         ),
       );
+      if (failure) return [unopenedRow(SCENARIO, failure)];
       const delays = [];
       const afterNotify = [];
       const roundTrips = [];
@@ -73,7 +86,7 @@ module.exports = {
       const failed = stoppedAt !== null || !(p50 < TARGET_P50_MS);
       return [
         {
-          scenario: `sse cross-process (${MESSAGES} messages)`,
+          scenario: SCENARIO,
           rps: '-',
           p50,
           p99,

@@ -14,10 +14,12 @@ const {
   streamAgent,
   subscribe,
   subscribeMany,
+  unopenedRow,
   until,
 } = require('../sse');
 
 const SUBSCRIBERS = 5000;
+const SCENARIO = `sse fan-out (${SUBSCRIBERS} subscribers, 1 process)`;
 const BATCH = 250;
 const TARGET_P99_MS = 250;
 const SETTLE_MS = 3_000;
@@ -40,13 +42,14 @@ async function measure(service, { wId, cId, secret, headers }, agent) {
   if (!warmUp.ok) throw new Error(`Posting the warm-up message failed: ${warmUp.status}`);
   let received = 0;
   const opening = performance.now();
-  const subscribers = await subscribeMany(SUBSCRIBERS, BATCH, () =>
+  const { subscribers, failure } = await subscribeMany(SUBSCRIBERS, BATCH, () =>
     subscribe(streamUrl, { Authorization: `Bearer ${secret}` }, agent, (subscriber) => {
       if (subscriber.events.length === 1) received += 1;
     }),
   );
   const openSeconds = (performance.now() - opening) / 1000;
   try {
+    if (failure) return [unopenedRow(SCENARIO, failure)];
     // Let the streams' first reads of the log finish before the measured message.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const early = received;
@@ -66,11 +69,12 @@ async function measure(service, { wId, cId, secret, headers }, agent) {
     }
     delays.sort((a, b) => a - b);
     const missed = SUBSCRIBERS - delays.length;
+    const cut = subscribers.filter((subscriber) => subscriber.closed).length;
     const [p50, p99, max] = [50, 99, 100].map((p) => Math.round(percentile(delays, p)));
     const failed = missed > 0 || early > 0 || !(p99 < TARGET_P99_MS);
     return [
       {
-        scenario: `sse fan-out (${SUBSCRIBERS} subscribers, 1 process)`,
+        scenario: SCENARIO,
         rps: '-',
         p50,
         p99,
@@ -79,6 +83,7 @@ async function measure(service, { wId, cId, secret, headers }, agent) {
           `delivery p99 ${p99} ms (target < ${TARGET_P99_MS}), max ${max} ms; POST answered in ` +
           `${Math.round(answeredMs)} ms; streams opened in ${openSeconds.toFixed(1)} s` +
           `${missed > 0 ? `; ${missed} did not get the message within ${DELIVERY_TIMEOUT_MS / 1000} s` : ''}` +
+          `${cut > 0 ? `; the service ended ${cut} streams` : ''}` +
           `${early > 0 ? `; ${early} got an event before the POST` : ''}${failed ? ' — MISSED' : ''}`,
         failed,
       },

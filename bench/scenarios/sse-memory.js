@@ -7,9 +7,10 @@ const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { conversation, procStatus, startService } = require('../harness');
-const { checkOpenFiles, streamAgent, subscribe, subscribeMany } = require('../sse');
+const { checkOpenFiles, streamAgent, subscribe, subscribeMany, unopenedRow } = require('../sse');
 
 const SUBSCRIBERS = 2000;
+const SCENARIO = `sse memory (${SUBSCRIBERS} idle subscribers)`;
 const WARM_UP = 200;
 const BATCH = 200;
 const TARGET_BYTES = 40 * 1024;
@@ -55,9 +56,12 @@ module.exports = {
     try {
       checkOpenFiles([process.pid, measured.pid], SUBSCRIBERS + SPARE_FILES);
       // First use of the route (compilation, database connections) is not the subscribers' cost.
-      for (const subscriber of await open(WARM_UP)) subscriber.close();
+      const warmUp = await open(WARM_UP);
+      for (const subscriber of warmUp.subscribers) subscriber.close();
+      if (warmUp.failure) return [unopenedRow(SCENARIO, warmUp.failure)];
       const before = await settled(measured.pid, report);
-      const subscribers = await open(SUBSCRIBERS);
+      const { subscribers, failure } = await open(SUBSCRIBERS);
+      if (failure) return [unopenedRow(SCENARIO, failure)];
       const after = await settled(measured.pid, report);
       const closed = subscribers.filter((subscriber) => subscriber.closed).length;
       for (const subscriber of subscribers) subscriber.close();
@@ -66,7 +70,7 @@ module.exports = {
       const failed = closed > 0 || perSubscriber >= TARGET_BYTES;
       return [
         {
-          scenario: `sse memory (${SUBSCRIBERS} idle subscribers)`,
+          scenario: SCENARIO,
           rps: '-',
           p50: '-',
           p99: '-',
