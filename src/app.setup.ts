@@ -29,7 +29,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 /** Everything main.ts and the tests share: logging, body parsing, validation, errors, OpenAPI. */
 export function configureApp(app: INestApplication): OpenAPIObject {
   app.useLogger(app.get(Logger));
-  (app.getHttpAdapter().getInstance() as Express).disable('x-powered-by');
+  const express = app.getHttpAdapter().getInstance() as Express;
+  express.disable('x-powered-by');
+  // Responses are per caller and change with every event; hashing each body for an ETag buys nothing.
+  express.disable('etag');
   answerClientErrorsWithEnvelope(app.getHttpServer() as Server);
   app.use(refuseNulInUrl());
   app.use(jsonBodyParser());

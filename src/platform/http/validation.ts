@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
@@ -14,9 +14,21 @@ function describe(errors: ValidationError[], parent = ''): string[] {
   });
 }
 
+/**
+ * Path parameters are left as the router gives them: always strings, only the route's own names,
+ * so validating them would only cost time on every request. Their checks (format, existence) are
+ * the look-ups that follow.
+ */
+class ApiValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'param') return Promise.resolve(value);
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+}
+
 /** Whitelisting, unknown keys refused, payloads transformed to DTO instances; failures name the field. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

@@ -3,7 +3,10 @@ import { Caller } from 'src/platform/auth/caller';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import type { User } from 'src/modules/identity/domain/user';
-import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import {
+  ConversationRead,
+  ConversationRepository,
+} from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { Conversation, Participation } from 'src/modules/conversations/domain/conversation';
 
@@ -36,15 +39,35 @@ export class ConversationDetailsLoader {
   async load(caller: Caller, conversations: Conversation[]): Promise<ConversationDetails[]> {
     if (conversations.length === 0) return [];
     const ids = conversations.map((conversation) => conversation.id);
-    const parentIds = conversations.flatMap((c) => (c.forkedFrom ? [c.forkedFrom.parentConversationId] : []));
-    const [participations, parents, children, spaces] = await Promise.all([
+    const [participations, children] = await Promise.all([
       this.conversations.participations(caller.workspaceId, ids, caller.userId),
-      this.conversations.findByIds(caller.workspaceId, parentIds),
       this.conversations.findChildren(caller.workspaceId, ids),
-      conversations.some((c) => c.spaceId !== null) ? this.spaces.listAll(caller) : Promise.resolve([]),
     ]);
+    return this.assemble(caller, conversations, participations, children);
+  }
+
+  /** The details of a conversation read by ConversationsService.getForReader, without reading again what it holds. */
+  async loadRead(caller: Caller, read: ConversationRead): Promise<ConversationDetails> {
+    const { conversation, participation } = read;
+    const children = read.hasChildren
+      ? await this.conversations.findChildren(caller.workspaceId, [conversation.id])
+      : [];
+    const participations = new Map(participation ? [[conversation.id, participation]] : []);
+    const [details] = await this.assemble(caller, [conversation], participations, children);
+    return details;
+  }
+
+  private async assemble(
+    caller: Caller,
+    conversations: Conversation[],
+    participations: Map<number, Participation>,
+    children: Conversation[],
+  ): Promise<ConversationDetails[]> {
+    const parentIds = conversations.flatMap((c) => (c.forkedFrom ? [c.forkedFrom.parentConversationId] : []));
     const links = [...conversations, ...children].flatMap((c) => (c.forkedFrom ? [c.forkedFrom] : []));
-    const [sources, members] = await Promise.all([
+    const [parents, spaces, sources, members] = await Promise.all([
+      this.conversations.findByIds(caller.workspaceId, parentIds),
+      conversations.some((c) => c.spaceId !== null) ? this.spaces.listAll(caller) : Promise.resolve([]),
       this.messages.findByIds(
         caller.workspaceId,
         links.map((link) => link.sourceMessageId),

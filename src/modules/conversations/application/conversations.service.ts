@@ -7,7 +7,10 @@ import { generateSId } from 'src/platform/ids/sid';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import {
+  ConversationRead,
+  ConversationRepository,
+} from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { MessageViews } from 'src/modules/conversations/application/message-views';
 import { Conversation, TITLE_MAX, deriveTitle } from 'src/modules/conversations/domain/conversation';
@@ -104,6 +107,14 @@ export class ConversationsService {
     if (!conversation) throw new ConversationNotFound(sId);
     await this.assertCanRead(caller, conversation);
     return conversation;
+  }
+
+  /** `get` with the caller's participation and whether forks exist, read together. */
+  async getForReader(caller: Caller, sId: string): Promise<ConversationRead> {
+    const read = await this.conversations.findForReader(caller.workspaceId, sId, caller.userId);
+    if (!read) throw new ConversationNotFound(sId);
+    await this.assertCanRead(caller, read.conversation);
+    return read;
   }
 
   /** By row id (background jobs hold ids), with the same access check as `get`. */

@@ -86,7 +86,8 @@ export class ConversationsController {
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
   ): Promise<ConversationResponse> {
-    return { conversation: await this.present(caller, await this.conversations.get(caller, params.cId)) };
+    const read = await this.conversations.getForReader(caller, params.cId);
+    return { conversation: presentConversation(await this.details.loadRead(caller, read)) };
   }
 
   @Patch(':cId')

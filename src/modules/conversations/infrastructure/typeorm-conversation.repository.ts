@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
+  ConversationRead,
   ConversationRepository,
   NewConversation,
 } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -38,12 +39,24 @@ const toConversation = (e: ConversationEntity): Conversation => ({
 
 @Injectable()
 export class TypeormConversationRepository extends ConversationRepository {
+  private columns: string | undefined;
+
   constructor(private readonly db: TypeormUnitOfWork) {
     super();
   }
 
   private get conversations() {
     return this.db.repository(ConversationEntity);
+  }
+
+  /** The columns of `conversations c` under their property names, for raw queries that reuse toConversation. */
+  private conversationColumns(): string {
+    this.columns ??= this.db
+      .manager()
+      .connection.getMetadata(ConversationEntity)
+      .columns.map((column) => `c.${column.databaseName} AS "${column.propertyName}"`)
+      .join(', ');
+    return this.columns;
   }
 
   private get participants() {
@@ -66,6 +79,37 @@ export class TypeormConversationRepository extends ConversationRepository {
   async find(workspaceId: number, sId: string): Promise<Conversation | null> {
     const found = await this.conversations.findOneBy({ workspaceId, sId });
     return found && toConversation(found);
+  }
+
+  async findForReader(workspaceId: number, sId: string, userId: number): Promise<ConversationRead | null> {
+    // Raw SQL: this runs on every conversation read, where the query builder's cost shows.
+    const rows = await this.db.manager().query<
+      (ConversationEntity & {
+        participant: boolean;
+        lastReadAt: Date | null;
+        actionRequired: boolean;
+        hasChildren: boolean;
+      })[]
+    >(
+      `SELECT ${this.conversationColumns()},
+              p.user_id IS NOT NULL AS participant, p.last_read_at AS "lastReadAt",
+              coalesce(p.action_required, false) AS "actionRequired",
+              EXISTS (SELECT 1 FROM conversations f WHERE f.parent_conversation_id = c.id) AS "hasChildren"
+       FROM conversations c
+       LEFT JOIN conversation_participants p
+         ON p.conversation_id = c.id AND p.user_id = $3 AND p.workspace_id = $1
+       WHERE c.workspace_id = $1 AND c.s_id = $2`,
+      [workspaceId, sId, userId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      conversation: toConversation(row),
+      participation: row.participant
+        ? { userId, lastReadAt: row.lastReadAt, actionRequired: row.actionRequired }
+        : null,
+      hasChildren: row.hasChildren,
+    };
   }
 
   async findByIds(workspaceId: number, ids: number[]): Promise<Conversation[]> {

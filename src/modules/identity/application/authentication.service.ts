@@ -20,6 +20,10 @@ export class AuthenticationService extends ApiKeyAuthenticator {
   private readonly logger = new Logger(AuthenticationService.name);
   private readonly cache = new Map<string, CachedPrincipal>();
   private readonly lastTouched = new Map<number, number>();
+  /** Look-ups in flight, so concurrent requests with an expired key share one query. */
+  private readonly loading = new Map<string, Promise<KeyPrincipal | null>>();
+  /** Bumped by every forget, so a look-up that started before it neither caches nor is shared. */
+  private generation = 0;
 
   constructor(private readonly identity: IdentityRepository) {
     super();
@@ -50,6 +54,7 @@ export class AuthenticationService extends ApiKeyAuthenticator {
 
   /** Forget a key at once (revocation). */
   forgetKey(keyId: number): void {
+    this.forgetLoading();
     for (const [hash, entry] of this.cache) {
       if (entry.principal.key.id === keyId) this.cache.delete(hash);
     }
@@ -57,6 +62,7 @@ export class AuthenticationService extends ApiKeyAuthenticator {
 
   /** Forget every key of a member at once (role change, removal). */
   forgetMember(workspaceId: number, userId: number): void {
+    this.forgetLoading();
     for (const [hash, entry] of this.cache) {
       const { key } = entry.principal;
       if (key.workspaceId === workspaceId && key.userId === userId) this.cache.delete(hash);
@@ -67,7 +73,27 @@ export class AuthenticationService extends ApiKeyAuthenticator {
     const now = Date.now();
     const cached = this.cache.get(secretHash);
     if (cached && cached.expiresAt > now) return cached.principal;
+    let loading = this.loading.get(secretHash);
+    if (!loading) {
+      const started = this.load(secretHash).finally(() => {
+        if (this.loading.get(secretHash) === started) this.loading.delete(secretHash);
+      });
+      loading = started;
+      this.loading.set(secretHash, started);
+    }
+    return loading;
+  }
+
+  private forgetLoading(): void {
+    this.generation++;
+    this.loading.clear();
+  }
+
+  private async load(secretHash: string): Promise<KeyPrincipal | null> {
+    const generation = this.generation;
     const principal = await this.identity.findKeyPrincipal(secretHash);
+    const now = Date.now();
+    if (generation !== this.generation) return principal;
     this.cache.delete(secretHash);
     if (principal) {
       if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) {

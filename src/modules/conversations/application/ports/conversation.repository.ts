@@ -10,10 +10,19 @@ export interface NewConversation {
   forkedFrom: ForkOrigin | null;
 }
 
+/** A conversation as one reader sees it: with their participation and whether it was forked. */
+export interface ConversationRead {
+  conversation: Conversation;
+  participation: Participation | null;
+  hasChildren: boolean;
+}
+
 /** Port: conversations and their participants. Every query takes the workspace id. */
 export abstract class ConversationRepository {
   abstract create(conversation: NewConversation): Promise<Conversation>;
   abstract find(workspaceId: number, sId: string): Promise<Conversation | null>;
+  /** `find`, the user's participation and whether forks exist, in one round trip (the hot read path). */
+  abstract findForReader(workspaceId: number, sId: string, userId: number): Promise<ConversationRead | null>;
   abstract findByIds(workspaceId: number, ids: number[]): Promise<Conversation[]>;
   abstract findChildren(workspaceId: number, parentIds: number[]): Promise<Conversation[]>;
   /** The user's conversations, newest first, strictly older than the cursor (a conversation id). */
