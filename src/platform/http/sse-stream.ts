@@ -3,7 +3,13 @@ import type { SseSettings } from 'src/platform/config/app-config';
 
 export interface SseEvent {
   id: string;
-  data: unknown;
+  /** The whole `id:`/`data:` block, serialised once however many streams send it. */
+  frame: string;
+}
+
+/** An event as an SSE block; `data` must serialise to one line (JSON does). */
+export function sseEvent(id: string, data: unknown): SseEvent {
+  return { id, frame: `id: ${id}\ndata: ${JSON.stringify(data)}\n\n` };
 }
 
 export interface SseSource {
@@ -17,16 +23,17 @@ const BATCH = 200;
 
 /**
  * One Server-Sent-Events connection reading a durable log: it never queues events in memory
- * beyond one batch, writes only when the socket drains, and releases its subscription and
- * timers whichever way it ends (client gone, idle, slow client, shutdown, error).
+ * beyond one batch, writes only when the socket drains, and releases its subscription whichever
+ * way it ends (client gone, idle, slow client, shutdown, error). It owns no timer: SseStreams
+ * drives the heartbeats and slow polls of every stream from one timer each.
  */
 export class SseStream {
   private lastId: string;
-  private pumping = false;
-  private rungWhilePumping = false;
+  /** A read of the log, or the delivery of its events, is under way. */
+  private reading = false;
+  private rungWhileReading = false;
   private closed = false;
   private lastDelivery = Date.now();
-  private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribe: () => void;
   private readonly onClosedCallbacks: (() => void)[] = [];
 
@@ -46,10 +53,6 @@ export class SseStream {
     res.socket?.setNoDelay(true);
     res.on('close', () => this.close(true));
     this.unsubscribe = source.subscribe(() => this.ring());
-    this.timers.push(
-      setInterval(() => this.heartbeat(), settings.heartbeatMs),
-      setInterval(() => this.ring(), settings.pollMs),
-    );
     this.ring();
   }
 
@@ -67,41 +70,55 @@ export class SseStream {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
-    for (const timer of this.timers) clearInterval(timer);
     if (abort) this.res.destroy();
     else if (!this.res.writableEnded) this.res.end();
     for (const callback of this.onClosedCallbacks.splice(0)) callback();
   }
 
-  private ring(): void {
-    if (this.closed) return;
-    if (this.pumping) {
-      this.rungWhilePumping = true;
-      return;
-    }
-    this.pumping = true;
-    this.pump()
-      .catch(() => this.close(true))
-      .finally(() => {
-        this.pumping = false;
-      });
+  /** Reads the log for events a lost notification did not announce. */
+  poll(): void {
+    this.ring();
   }
 
-  private async pump(): Promise<void> {
-    do {
-      this.rungWhilePumping = false;
-      for (;;) {
-        const events = await this.source.read(this.lastId, BATCH);
-        if (this.closed) return;
-        for (const event of events) {
-          const ok = this.res.write(`id: ${event.id}\ndata: ${JSON.stringify(event.data)}\n\n`);
-          this.lastId = event.id;
-          this.lastDelivery = Date.now();
-          if (!ok && !(await this.drained())) return;
-        }
-        if (events.length < BATCH) break;
+  private ring(): void {
+    if (this.closed) return;
+    if (this.reading) {
+      this.rungWhileReading = true;
+      return;
+    }
+    this.read();
+  }
+
+  // Plain callbacks rather than an async loop: a notification wakes thousands of streams at once,
+  // and every promise an async loop makes per stream is paid thousands of times.
+  private read(): void {
+    this.reading = true;
+    this.rungWhileReading = false;
+    this.source
+      .read(this.lastId, BATCH)
+      .then((events) => this.deliver(events, 0))
+      .catch(() => this.close(true));
+  }
+
+  /** Writes `events` from `from` on; then reads on while more may exist, else rests until rung. */
+  private deliver(events: SseEvent[], from: number): void {
+    if (this.closed) return;
+    for (let i = from; i < events.length; i++) {
+      const ok = this.res.write(events[i].frame);
+      this.lastId = events[i].id;
+      this.lastDelivery = Date.now();
+      if (!ok) {
+        this.drained()
+          .then((drained) => drained && this.deliver(events, i + 1))
+          .catch(() => this.close(true));
+        return;
       }
-    } while (this.rungWhilePumping && !this.closed);
+    }
+    if (events.length === BATCH || this.rungWhileReading) {
+      this.read();
+      return;
+    }
+    this.reading = false;
     if (Date.now() - this.lastDelivery > this.settings.idleTimeoutMs) this.close();
   }
 
@@ -131,7 +148,8 @@ export class SseStream {
     });
   }
 
-  private heartbeat(): void {
+  /** A comment that keeps proxies from closing a quiet stream; ends a stream idle for too long. */
+  heartbeat(): void {
     if (this.closed) return;
     if (Date.now() - this.lastDelivery > this.settings.idleTimeoutMs) {
       this.close();

@@ -3,17 +3,26 @@ import type { Response } from 'express';
 import { AppConfig } from 'src/platform/config/app-config';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
 
-/** Opens SSE streams and ends them all before the HTTP server closes, so shutdown never waits on a stream. */
+/**
+ * Opens SSE streams, beats their heartbeats and slow polls from one timer each (thousands of
+ * streams would otherwise hold thousands of timers, and their polls would not share reads), and
+ * ends them all before the HTTP server closes, so shutdown never waits on a stream.
+ */
 @Injectable()
 export class SseStreams implements BeforeApplicationShutdown {
   private readonly open = new Set<SseStream>();
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(private readonly config: AppConfig) {}
 
   start(res: Response, source: SseSource, fromId: string): SseStream {
     const stream = new SseStream(res, source, fromId, this.config.sse);
     this.open.add(stream);
-    stream.onClosed(() => this.open.delete(stream));
+    if (this.timers.length === 0) this.startTimers();
+    stream.onClosed(() => {
+      this.open.delete(stream);
+      if (this.open.size === 0) this.stopTimers();
+    });
     return stream;
   }
 
@@ -23,5 +32,23 @@ export class SseStreams implements BeforeApplicationShutdown {
 
   beforeApplicationShutdown(): void {
     for (const stream of [...this.open]) stream.close();
+    this.stopTimers();
+  }
+
+  private startTimers(): void {
+    const { heartbeatMs, pollMs } = this.config.sse;
+    this.timers = [
+      setInterval(() => this.each((stream) => stream.heartbeat()), heartbeatMs),
+      setInterval(() => this.each((stream) => stream.poll()), pollMs),
+    ];
+  }
+
+  private stopTimers(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+
+  private each(visit: (stream: SseStream) => void): void {
+    for (const stream of [...this.open]) visit(stream);
   }
 }

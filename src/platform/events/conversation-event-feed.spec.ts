@@ -1,0 +1,57 @@
+import { describe, it } from 'node:test';
+import { expect } from 'expect';
+import type { ConversationEventLog, StoredConversationEvent } from 'src/platform/events/conversation-event';
+import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
+import type { EventDoorbell } from 'src/platform/events/event-doorbell';
+
+/** A log of one conversation that counts its reads. */
+function eventLog(events: StoredConversationEvent[]) {
+  const log = {
+    reads: 0,
+    readAfter(conversationId: number, afterId: string, limit: number): Promise<StoredConversationEvent[]> {
+      log.reads++;
+      const after = events.filter((event) => BigInt(event.id) > BigInt(afterId)).slice(0, limit);
+      return Promise.resolve(after.filter((event) => event.conversationId === conversationId));
+    },
+  };
+  return log;
+}
+
+const stored = (id: string, text: string): StoredConversationEvent =>
+  ({
+    id,
+    conversationId: 4,
+    event: { type: 'user_message_new', text },
+  }) as unknown as StoredConversationEvent;
+
+function feedOver(events: StoredConversationEvent[]) {
+  const log = eventLog(events);
+  const doorbell = { subscribe: () => () => undefined } as unknown as EventDoorbell;
+  return { log, feed: new ConversationEventFeed(log as unknown as ConversationEventLog, doorbell) };
+}
+
+describe('ConversationEventFeed', () => {
+  it('answers the streams that ask for one position in one turn with one read, serialised once', async () => {
+    const { log, feed } = feedOver([stored('7', 'hello'), stored('9', 'again')]);
+    const sources = Array.from({ length: 100 }, () => feed.source(4));
+    const batches = await Promise.all(sources.map((source) => source.read('5', 200)));
+    expect(log.reads).toBe(1);
+    expect(batches[0]).toEqual([
+      { id: '7', frame: 'id: 7\ndata: {"type":"user_message_new","text":"hello"}\n\n' },
+      { id: '9', frame: 'id: 9\ndata: {"type":"user_message_new","text":"again"}\n\n' },
+    ]);
+    for (const batch of batches) expect(batch[1].frame).toBe(batches[0][1].frame);
+  });
+
+  it('reads again for another position, and in a later turn at the same position', async () => {
+    const events = [stored('7', 'hello')];
+    const { log, feed } = feedOver(events);
+    const source = feed.source(4);
+    await Promise.all([source.read('5', 200), source.read('7', 200)]);
+    expect(log.reads).toBe(2);
+    events.push(stored('8', 'committed since'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await source.read('7', 200)).map((event) => event.id)).toEqual(['8']);
+    expect(log.reads).toBe(3);
+  });
+});

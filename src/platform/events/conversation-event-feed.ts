@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { EventDoorbell } from 'src/platform/events/event-doorbell';
+import { SseEvent, SseSource, sseEvent } from 'src/platform/http/sse-stream';
+
+/**
+ * The event log as SSE sources. A notification rings every subscriber of a conversation in one
+ * synchronous loop, and so does the slow poll: the streams that then ask for the same position
+ * share one query, and each event is serialised once. A read is shared only until the turn of
+ * the event loop that started it ends (its next tick); notifications and polls each arrive in a
+ * turn of their own, so no stream joins a read older than the ring that woke it.
+ */
+@Injectable()
+export class ConversationEventFeed {
+  private readonly reads = new Map<string, Promise<SseEvent[]>>();
+
+  constructor(
+    private readonly log: ConversationEventLog,
+    private readonly doorbell: EventDoorbell,
+  ) {}
+
+  source(conversationId: number): SseSource {
+    return {
+      read: (afterId, limit) => this.read(conversationId, afterId, limit),
+      subscribe: (ring) => this.doorbell.subscribe(conversationId, ring),
+    };
+  }
+
+  private read(conversationId: number, afterId: string, limit: number): Promise<SseEvent[]> {
+    const key = `${conversationId}:${afterId}:${limit}`;
+    let read = this.reads.get(key);
+    if (!read) {
+      read = this.log
+        .readAfter(conversationId, afterId, limit)
+        .then((stored) => stored.map((event) => sseEvent(event.id, event.event)));
+      this.reads.set(key, read);
+      process.nextTick(() => this.reads.delete(key));
+    }
+    return read;
+  }
+}
