@@ -34,6 +34,8 @@ export interface EmbeddedPostgresOptions {
   log: (message: string) => void;
   /** Database created on first start; defaults to `workspace_agent`. */
   database?: string;
+  /** Port of a server started here; defaults to a free one. A restart on the same port keeps its URL valid. */
+  port?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function startOrAttachEmbeddedPostgres(
       await ensureDatabase(credentials, runningPort);
       return { url: connectionUrl(credentials, runningPort), startedHere: false, release: async () => {} };
     }
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const server = await createEmbeddedServer(pgDir, port, credentials, log);
     if (!(await isInitialised(pgDir))) {
       await rm(pgDir, { recursive: true, force: true });

@@ -1,0 +1,107 @@
+import { before, describe, it } from 'node:test';
+import { expect } from 'expect';
+import { ArgumentsHost, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { createServer } from 'node:net';
+import { Client } from 'pg';
+import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
+import { DomainError } from 'src/platform/errors/domain-error';
+import { QueryFailedError } from 'typeorm';
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** Runs the filter on `exception` and returns what it answered. */
+function answer(exception: unknown): Answer {
+  const sent: Partial<Answer> = {};
+  const response = {
+    headersSent: false,
+    setHeader: () => undefined,
+    status(status: number) {
+      sent.status = status;
+      return this;
+    },
+    json(body: unknown) {
+      sent.body = body;
+      return this;
+    },
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  new ApiExceptionFilter().catch(exception, host);
+  return sent as Answer;
+}
+
+/** A loopback port that nothing listens on any more. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+const unavailable = {
+  status: 503,
+  body: { error: { type: 'service_unavailable', message: expect.stringMatching(/database/) } },
+};
+
+function queryFailed(code: string, message: string): QueryFailedError {
+  return new QueryFailedError('SELECT 1', [], Object.assign(new Error(message), { code }));
+}
+
+describe('ApiExceptionFilter and an unreachable database', () => {
+  // Each spec file runs in its own process: silencing the logs here affects no other file.
+  before(() => {
+    Logger.overrideLogger(false);
+  });
+
+  it('answers 503 when the driver cannot connect (nothing listens on the port)', async () => {
+    const client = new Client({
+      host: '127.0.0.1',
+      port: await closedPort(),
+      connectionTimeoutMillis: 5_000,
+    });
+    const refused = await client.connect().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(Error);
+    expect(answer(refused)).toEqual(unavailable);
+  });
+
+  it('answers 503 for the server shutting down, starting up or a lost connection', () => {
+    for (const exception of [
+      queryFailed('57P01', 'terminating connection due to administrator command'),
+      queryFailed('57P03', 'the database system is starting up'),
+      queryFailed('08006', 'connection failure'),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+      new Error('Connection terminated due to connection timeout'),
+    ]) {
+      expect(answer(exception)).toEqual(unavailable);
+    }
+  });
+
+  it('keeps other database failures as 500, domain errors and HTTP exceptions as they are', () => {
+    expect(answer(queryFailed('23505', 'duplicate key value violates unique constraint'))).toEqual({
+      status: 500,
+      body: { error: { type: 'internal_server_error', message: expect.any(String) } },
+    });
+    expect(answer(new Error('boom')).status).toBe(500);
+    expect(answer(new DomainError('conversation_not_found', 'No such conversation.'))).toEqual({
+      status: 404,
+      body: { error: { type: 'conversation_not_found', message: 'No such conversation.' } },
+    });
+    expect(answer(new NotFoundException('Cannot GET /nowhere'))).toEqual({
+      status: 404,
+      body: { error: { type: 'not_found', message: 'Cannot GET /nowhere' } },
+    });
+    expect(answer(new ServiceUnavailableException()).body).toEqual({
+      error: { type: 'service_unavailable', message: expect.any(String) },
+    });
+  });
+});

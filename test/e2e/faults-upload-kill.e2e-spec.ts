@@ -1,0 +1,213 @@
+import { after, before, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { FilesService, UPLOAD_MAX_DURATION_MS } from 'src/modules/files/application/files.service';
+import { asBytes } from 'test/support/bytes';
+import { expect } from 'test/support/expect';
+import { Bootstrapped, bootstrapWorkspace, serviceApi, useServedApiDocument } from 'test/support/service-api';
+import { ServiceProcess, freePort, startService, tempDataDir } from 'test/support/service-process';
+import { createTestApp, createTestDatabase } from 'test/support/test-app';
+import { until } from 'test/support/until';
+import { api } from 'test/support/world';
+
+interface FileBody {
+  sId: string;
+  status: string;
+  uploadUrl?: string;
+  downloadUrl?: string;
+}
+
+const CUT_SIZE = 4 * 1024 * 1024;
+
+/**
+ * A multipart upload that sends its form's opening and `first` bytes of content, then waits: the
+ * rest never comes. Resolves with how the request ended (an answer, or the connection's error).
+ */
+function startUpload(url: string, declaredSize: number, first: Buffer): Promise<string> {
+  const boundary = `faults${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n` +
+      'Content-Type: text/plain\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve) => {
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(head.length + declaredSize + tail.length),
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(`answered ${res.statusCode}`);
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(`failed ${error.code ?? error.message}`));
+    req.write(Buffer.concat([head, first]));
+  });
+}
+
+describe('an app process killed during an upload', () => {
+  let database: { url: string; drop(): Promise<void> };
+  let dataDir: string;
+  let env: Record<string, string>;
+  let db: Client;
+  const processes: ServiceProcess[] = [];
+
+  const exists = (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
+
+  before(async () => {
+    database = await createTestDatabase();
+    dataDir = await tempDataDir();
+    const port = await freePort();
+    // The restarted process takes the same address, so the upload URLs it handed out stay valid.
+    env = {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    };
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+  });
+
+  after(async () => {
+    for (const service of processes) await service.stop('SIGKILL');
+    await db?.end();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('leaves no ready record without its content, refuses a second upload cleanly, and the sweep fails it later', async () => {
+    const first = await startService(env);
+    processes.push(first);
+    await useServedApiDocument(first.baseUrl);
+    const boot: Bootstrapped = await bootstrapWorkspace(env, 'Upload Crash');
+    const wId = boot.workspace.sId;
+    const [{ id: workspaceId }] = (
+      await db.query<{ id: number }>('SELECT id FROM workspaces WHERE s_id = $1', [wId])
+    ).rows;
+    const blobPath = (sId: string) => join(dataDir, 'files', String(workspaceId), sId);
+    const incoming = join(dataDir, 'files', '.incoming');
+    const create = async (baseUrl: string, fileSize: number) => {
+      const res = await serviceApi(baseUrl, boot.apiKey.secret)
+        .post(`/api/w/${wId}/files`)
+        .send({ contentType: 'text/plain', fileName: 'notes.txt', fileSize, useCase: 'conversation' })
+        .expect(200);
+      expect(res.body).toMatchApiSchema('FileResponse');
+      return res.body.file as FileBody;
+    };
+    const getFile = async (baseUrl: string, sId: string) => {
+      const res = await serviceApi(baseUrl, boot.apiKey.secret).get(`/api/w/${wId}/files/${sId}`).expect(200);
+      expect(res.body).toMatchApiSchema('FileResponse');
+      return res.body.file as FileBody;
+    };
+
+    const uploadWhole = async (file: FileBody, content: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([content], { type: 'text/plain' }), 'notes.txt');
+      const res = await fetch(file.uploadUrl!, { method: 'POST', body: form });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toMatchApiSchema('FileResponse');
+      expect((body as { file: FileBody }).file.status).toBe('ready');
+    };
+
+    // A file uploaded whole before the crash: ready, with its content.
+    const doneContent = randomBytes(3000).toString('base64');
+    const done = await create(first.baseUrl, doneContent.length);
+    await uploadWhole(done, doneContent);
+
+    // A file whose upload is under way, with bytes already in storage, when the process dies.
+    const cut = await create(first.baseUrl, CUT_SIZE);
+    const outcome = startUpload(cut.uploadUrl!, CUT_SIZE, Buffer.alloc(256 * 1024, 'a'));
+    await until(
+      async () => {
+        const drafts = await readdir(incoming).catch(() => [] as string[]);
+        const sizes = await Promise.all(drafts.map(async (name) => (await stat(join(incoming, name))).size));
+        return sizes.reduce((sum, size) => sum + size, 0);
+      },
+      (stored) => stored > 0,
+      30_000,
+    );
+    expect(await first.stop('SIGKILL')).toBeNull();
+    expect(await outcome).toMatch(/^failed /);
+
+    const second = await startService(env);
+    processes.push(second);
+    const afterCrash = await getFile(second.baseUrl, cut.sId);
+    expect(afterCrash.status).not.toBe('ready');
+    expect(afterCrash.downloadUrl).toBeUndefined();
+    expect(await exists(blobPath(cut.sId))).toBe(false);
+    const download = await serviceApi(second.baseUrl, boot.apiKey.secret)
+      .get(`/api/w/${wId}/files/${cut.sId}?action=download`)
+      .expect(400);
+    expect(download.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+
+    // The interrupted upload still holds its claim: a retry is refused with the envelope, and changes nothing.
+    const retryForm = new FormData();
+    retryForm.append('file', new Blob([Buffer.alloc(CUT_SIZE, 'b')], { type: 'text/plain' }), 'big.txt');
+    const retry = await fetch(cut.uploadUrl!, { method: 'POST', body: retryForm });
+    expect(retry.status).toBe(400);
+    const retryBody = await retry.json();
+    expect(retryBody).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+    expect(retryBody).toMatchApiSchema('ErrorResponse');
+    expect((await getFile(second.baseUrl, cut.sId)).status).toBe(afterCrash.status);
+    expect(await exists(blobPath(cut.sId))).toBe(false);
+
+    // Uploading again means a new file, which the restarted process takes whole.
+    const againContent = randomBytes(2000).toString('base64');
+    const again = await create(second.baseUrl, againContent.length);
+    await uploadWhole(again, againContent);
+
+    // The file finished before the crash is intact.
+    expect((await getFile(second.baseUrl, done.sId)).status).toBe('ready');
+    const content = await serviceApi(second.baseUrl, boot.apiKey.secret)
+      .get(`/api/w/${wId}/files/${done.sId}?action=download`)
+      .buffer(true)
+      .parse(asBytes)
+      .expect(200);
+    expect((content.body as Buffer).toString()).toBe(doneContent);
+
+    const ready = await db.query<{ s_id: string }>(
+      "SELECT s_id FROM files WHERE workspace_id = $1 AND status = 'ready' ORDER BY id",
+      [workspaceId],
+    );
+    expect(ready.rows.map((row) => row.s_id)).toEqual([done.sId, again.sId]);
+    for (const row of ready.rows) expect(await exists(blobPath(row.s_id))).toBe(true);
+    expect(await second.stop()).toBe(0);
+
+    // The design's cleanup: once the window has closed and the claim is older than any upload can
+    // run, the sweep fails the file. Run it as it would then run, rather than waiting an hour.
+    const t = await createTestApp({ databaseUrl: database.url, config: { dataDir } });
+    try {
+      const later = new Date(Date.now() + 24 * 3600 * 1000 + UPLOAD_MAX_DURATION_MS);
+      expect(await t.app.get(FilesService).sweepExpired(later)).toBe(1);
+      const swept = await db.query<{ s_id: string; status: string }>(
+        'SELECT s_id, status FROM files WHERE workspace_id = $1 ORDER BY id',
+        [workspaceId],
+      );
+      expect(swept.rows).toEqual([
+        { s_id: done.sId, status: 'ready' },
+        { s_id: cut.sId, status: 'failed' },
+        { s_id: again.sId, status: 'ready' },
+      ]);
+      const failed = await api(t, boot.apiKey).get(`/api/w/${wId}/files/${cut.sId}`).expect(200);
+      expect(failed.body).toMatchApiSchema('FileResponse');
+      expect(failed.body.file).toMatchObject({ status: 'failed' });
+      expect(failed.body.file.uploadUrl).toBeUndefined();
+      expect(await exists(blobPath(cut.sId))).toBe(false);
+      expect(await exists(blobPath(done.sId))).toBe(true);
+      expect(await exists(blobPath(again.sId))).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
