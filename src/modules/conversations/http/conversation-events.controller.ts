@@ -17,7 +17,7 @@ import {
   CONVERSATION_EVENT_SCHEMA,
   ConversationStreamEvent,
 } from 'src/platform/events/conversation-event.schemas';
-import { EventDoorbell } from 'src/platform/events/event-doorbell';
+import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SseStreams } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
@@ -50,7 +50,7 @@ export class ConversationEventsController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly events: ConversationEventLog,
-    private readonly doorbell: EventDoorbell,
+    private readonly feed: ConversationEventFeed,
     private readonly streams: SseStreams,
   ) {}
 
@@ -100,17 +100,6 @@ export class ConversationEventsController {
     const cursor = resumeCursor(lastEventId, query.lastEventId);
     const conversation = await this.conversations.get(caller, params.cId);
     const fromId = cursor ?? (await this.events.lastId(conversation.id));
-    this.streams.start(
-      res,
-      {
-        read: async (afterId, limit) =>
-          (await this.events.readAfter(conversation.id, afterId, limit)).map((stored) => ({
-            id: stored.id,
-            data: stored.event,
-          })),
-        subscribe: (ring) => this.doorbell.subscribe(conversation.id, ring),
-      },
-      fromId,
-    );
+    this.streams.start(res, this.feed.source(conversation.id), fromId);
   }
 }
