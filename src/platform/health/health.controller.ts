@@ -1,7 +1,8 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from 'src/platform/auth/auth.decorators';
+import { DomainError } from 'src/platform/errors/domain-error';
 
 @ApiTags('health')
 @Public()
@@ -21,7 +22,13 @@ export class HealthController {
   @Get('readyz')
   @HealthCheck()
   @ApiServiceUnavailableResponse({ description: 'The database cannot be reached.' })
-  ready() {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+  async ready() {
+    try {
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      // Terminus reports in its own shape; the envelope carries one sentence instead.
+      throw new DomainError('service_unavailable', 'Not ready: the database cannot be reached.');
+    }
   }
 }

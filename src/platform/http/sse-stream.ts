@@ -34,6 +34,7 @@ export class SseStream {
   private rungWhileReading = false;
   private closed = false;
   private lastDelivery = Date.now();
+  private lastWrite = Date.now();
   private readonly unsubscribe: () => void;
   private readonly onClosedCallbacks: (() => void)[] = [];
 
@@ -106,7 +107,7 @@ export class SseStream {
     for (let i = from; i < events.length; i++) {
       const ok = this.res.write(events[i].frame);
       this.lastId = events[i].id;
-      this.lastDelivery = Date.now();
+      this.lastDelivery = this.lastWrite = Date.now();
       if (!ok) {
         this.drained()
           .then((drained) => drained && this.deliver(events, i + 1))
@@ -148,14 +149,19 @@ export class SseStream {
     });
   }
 
-  /** A comment that keeps proxies from closing a quiet stream; ends a stream idle for too long. */
-  heartbeat(): void {
+  /**
+   * A comment that keeps proxies from closing a stream quiet for `heartbeatMs`; ends a stream
+   * idle for too long. Called often: each stream beats on its own schedule, so thousands of
+   * streams never all write at once.
+   */
+  heartbeat(now: number): void {
     if (this.closed) return;
-    if (Date.now() - this.lastDelivery > this.settings.idleTimeoutMs) {
+    if (now - this.lastDelivery > this.settings.idleTimeoutMs) {
       this.close();
       return;
     }
-    if (this.res.writableNeedDrain) return;
+    if (now - this.lastWrite < this.settings.heartbeatMs || this.res.writableNeedDrain) return;
+    this.lastWrite = now;
     this.res.write(': ping\n\n');
   }
 }

@@ -3,6 +3,9 @@ import type { Response } from 'express';
 import { AppConfig } from 'src/platform/config/app-config';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
 
+/** How often streams are checked for a due heartbeat: each beats `heartbeatMs` after its last write. */
+const HEARTBEAT_CHECK_MS = 1_000;
+
 /**
  * Opens SSE streams, beats their heartbeats and slow polls from one timer each (thousands of
  * streams would otherwise hold thousands of timers, and their polls would not share reads), and
@@ -38,7 +41,13 @@ export class SseStreams implements BeforeApplicationShutdown {
   private startTimers(): void {
     const { heartbeatMs, pollMs } = this.config.sse;
     this.timers = [
-      setInterval(() => this.each((stream) => stream.heartbeat()), heartbeatMs),
+      setInterval(
+        () => {
+          const now = Date.now();
+          this.each((stream) => stream.heartbeat(now));
+        },
+        Math.min(heartbeatMs, HEARTBEAT_CHECK_MS),
+      ),
       setInterval(() => this.each((stream) => stream.poll()), pollMs),
     ];
   }
