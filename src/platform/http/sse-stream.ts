@@ -1,16 +1,27 @@
 import type { Response } from 'express';
+import type { Socket } from 'node:net';
 import type { SseSettings } from 'src/platform/config/app-config';
 
 export interface SseEvent {
   id: string;
   /** The whole `id:`/`data:` block, serialised once however many streams send it. */
   frame: string;
+  /** `frame` as one HTTP/1.1 chunk, framed once too. */
+  chunk: string;
+}
+
+function asChunk(text: string): string {
+  return `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 }
 
 /** An event as an SSE block; `data` must serialise to one line (JSON does). */
 export function sseEvent(id: string, data: unknown): SseEvent {
-  return { id, frame: `id: ${id}\ndata: ${JSON.stringify(data)}\n\n` };
+  const frame = `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
+  return { id, frame, chunk: asChunk(frame) };
 }
+
+const PING = ': ping\n\n';
+const PING_CHUNK = asChunk(PING);
 
 export interface SseSource {
   /** Events after `afterId`, oldest first, at most `limit`. */
@@ -35,6 +46,7 @@ export class SseStream {
   private closed = false;
   private lastDelivery = Date.now();
   private lastWrite = Date.now();
+  private readonly socket: Socket | null;
   private readonly unsubscribe: () => void;
   private readonly onClosedCallbacks: (() => void)[] = [];
 
@@ -52,6 +64,10 @@ export class SseStream {
     res.setHeader('X-Accel-Buffering', 'no');
     res.flushHeaders();
     res.socket?.setNoDelay(true);
+    // Node frames each chunk in four buffered writes and a deferred uncork; a notification makes
+    // thousands of streams write at once, so a chunked stream writes its pre-framed chunks straight
+    // to the socket instead (one write each). res.end() still sends the last chunk.
+    this.socket = res.chunkedEncoding && res.socket ? res.socket : null;
     res.on('close', () => this.close(true));
     this.unsubscribe = source.subscribe(() => this.ring());
     this.ring();
@@ -105,7 +121,7 @@ export class SseStream {
   private deliver(events: SseEvent[], from: number): void {
     if (this.closed) return;
     for (let i = from; i < events.length; i++) {
-      const ok = this.res.write(events[i].frame);
+      const ok = this.write(events[i].frame, events[i].chunk);
       this.lastId = events[i].id;
       this.lastDelivery = this.lastWrite = Date.now();
       if (!ok) {
@@ -141,10 +157,10 @@ export class SseStream {
       };
       const cleanup = () => {
         clearTimeout(timer);
-        this.res.off('drain', onDrain);
+        (this.socket ?? this.res).off('drain', onDrain);
         this.res.off('close', onClose);
       };
-      this.res.once('drain', onDrain);
+      (this.socket ?? this.res).once('drain', onDrain);
       this.res.once('close', onClose);
     });
   }
@@ -160,8 +176,14 @@ export class SseStream {
       this.close();
       return;
     }
-    if (now - this.lastWrite < this.settings.heartbeatMs || this.res.writableNeedDrain) return;
+    if (now - this.lastWrite < this.settings.heartbeatMs || (this.socket ?? this.res).writableNeedDrain) {
+      return;
+    }
     this.lastWrite = now;
-    this.res.write(': ping\n\n');
+    this.write(PING, PING_CHUNK);
+  }
+
+  private write(frame: string, chunk: string): boolean {
+    return this.socket ? this.socket.write(chunk) : this.res.write(frame);
   }
 }
