@@ -32,6 +32,7 @@ export type WorkspaceInitializer = (workspace: Workspace, creator: User) => Prom
 @Injectable()
 export class WorkspacesService {
   private readonly initializers: WorkspaceInitializer[] = [];
+  private systemUserCache: User | null = null;
 
   constructor(
     private readonly identity: IdentityRepository,
@@ -111,18 +112,36 @@ export class WorkspacesService {
    * the user is no longer a member.
    */
   async callerFor(workspaceId: number, userId: number, keyId: string): Promise<Caller | null> {
-    const [member] = await this.identity.findMembersByUserIds(workspaceId, [userId]);
-    const workspace = member && (await this.identity.findWorkspaceById(workspaceId));
-    if (!member || !workspace) return null;
-    return new Caller(
-      workspace.id,
-      workspace.sId,
-      member.user.id,
-      member.user.sId,
-      member.membership.role,
-      [...SCOPES],
-      keyId,
-    );
+    const [caller] = await this.callersFor([{ workspaceId, userId, keyId }]);
+    return caller;
+  }
+
+  /** `callerFor` of several members at once (a batch of background jobs): two queries per workspace. */
+  async callersFor(
+    requests: { workspaceId: number; userId: number; keyId: string }[],
+  ): Promise<(Caller | null)[]> {
+    const found = new Map<string, { workspace: Workspace; member: Member }>();
+    for (const workspaceId of new Set(requests.map((request) => request.workspaceId))) {
+      const userIds = requests.filter((r) => r.workspaceId === workspaceId).map((r) => r.userId);
+      const members = await this.identity.findMembersByUserIds(workspaceId, [...new Set(userIds)]);
+      const workspace = members.length > 0 && (await this.identity.findWorkspaceById(workspaceId));
+      if (!workspace) continue;
+      for (const member of members) found.set(`${workspaceId}:${member.user.id}`, { workspace, member });
+    }
+    return requests.map(({ workspaceId, userId, keyId }) => {
+      const match = found.get(`${workspaceId}:${userId}`);
+      if (!match) return null;
+      const { workspace, member } = match;
+      return new Caller(
+        workspace.id,
+        workspace.sId,
+        member.user.id,
+        member.user.sId,
+        member.membership.role,
+        [...SCOPES],
+        keyId,
+      );
+    });
   }
 
   /** Users by row id, members or not (message authors include the system user). */
@@ -130,13 +149,19 @@ export class WorkspacesService {
     return this.identity.findUsersByIds([...new Set(userIds)]);
   }
 
-  /** The author of the messages the service posts itself (wake-ups); created on first use. */
+  /**
+   * The author of the messages the service posts itself (wake-ups); created on first use, then
+   * kept for the process's life (users are never deleted). Kept only once committed, so a
+   * transaction that created it and rolled back leaves nothing behind.
+   */
   async systemUser(): Promise<User> {
+    if (this.systemUserCache) return this.systemUserCache;
     const details = { email: SYSTEM_USER_EMAIL, fullName: 'Wake-up' };
-    return (
+    const user =
       (await this.identity.findUserByEmail(SYSTEM_USER_EMAIL)) ??
-      this.identity.createUser(generateSId(), details, 'system')
-    );
+      (await this.identity.createUser(generateSId(), details, 'system'));
+    this.unitOfWork.afterCommit(() => (this.systemUserCache = user));
+    return user;
   }
 
   membersByUserIds(workspaceId: number, userIds: number[]): Promise<Member[]> {
