@@ -70,7 +70,7 @@ describe('agent runtime', () => {
     t = await createTestApp({
       config: {
         openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 1_000, maxRetries: 2 },
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 10 },
+        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 10, concurrency: 8 },
       },
     });
     baseUrl = await t.listen();
@@ -235,7 +235,9 @@ describe('agent runtime', () => {
   it('cancels a running answer, once, and tells the stream', async () => {
     const slow = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 150 } },
+      config: {
+        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 150, concurrency: 8 },
+      },
     });
     try {
       const res = await api(slow, a.admin)
@@ -290,7 +292,9 @@ describe('agent runtime', () => {
   it('fails the runs a stopping process leaves behind, with a reason', async () => {
     const stopping = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 1_000 } },
+      config: {
+        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 1_000, concurrency: 8 },
+      },
     });
     const res = await api(stopping, a.admin)
       .post(conversationsPath())
@@ -308,6 +312,70 @@ describe('agent runtime', () => {
     expect(list[1]).toMatchObject({
       status: 'failed',
       error: { code: 'run_interrupted', message: expect.any(String) },
+    });
+  });
+
+  describe('with one answer at a time', () => {
+    let single: TestApp;
+    const post = async (content: string) =>
+      (
+        await api(single, a.admin)
+          .post(conversationsPath())
+          .send({ message: { content, mentions: [{ configurationId: agents.assistant }], context } })
+          .expect(200)
+      ).body.conversation.sId as string;
+
+    before(async () => {
+      single = await createTestApp({
+        databaseUrl: t.config.databaseUrl!,
+        config: {
+          runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 250, concurrency: 1 },
+        },
+      });
+    });
+    after(() => single.close());
+
+    it('answers a message once the answer before it has ended', async () => {
+      const first = await post('First in line');
+      const second = await post('Second in line');
+      // Read the second before the first: while the first is still running, the second has not started.
+      const [secondWhileFirstRuns, firstRunning] = await until(
+        async () => [await messages(second), await messages(first)] as const,
+        ([, list]) => list.length === 2 && list[1].status === 'created',
+      );
+      expect(secondWhileFirstRuns.map((m) => m.type)).toEqual(['user_message']);
+      expect(firstRunning[1].status).toBe('created');
+      const [firstDone, secondDone] = [await settled(first, 1), await settled(second, 1)];
+      expect(firstDone[1].status).toBe('succeeded');
+      expect(secondDone[1].status).toBe('succeeded');
+    });
+
+    it('answers the waiting messages of a stopping process with an interrupted run', async () => {
+      const stopping = await createTestApp({
+        databaseUrl: t.config.databaseUrl!,
+        config: {
+          runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 1_000, concurrency: 1 },
+        },
+      });
+      const cIds: string[] = [];
+      for (const content of ['Running', 'Waiting', 'Waiting too']) {
+        const res = await api(stopping, a.admin)
+          .post(conversationsPath())
+          .send({ message: { content, mentions: [{ configurationId: agents.assistant }], context } })
+          .expect(200);
+        cIds.push(res.body.conversation.sId as string);
+      }
+      await until(
+        () => messages(cIds[0]),
+        (list) => list.length === 2,
+      );
+      expect(await messages(cIds[1])).toHaveLength(1);
+      await stopping.close();
+      for (const cId of cIds) {
+        const list = await messages(cId);
+        expect(list).toHaveLength(2);
+        expect(list[1]).toMatchObject({ status: 'failed', error: { code: 'run_interrupted' } });
+      }
     });
   });
 

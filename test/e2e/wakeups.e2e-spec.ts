@@ -45,7 +45,9 @@ describe('wake-ups', () => {
 
   before(async () => {
     t = await createTestApp({
-      config: { runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0 } },
+      config: {
+        runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      },
     });
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -194,7 +196,9 @@ describe('wake-ups', () => {
     const timed = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
       overrides: [{ provide: Clock, useValue: clock }],
-      config: { runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0 } },
+      config: {
+        runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      },
     });
     try {
       const cId = await newConversation();
@@ -247,7 +251,9 @@ describe('wake-ups', () => {
       [0, 1].map(() =>
         createTestApp({
           databaseUrl: t.config.databaseUrl!,
-          config: { runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0 } },
+          config: {
+            runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+          },
         }),
       ),
     );

@@ -22,6 +22,7 @@ describe('loadAppConfig', () => {
       rateLimitRequests: 6000,
       rateLimitWindowSeconds: 60,
     });
+    expect(config.runs.concurrency).toBe(8);
   });
 
   it('reads every variable', () => {
@@ -33,6 +34,7 @@ describe('loadAppConfig', () => {
       LOG_LEVEL: 'DEBUG',
       RATE_LIMIT_REQUESTS: '0',
       RATE_LIMIT_WINDOW_SECONDS: '3600',
+      RUN_CONCURRENCY: '32',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -42,6 +44,7 @@ describe('loadAppConfig', () => {
       logLevel: 'debug',
       rateLimitRequests: 0,
       rateLimitWindowSeconds: 3600,
+      runs: { concurrency: 32 },
     });
   });
 
@@ -118,6 +121,7 @@ describe('loadAppConfig', () => {
     [{ RATE_LIMIT_REQUESTS: '1.5' }, /^RATE_LIMIT_REQUESTS must be an integer/],
     [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and 86400/],
     [{ RATE_LIMIT_WINDOW_SECONDS: 'minute' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer/],
+    [{ RUN_CONCURRENCY: '0' }, /^RUN_CONCURRENCY must be an integer between 1 and 10000/],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

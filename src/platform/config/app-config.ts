@@ -52,6 +52,11 @@ export interface RunSettings {
   staleAfterMs: number;
   /** Pause between the chunks of the built-in local model, so its answers stream like a real model's. */
   localModelChunkDelayMs: number;
+  /**
+   * Posted messages a process answers at once; later ones wait their turn, so a burst of mentions
+   * (a thousand wake-ups due together) cannot take every database connection.
+   */
+  concurrency: number;
 }
 
 export interface OpenAiSettings {
@@ -180,6 +185,9 @@ function readLogLevel(env: Env): LogLevel {
 export const DEFAULT_RATE_LIMIT_REQUESTS = 6000;
 export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
 
+/** Answers a process generates at once by default; see `RunSettings.concurrency`. */
+export const DEFAULT_RUN_CONCURRENCY = 8;
+
 function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
@@ -301,6 +309,7 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       heartbeatMs: readDuration(env, 'RUN_HEARTBEAT_MS', 5_000),
       staleAfterMs: readDuration(env, 'RUN_STALE_AFTER_MS', 30_000),
       localModelChunkDelayMs: readCount(env, 'LOCAL_MODEL_CHUNK_DELAY_MS', 25, 10_000),
+      concurrency: readInteger(env, 'RUN_CONCURRENCY', DEFAULT_RUN_CONCURRENCY, 1, 10_000),
     },
     openai: readOpenAi(env),
     urlSigningSecret: readSigningSecret(env),
