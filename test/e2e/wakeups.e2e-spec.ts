@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import { Clock } from 'src/platform/clock/clock';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
+import { BATCH_SIZE, WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
+import { MAX_ATTEMPTS } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { expect } from 'test/support/expect';
 import { until } from 'test/support/until';
@@ -241,6 +242,154 @@ describe('wake-ups', () => {
     } finally {
       await timed.close();
     }
+  });
+
+  describe('firing in batches', () => {
+    // Its own database: the controlled clock is ahead of real time, so its scheduler would
+    // otherwise also fire the wake-ups other tests leave scheduled.
+    const clock = new FakeClock(new Date('2027-03-01T09:00:00Z'));
+    let timed: TestApp;
+    let scheduler: WakeUpScheduler;
+    let fixture: WorkspaceFixture;
+    let owner: Actor;
+    let wIdTimed: string;
+    let agentSIds: Record<string, string>;
+
+    const base = () => `/api/w/${wIdTimed}/assistant/conversations`;
+    const at = (offsetMs: number) => new Date('2027-03-01T09:00:00Z').getTime() + offsetMs;
+    /** A conversation of `actor` with one wake-up of `agent` due at `fireAt`; returns both sIds. */
+    const scheduled = async (actor: Actor, agent: string, fireAt: number, message?: boolean) => {
+      const body = message
+        ? { message: { content: 'Hello', mentions: [], context: { username: 'u', timezone: 'UTC' } } }
+        : { title: 'Batch' };
+      const cId = (await api(timed, actor).post(base()).send(body).expect(200)).body.conversation
+        .sId as string;
+      const res = await api(timed, actor)
+        .post(`${base()}/${cId}/wakeups`)
+        .send({
+          agentConfigurationId: agent,
+          scheduleConfig: { type: 'one_shot', fireAt },
+          reason: 'Batch check',
+        })
+        .expect(200);
+      return { cId, wakeUpSId: res.body.wakeUp.sId as string };
+    };
+    const state = async (wakeUpSId: string) =>
+      (
+        await timed.dataSource.query<
+          { status: string; fire_count: number; attempts: number; next_fire_at: Date | null }[]
+        >('SELECT status, fire_count, attempts, next_fire_at FROM wakeups WHERE s_id = $1', [wakeUpSId])
+      )[0];
+    const systemMessages = async (cId: string) =>
+      (
+        await timed.dataSource.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id
+           WHERE c.s_id = $1 AND m.context->>'origin' = 'wakeup'`,
+          [cId],
+        )
+      )[0].n;
+    const announced = async (cId: string) =>
+      (
+        await timed.dataSource.query<{ status: string }[]>(
+          `SELECT e.payload->'wakeUp'->>'status' AS status FROM conversation_events e
+           JOIN conversations c ON c.id = e.conversation_id
+           WHERE c.s_id = $1 AND e.type = 'wake_up_updated' ORDER BY e.id`,
+          [cId],
+        )
+      ).map((row) => row.status);
+
+    before(async () => {
+      timed = await createTestApp({
+        overrides: [{ provide: Clock, useValue: clock }],
+        config: {
+          runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+        },
+      });
+      scheduler = timed.app.get(WakeUpScheduler);
+      const timedWorld = new World(timed);
+      fixture = await timedWorld.workspace();
+      wIdTimed = fixture.workspace.sId;
+      owner = await timedWorld.member(fixture.workspace, 'user');
+      const globals = await api(timed, fixture.admin)
+        .get(`/api/w/${wIdTimed}/assistant/agent_configurations?view=global`)
+        .expect(200);
+      agentSIds = Object.fromEntries(
+        (globals.body.agentConfigurations as { sId: string; name: string }[]).map((x) => [x.name, x.sId]),
+      );
+    });
+    after(() => timed.close());
+
+    it('fires more than a batch in one pass, and cancels in the same pass those that can never fire', async () => {
+      const fireAt = at(60_000);
+      const fine = await Promise.all(
+        Array.from({ length: BATCH_SIZE + 5 }, () => scheduled(owner, agentSIds.assistant, fireAt)),
+      );
+      const agentGone = await scheduled(owner, agentSIds.summarizer, fireAt);
+      const leaver = await new World(timed).member(fixture.workspace, 'user');
+      const ownerGone = await scheduled(leaver, agentSIds.assistant, fireAt);
+      await timed.dataSource.query("UPDATE agent_configurations SET status = 'archived' WHERE s_id = $1", [
+        agentSIds.summarizer,
+      ]);
+      await timed.dataSource.query('DELETE FROM memberships WHERE user_id = $1', [leaver.user.id]);
+
+      clock.set('2027-03-01T09:01:01Z');
+      await scheduler.runDue();
+
+      for (const { cId, wakeUpSId } of fine) {
+        expect(await state(wakeUpSId)).toMatchObject({ status: 'fired', fire_count: 1, next_fire_at: null });
+        expect(await systemMessages(cId)).toBe(1);
+        expect(await announced(cId)).toEqual(['scheduled', 'fired']);
+      }
+      // The agent is gone: cancelled and announced, no message.
+      expect(await state(agentGone.wakeUpSId)).toMatchObject({ status: 'cancelled', fire_count: 0 });
+      expect(await systemMessages(agentGone.cId)).toBe(0);
+      expect(await announced(agentGone.cId)).toEqual(['scheduled', 'cancelled']);
+      // The owner left: cancelled, without an event in a conversation nobody can act for.
+      expect(await state(ownerGone.wakeUpSId)).toMatchObject({ status: 'cancelled', fire_count: 0 });
+      expect(await systemMessages(ownerGone.cId)).toBe(0);
+
+      // Nothing is left due: another pass changes nothing.
+      await scheduler.runDue();
+      for (const { cId } of fine.slice(0, 3)) expect(await systemMessages(cId)).toBe(1);
+    });
+
+    it('lets the others of its batch fire when one firing fails, and retries that one with backoff until it expires', async () => {
+      const fireAt = at(3_600_000);
+      const others = await Promise.all([0, 1, 2].map(() => scheduled(owner, agentSIds.assistant, fireAt)));
+      const broken = await scheduled(owner, agentSIds.assistant, fireAt, true);
+      // Its next rank is taken by its first message: writing the system message fails.
+      await timed.dataSource.query('UPDATE conversations SET next_rank = 0 WHERE s_id = $1', [broken.cId]);
+
+      let now = fireAt + 1_000;
+      clock.set(new Date(now).toISOString());
+      await scheduler.runDue();
+      for (const { cId, wakeUpSId } of others) {
+        expect(await state(wakeUpSId)).toMatchObject({ status: 'fired', fire_count: 1 });
+        expect(await systemMessages(cId)).toBe(1);
+      }
+      const attempts: { status: string; attempts: number; retryInMs: number | null }[] = [];
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const current = await state(broken.wakeUpSId);
+        attempts.push({
+          status: current.status,
+          attempts: current.attempts,
+          retryInMs: current.next_fire_at && current.next_fire_at.getTime() - now,
+        });
+        if (!current.next_fire_at) break;
+        now = current.next_fire_at.getTime();
+        clock.set(new Date(now).toISOString());
+        await scheduler.runDue();
+      }
+      expect(attempts).toEqual([
+        { status: 'scheduled', attempts: 1, retryInMs: 2_000 },
+        { status: 'scheduled', attempts: 2, retryInMs: 4_000 },
+        { status: 'scheduled', attempts: 3, retryInMs: 8_000 },
+        { status: 'scheduled', attempts: 4, retryInMs: 16_000 },
+        { status: 'expired', attempts: 5, retryInMs: null },
+      ]);
+      expect(await systemMessages(broken.cId)).toBe(0);
+      expect(await state(broken.wakeUpSId)).toMatchObject({ fire_count: 0, next_fire_at: null });
+    });
   });
 
   it('fires each of 1,000 wake-ups due at once exactly once across three processes', async () => {

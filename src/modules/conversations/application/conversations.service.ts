@@ -2,17 +2,18 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
-import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { DomainError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import type { Space } from 'src/modules/identity/domain/space';
 import {
   ConversationRead,
   ConversationRepository,
 } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
-import { MessageViews } from 'src/modules/conversations/application/message-views';
+import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views';
 import { Conversation, TITLE_MAX, deriveTitle } from 'src/modules/conversations/domain/conversation';
 import {
   ConversationAccessRestricted,
@@ -43,6 +44,40 @@ export interface MessagePosted {
 }
 
 export type MessagePostedListener = (posted: MessagePosted) => Promise<void>;
+
+/** A message the service posts itself, on behalf of a member (see `postSystemMessages`). */
+export interface SystemMessageInput {
+  onBehalfOf: Caller;
+  /** The conversation's row id (background jobs hold ids). */
+  conversationId: number;
+  content: string;
+  mentions: Mention[];
+  authorId: number;
+}
+
+/**
+ * What became of one system message: posted, or refused by a check made before anything was
+ * written (the conversation is given when the caller could read it).
+ */
+export type SystemMessageOutcome =
+  | { posted: UserMessage; conversation: Conversation }
+  | { refused: DomainError; conversation: Conversation | null };
+
+/** What writing a user message needs, loaded before the write (and shared by a batch). */
+interface PreparedMessage {
+  agents: AgentDetails[];
+  render: (message: UserMessage) => UserMessageView;
+}
+
+/** A user message about to be written: a new slot, or the next version of `previous`. */
+interface UserMessageDraft {
+  caller: Caller;
+  conversation: Conversation;
+  input: MessageInput;
+  previous: UserMessage | null;
+  authorId: number;
+  prepared: PreparedMessage;
+}
 
 export interface Page<T> {
   items: T[];
@@ -318,8 +353,16 @@ export class ConversationsService {
 
   /** Readers must access every space the conversation's agents need, and its own space. */
   async assertCanRead(caller: Caller, conversation: Conversation): Promise<void> {
+    await this.assertCanReadWith(conversation, () => this.spaces.listAccessible(caller));
+  }
+
+  /** `assertCanRead` with the caller's accessible spaces loaded by `accessibleSpaces`, only when needed. */
+  private async assertCanReadWith(
+    conversation: Conversation,
+    accessibleSpaces: () => Promise<Space[]>,
+  ): Promise<void> {
     if (conversation.requestedSpaceIds.length === 0 && conversation.spaceId === null) return;
-    const accessible = await this.spaces.listAccessible(caller);
+    const accessible = await accessibleSpaces();
     const sIds = new Set(accessible.map((space) => space.sId));
     const ids = new Set(accessible.map((space) => space.id));
     const allowed =
@@ -329,16 +372,13 @@ export class ConversationsService {
   }
 
   /**
-   * A message the service posts itself (a wake-up firing): written by the system user with origin
-   * `wakeup`, while its mentions are checked with the rights of `onBehalfOf`. Joins the caller's
-   * transaction; the runtime hears of it after that transaction commits.
+   * Messages the service posts itself (wake-up firings): each written by `authorId` with origin
+   * `wakeup`, its mentions checked with the rights of `onBehalfOf`. Joins the caller's transaction;
+   * the runtime hears of them after that transaction commits. Look-ups (conversations, readable
+   * spaces, agents, author) are made once for the batch, so each message costs only its writes. A
+   * message refused by a check writes nothing; an error in a write fails the whole transaction.
    */
-  async postSystemMessage(
-    onBehalfOf: Caller,
-    conversationSId: string,
-    input: { content: string; mentions: Mention[]; authorId: number },
-  ): Promise<UserMessage> {
-    const conversation = await this.get(onBehalfOf, conversationSId);
+  async postSystemMessages(inputs: SystemMessageInput[]): Promise<SystemMessageOutcome[]> {
     const context = {
       username: 'wake-up',
       timezone: 'UTC',
@@ -347,24 +387,77 @@ export class ConversationsService {
       email: null,
       profilePictureUrl: null,
     };
-    const { conversation: updated, message } = await this.unitOfWork.run(() =>
-      this.writeUserMessage(
-        onBehalfOf,
+    return this.unitOfWork.run(async () => {
+      const conversations = new Map<number, Conversation>();
+      for (const workspaceId of new Set(inputs.map((input) => input.onBehalfOf.workspaceId))) {
+        const ids = inputs
+          .filter((i) => i.onBehalfOf.workspaceId === workspaceId)
+          .map((i) => i.conversationId);
+        for (const found of await this.conversations.findByIds(workspaceId, [...new Set(ids)])) {
+          conversations.set(found.id, found);
+        }
+      }
+      const accessible = memoize((caller: Caller) => this.spaces.listAccessible(caller), callerKey);
+      const prepared = memoize(
+        ({
+          caller,
+          input,
+        }: {
+          caller: Caller;
+          input: Omit<MessageInput, 'context'> & { authorId: number };
+        }) => this.prepareUserMessage(caller, input, input.authorId),
+        ({ caller, input }) => `${callerKey(caller)}|${input.authorId}|${JSON.stringify(input.mentions)}`,
+      );
+      // Checks first: a refused message writes nothing, the others are written together.
+      const outcomes: (SystemMessageOutcome | UserMessageDraft)[] = [];
+      for (const input of inputs) {
+        const caller = input.onBehalfOf;
+        const conversation = conversations.get(input.conversationId);
+        if (!conversation) {
+          outcomes.push({
+            refused: new ConversationNotFound(String(input.conversationId)),
+            conversation: null,
+          });
+          continue;
+        }
+        try {
+          await this.assertCanReadWith(conversation, () => accessible(caller));
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          outcomes.push({ refused: error, conversation: null });
+          continue;
+        }
+        try {
+          outcomes.push({
+            caller,
+            conversation,
+            input: { content: input.content, mentions: input.mentions, context },
+            previous: null,
+            authorId: input.authorId,
+            prepared: await prepared({ caller, input }),
+          });
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          outcomes.push({ refused: error, conversation });
+        }
+      }
+      const drafts = outcomes.filter((outcome): outcome is UserMessageDraft => 'prepared' in outcome);
+      const written = new Map(
+        (await this.writeUserMessages(drafts)).map((result, i) => [drafts[i], result] as const),
+      );
+      const posted: MessagePosted[] = [...written.entries()].map(([draft, { conversation, message }]) => ({
+        caller: draft.caller,
         conversation,
-        { content: input.content, mentions: input.mentions, context },
-        null,
-        input.authorId,
-      ),
-    );
-    this.announce([
-      {
-        caller: onBehalfOf,
-        conversation: updated,
         message,
         newAgentMentions: agentMentions(message.mentions),
-      },
-    ]);
-    return message;
+      }));
+      this.announce(posted);
+      return outcomes.map((outcome) => {
+        if (!('prepared' in outcome)) return outcome;
+        const { conversation, message } = written.get(outcome)!;
+        return { posted: message, conversation };
+      });
+    });
   }
 
   /** Writes a user message (a new slot, or the next version of `previous`) and its events; in a transaction. */
@@ -373,48 +466,109 @@ export class ConversationsService {
     conversation: Conversation,
     input: MessageInput,
     previous: UserMessage | null,
-    authorId: number = caller.userId,
   ): Promise<{ conversation: Conversation; message: UserMessage }> {
+    const prepared = await this.prepareUserMessage(caller, input, caller.userId);
+    const [written] = await this.writeUserMessages([
+      { caller, conversation, input, previous, authorId: caller.userId, prepared },
+    ]);
+    return written;
+  }
+
+  /**
+   * Writes user messages and their events, in the order given, with one statement per step
+   * whatever their number (ranks and conversation changes, the messages); in a transaction.
+   * Messages of one conversation all start from the state `conversation` of its first draft.
+   */
+  private async writeUserMessages(
+    drafts: UserMessageDraft[],
+  ): Promise<{ conversation: Conversation; message: UserMessage }[]> {
+    const byConversation = new Map<number, UserMessageDraft[]>();
+    for (const draft of drafts) {
+      const list = byConversation.get(draft.conversation.id) ?? [];
+      list.push(draft);
+      byConversation.set(draft.conversation.id, list);
+    }
+    const reservations = [...byConversation.values()].map((list) => {
+      const { conversation } = list[0];
+      const spaces = list.flatMap((draft) =>
+        draft.prepared.agents.flatMap((agent) => agent.requestedSpaceIds),
+      );
+      return {
+        workspaceId: conversation.workspaceId,
+        id: conversation.id,
+        count: list.filter((draft) => draft.previous === null).length,
+        requestedSpaceIds: [...new Set([...conversation.requestedSpaceIds, ...spaces])].sort(),
+        title: conversation.title === null ? deriveTitle(list[0].input.content) : null,
+      };
+    });
+    const firstRanks = await this.conversations.reserveRanks(reservations);
+    const nextRank = new Map(firstRanks);
+    const messages = await this.messages.insertUserMessages(
+      drafts.map(({ caller, conversation, input, previous, authorId }) => {
+        let rank = previous?.rank;
+        if (rank === undefined) {
+          rank = nextRank.get(conversation.id)!;
+          nextRank.set(conversation.id, rank + 1);
+        }
+        return {
+          type: 'user_message' as const,
+          sId: generateSId(),
+          workspaceId: caller.workspaceId,
+          conversationId: conversation.id,
+          rank,
+          version: previous ? previous.version + 1 : 0,
+          userId: authorId,
+          content: input.content,
+          mentions: input.mentions,
+          context: { ...input.context, origin: input.context.origin ?? 'api' },
+        };
+      }),
+    );
+    const updated = new Map<number, Conversation>();
+    for (const workspaceId of new Set(reservations.map((reservation) => reservation.workspaceId))) {
+      const ids = reservations.filter((r) => r.workspaceId === workspaceId).map((r) => r.id);
+      for (const conversation of await this.conversations.findByIds(workspaceId, ids)) {
+        updated.set(conversation.id, conversation);
+      }
+    }
+    const titled = new Set<number>();
+    const written = drafts.map((draft, i) => ({ draft, message: messages[i] }));
+    for (const { draft, message } of written) {
+      const { caller, conversation, authorId, prepared } = draft;
+      if (authorId === caller.userId) {
+        await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+      }
+      await this.events.append(caller.workspaceId, conversation.id, {
+        type: 'user_message_new',
+        created: message.createdAt.getTime(),
+        messageId: message.sId,
+        message: prepared.render(message),
+      });
+      const after = updated.get(conversation.id)!;
+      if (conversation.title === null && after.title && !titled.has(conversation.id)) {
+        titled.add(conversation.id);
+        await this.appendTitle(after, after.title);
+      }
+    }
+    return written.map(({ draft, message }) => ({
+      conversation: updated.get(draft.conversation.id)!,
+      message,
+    }));
+  }
+
+  /** Checks the mentions (usable agents, members) and loads what rendering the message needs. */
+  private async prepareUserMessage(
+    caller: Caller,
+    input: Pick<MessageInput, 'mentions'>,
+    authorId: number,
+  ): Promise<PreparedMessage> {
     const agents = await this.agents.resolveMentions(caller, agentMentions(input.mentions));
     await this.checkUserMentions(caller, input.mentions);
     const render = await this.views.prepareNewUserMessage(caller, {
       userId: authorId,
       mentions: input.mentions,
     });
-    const requestedSpaceIds = [
-      ...new Set([...conversation.requestedSpaceIds, ...agents.flatMap((agent) => agent.requestedSpaceIds)]),
-    ].sort();
-    const rank = previous
-      ? previous.rank
-      : await this.conversations.allocateRanks(caller.workspaceId, conversation.id, 1);
-    const message = await this.messages.insertUserMessage({
-      type: 'user_message',
-      sId: generateSId(),
-      workspaceId: caller.workspaceId,
-      conversationId: conversation.id,
-      rank,
-      version: previous ? previous.version + 1 : 0,
-      userId: authorId,
-      content: input.content,
-      mentions: input.mentions,
-      context: { ...input.context, origin: input.context.origin ?? 'api' },
-    });
-    const needsTitle = conversation.title === null;
-    const updated = await this.conversations.update(caller.workspaceId, conversation.id, {
-      requestedSpaceIds,
-      ...(needsTitle ? { title: deriveTitle(input.content) } : {}),
-    });
-    if (authorId === caller.userId) {
-      await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
-    }
-    await this.events.append(caller.workspaceId, conversation.id, {
-      type: 'user_message_new',
-      created: message.createdAt.getTime(),
-      messageId: message.sId,
-      message: render(message),
-    });
-    if (needsTitle && updated.title) await this.appendTitle(updated, updated.title);
-    return { conversation: updated, message };
+    return { agents, render };
   }
 
   private async checkUserMentions(caller: Caller, mentions: Mention[]): Promise<void> {
@@ -459,4 +613,26 @@ function decodeCursor(cursor: string): number {
     throw new InvalidRequestError('cursor: not a cursor this API returned.');
   }
   return value;
+}
+
+/** Callers with the same key see the same conversations and agents. */
+function callerKey(caller: Caller): string {
+  return `${caller.workspaceId}:${caller.userId}:${caller.role}`;
+}
+
+/** One call per key; a rejected call is remembered too (the same inputs fail the same way). */
+function memoize<A, R>(
+  load: (argument: A) => Promise<R>,
+  key: (argument: A) => string,
+): (argument: A) => Promise<R> {
+  const cache = new Map<string, Promise<R>>();
+  return (argument) => {
+    const k = key(argument);
+    let result = cache.get(k);
+    if (!result) {
+      result = load(argument);
+      cache.set(k, result);
+    }
+    return result;
+  };
 }

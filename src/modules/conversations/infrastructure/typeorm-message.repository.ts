@@ -71,6 +71,16 @@ export class TypeormMessageRepository extends MessageRepository {
     return toMessage(saved) as UserMessage;
   }
 
+  async insertUserMessages(messages: NewUserMessage[]): Promise<UserMessage[]> {
+    if (messages.length === 0) return [];
+    const values = messages.map((message) => ({ ...message, parentMessageId: null }));
+    // The generated columns (id, created_at) come back in the order of the rows.
+    const { generatedMaps } = await this.messages.insert(values);
+    return values.map(
+      (value, i) => toMessage({ ...value, ...generatedMaps[i] } as MessageEntity) as UserMessage,
+    );
+  }
+
   async insertAgentMessage(message: NewAgentMessage): Promise<AgentMessage> {
     const { agentSId, agentVersion, ...rest } = message;
     const saved = await this.messages.save(

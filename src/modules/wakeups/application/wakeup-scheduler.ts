@@ -1,17 +1,24 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { DomainError } from 'src/platform/errors/domain-error';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import { WakeUpChanges, WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { WakeUp, afterFailure, afterFiring } from 'src/modules/wakeups/domain/wakeup';
 
 /** The scheduler sleeps at most this long, in case another process created an earlier wake-up. */
 const MAX_SLEEP_MS = 5_000;
-/** Firings one process runs at once. */
-const CONCURRENCY = 8;
+/**
+ * Due wake-ups one transaction claims and fires together: the look-ups (owners, conversations,
+ * agents) are shared and there is one commit for all, where one per firing made a burst of due
+ * wake-ups fire at a few dozen a second.
+ */
+export const BATCH_SIZE = 50;
+/** Batches one process fires at once; each holds one pool connection until it commits. */
+const CONCURRENCY = 3;
 /** Errors that mean the wake-up can never fire: its agent, conversation or owner is gone. */
 const FATAL_CODES = new Set([
   'conversation_not_found',
@@ -20,9 +27,10 @@ const FATAL_CODES = new Set([
 ]);
 
 /**
- * Runs in every process. Due wake-ups are claimed one per transaction with FOR UPDATE SKIP LOCKED,
- * and the firing (a system message that mentions the agent) and the new state commit together:
- * each due time fires exactly once however many processes run.
+ * Runs in every process. Due wake-ups are claimed in batches with FOR UPDATE SKIP LOCKED, and each
+ * firing (a system message that mentions the agent) and the wake-up's new state commit together:
+ * each due time fires exactly once however many processes run. When one firing of a batch fails,
+ * the batch is undone and its wake-ups are fired one per transaction, so only that one retries.
  */
 @Injectable()
 export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -87,63 +95,103 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && (await this.fireOne())) {
+    while (!this.stopped && (await this.fireBatch()) > 0) {
       // keep going while something is due
     }
   }
 
-  /** Claims and fires one due wake-up; false when none is due. */
-  private async fireOne(): Promise<boolean> {
+  /** Claims and fires up to BATCH_SIZE due wake-ups in one transaction; returns how many it claimed. */
+  private async fireBatch(): Promise<number> {
+    // Outside the firing transaction (so concurrent first firings do not queue on its creation):
+    // the author is created at the first cycle and kept once committed.
+    const author = await this.workspaces.systemUser();
+    let claimed: WakeUp[] = [];
+    try {
+      await this.unitOfWork.run(async () => {
+        claimed = await this.wakeUps.claimDue(this.clock.now(), BATCH_SIZE);
+        if (claimed.length > 0) await this.fire(claimed, author.id);
+      });
+      return claimed.length;
+    } catch (error) {
+      if (claimed.length === 0) throw error;
+      if (claimed.length === 1) {
+        await this.recordFailure(claimed[0], error);
+        return 1;
+      }
+      this.logger.warn(
+        { err: error, wakeUps: claimed.length },
+        'Wake-up batch failed; firing its wake-ups one by one',
+      );
+      for (const wakeUp of claimed) await this.fireAlone(wakeUp, author.id);
+      return claimed.length;
+    }
+  }
+
+  /** One wake-up in its own transaction, if still due; a failure is recorded for a later retry. */
+  private async fireAlone(wakeUp: WakeUp, authorId: number): Promise<void> {
     let claimed: WakeUp | null = null;
     try {
-      return await this.unitOfWork.run(async () => {
-        claimed = await this.wakeUps.claimDue(this.clock.now());
-        if (!claimed) return false;
-        await this.fire(claimed);
-        return true;
+      await this.unitOfWork.run(async () => {
+        claimed = await this.wakeUps.claimIfDue(wakeUp.workspaceId, wakeUp.id, this.clock.now());
+        if (claimed) await this.fire([claimed], authorId);
       });
     } catch (error) {
       if (!claimed) throw error;
-      this.logger.warn(
-        { err: error, wakeUp: (claimed as WakeUp).sId },
-        'Wake-up firing failed; retrying later',
-      );
-      await this.recordFailure(claimed);
-      return true;
+      await this.recordFailure(claimed, error);
     }
   }
 
-  private async fire(wakeUp: WakeUp): Promise<void> {
+  /** Posts the system messages of claimed wake-ups and moves each to its next state, in the current transaction. */
+  private async fire(claimed: WakeUp[], authorId: number): Promise<void> {
     const now = this.clock.now();
-    const owner = await this.workspaces.callerFor(wakeUp.workspaceId, wakeUp.ownerId, wakeUp.sId);
-    let conversation;
-    try {
-      if (!owner) throw new DomainError('conversation_access_restricted', 'The owner left the workspace.');
-      conversation = await this.conversations.getById(owner, wakeUp.conversationId);
-      const author = await this.workspaces.systemUser();
-      await this.conversations.postSystemMessage(owner, conversation.sId, {
+    const owners = await this.workspaces.callersFor(
+      claimed.map((wakeUp) => ({
+        workspaceId: wakeUp.workspaceId,
+        userId: wakeUp.ownerId,
+        keyId: wakeUp.sId,
+      })),
+    );
+    const firing = claimed.flatMap((wakeUp, i) => {
+      const owner = owners[i];
+      return owner ? [{ wakeUp, owner }] : [];
+    });
+    const outcomes = await this.conversations.postSystemMessages(
+      firing.map(({ wakeUp, owner }) => ({
+        onBehalfOf: owner,
+        conversationId: wakeUp.conversationId,
         content: wakeUp.reason,
         mentions: [{ configurationId: wakeUp.agentSId }],
-        authorId: author.id,
-      });
-    } catch (error) {
-      if (!(error instanceof DomainError) || !FATAL_CODES.has(error.code)) throw error;
-      // The agent, the conversation or the owner's access is gone: the wake-up can never fire.
-      const cancelled = await this.wakeUps.update(wakeUp, { status: 'cancelled', nextFireAt: null });
-      if (conversation && owner) await this.service.announce(conversation, cancelled, owner.userSId);
-      return;
+        authorId,
+      })),
+    );
+    // An owner who left, an agent, conversation or access that is gone: the wake-up can never fire.
+    const cancel: WakeUpChanges = { status: 'cancelled', nextFireAt: null };
+    const updates: { wakeUp: WakeUp; changes: WakeUpChanges }[] = claimed.flatMap((wakeUp, i) =>
+      owners[i] ? [] : [{ wakeUp, changes: cancel }],
+    );
+    const announced: { conversation: Conversation; index: number; owner: Caller }[] = [];
+    for (const [i, { wakeUp, owner }] of firing.entries()) {
+      const outcome = outcomes[i];
+      if ('refused' in outcome && !FATAL_CODES.has(outcome.refused.code)) throw outcome.refused;
+      const changes = 'refused' in outcome ? cancel : afterFiring(wakeUp, now);
+      if (outcome.conversation)
+        announced.push({ conversation: outcome.conversation, index: updates.length, owner });
+      updates.push({ wakeUp, changes });
     }
-    const fired = await this.wakeUps.update(wakeUp, afterFiring(wakeUp, now));
-    await this.service.announce(conversation, fired, owner.userSId);
+    const updated = await this.wakeUps.updateMany(updates);
+    for (const { conversation, index, owner } of announced) {
+      await this.service.announce(conversation, updated[index], owner.userSId);
+    }
   }
 
   /** In its own transaction: the firing's transaction rolled back. */
-  private async recordFailure(wakeUp: WakeUp): Promise<void> {
+  private async recordFailure(wakeUp: WakeUp, error: unknown): Promise<void> {
+    this.logger.warn({ err: error, wakeUp: wakeUp.sId }, 'Wake-up firing failed; retrying later');
     await this.unitOfWork
       .run(async () => {
         const current = await this.wakeUps.claimIfDue(wakeUp.workspaceId, wakeUp.id, this.clock.now());
         if (current) await this.wakeUps.update(current, afterFailure(current, this.clock.now()));
       })
-      .catch((error: unknown) => this.logger.error({ err: error }, 'Could not record a failed wake-up'));
+      .catch((failure: unknown) => this.logger.error({ err: failure }, 'Could not record a failed wake-up'));
   }
 }

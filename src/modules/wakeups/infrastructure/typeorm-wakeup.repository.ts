@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
-import { NewWakeUp, WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import {
+  NewWakeUp,
+  WakeUpChanges,
+  WakeUpRepository,
+} from 'src/modules/wakeups/application/ports/wakeup.repository';
 import type { WakeUp } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeup.entity';
 
@@ -75,16 +79,17 @@ export class TypeormWakeUpRepository extends WakeUpRepository {
     };
   }
 
-  async claimDue(now: Date): Promise<WakeUp | null> {
+  async claimDue(now: Date, limit: number): Promise<WakeUp[]> {
     const found = await this.wakeUps
       .createQueryBuilder('w')
       .where("w.status = 'scheduled' AND w.next_fire_at <= :now", { now })
       .orderBy('w.next_fire_at', 'ASC')
-      .limit(1)
+      .addOrderBy('w.id', 'ASC')
+      .limit(limit)
       .setLock('pessimistic_write')
       .setOnLocked('skip_locked')
-      .getOne();
-    return found && toWakeUp(found);
+      .getMany();
+    return found.map(toWakeUp);
   }
 
   async claimIfDue(workspaceId: number, id: number, now: Date): Promise<WakeUp | null> {
@@ -104,15 +109,35 @@ export class TypeormWakeUpRepository extends WakeUpRepository {
     return found && toWakeUp(found);
   }
 
-  async update(
-    wakeUp: WakeUp,
-    changes: Partial<Pick<WakeUp, 'status' | 'fireCount' | 'nextFireAt' | 'attempts'>>,
-  ): Promise<WakeUp> {
+  async update(wakeUp: WakeUp, changes: WakeUpChanges): Promise<WakeUp> {
     await this.wakeUps.update(
       { id: wakeUp.id, workspaceId: wakeUp.workspaceId },
       { ...changes, updatedAt: new Date() },
     );
     return { ...wakeUp, ...changes };
+  }
+
+  async updateMany(updates: { wakeUp: WakeUp; changes: WakeUpChanges }[]): Promise<WakeUp[]> {
+    if (updates.length === 0) return [];
+    const after = updates.map(({ wakeUp, changes }) => ({ ...wakeUp, ...changes }));
+    const rows = after.map((wakeUp) => ({
+      id: wakeUp.id,
+      workspace_id: wakeUp.workspaceId,
+      status: wakeUp.status,
+      fire_count: wakeUp.fireCount,
+      next_fire_at: wakeUp.nextFireAt?.toISOString() ?? null,
+      attempts: wakeUp.attempts,
+    }));
+    await this.db.manager().query(
+      `UPDATE wakeups w
+          SET status = u.status, fire_count = u.fire_count, next_fire_at = u.next_fire_at,
+              attempts = u.attempts, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb)
+              AS u(id int, workspace_id int, status text, fire_count int, next_fire_at timestamptz, attempts int)
+        WHERE w.id = u.id AND w.workspace_id = u.workspace_id`,
+      [JSON.stringify(rows)],
+    );
+    return after;
   }
 
   async nextDueAt(): Promise<Date | null> {

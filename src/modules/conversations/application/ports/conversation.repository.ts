@@ -17,6 +17,15 @@ export interface ConversationRead {
   hasChildren: boolean;
 }
 
+export interface RankReservation {
+  workspaceId: number;
+  id: number;
+  count: number;
+  requestedSpaceIds: string[];
+  /** Null leaves the title as it is. */
+  title: string | null;
+}
+
 /** Port: conversations and their participants. Every query takes the workspace id. */
 export abstract class ConversationRepository {
   abstract create(conversation: NewConversation): Promise<Conversation>;
@@ -40,6 +49,12 @@ export abstract class ConversationRepository {
   ): Promise<Conversation>;
   /** Reserves `count` consecutive ranks and returns the first; concurrent callers queue on the row. */
   abstract allocateRanks(workspaceId: number, id: number, count: number): Promise<number>;
+  /**
+   * `allocateRanks` and `update` of several conversations in one statement (a batch of posts):
+   * reserves `count` ranks in each (0: none, the row is only locked), sets its requested spaces
+   * and, when given, its title. Returns the first reserved rank by conversation id.
+   */
+  abstract reserveRanks(slots: RankReservation[]): Promise<Map<number, number>>;
   abstract setFileCopyStatus(
     workspaceId: number,
     id: number,

@@ -20,6 +20,8 @@ export interface StaleRun {
 /** Port: message versions and reactions. Every query takes the workspace id. */
 export abstract class MessageRepository {
   abstract insertUserMessage(message: NewUserMessage): Promise<UserMessage>;
+  /** Several user messages in one statement, returned in the order given. */
+  abstract insertUserMessages(messages: NewUserMessage[]): Promise<UserMessage[]>;
   abstract insertAgentMessage(message: NewAgentMessage): Promise<AgentMessage>;
   abstract findBySId(workspaceId: number, conversationId: number, sId: string): Promise<Message | null>;
   abstract findByIds(workspaceId: number, ids: number[]): Promise<Message[]>;

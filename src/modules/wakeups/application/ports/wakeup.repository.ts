@@ -2,6 +2,8 @@ import type { WakeUp } from 'src/modules/wakeups/domain/wakeup';
 
 export type NewWakeUp = Omit<WakeUp, 'id' | 'createdAt'>;
 
+export type WakeUpChanges = Partial<Pick<WakeUp, 'status' | 'fireCount' | 'nextFireAt' | 'attempts'>>;
+
 /** Port: the wake-ups table, which is also the scheduler's queue. Every query takes the workspace id. */
 export abstract class WakeUpRepository {
   /** Null when the conversation already has a scheduled wake-up. */
@@ -10,14 +12,13 @@ export abstract class WakeUpRepository {
   abstract find(workspaceId: number, conversationId: number, sId: string): Promise<WakeUp | null>;
   /** Cancels if still scheduled (waiting for a firing that holds the row); returns the row as it ends up. */
   abstract cancel(workspaceId: number, id: number): Promise<{ wakeUp: WakeUp; changed: boolean }>;
-  /** Locks one due wake-up for the current transaction, skipping those other processes hold. */
-  abstract claimDue(now: Date): Promise<WakeUp | null>;
+  /** Locks up to `limit` due wake-ups, earliest first, for the current transaction, skipping those other transactions hold. */
+  abstract claimDue(now: Date, limit: number): Promise<WakeUp[]>;
   /** Locks this wake-up if it is still scheduled and due. */
   abstract claimIfDue(workspaceId: number, id: number, now: Date): Promise<WakeUp | null>;
-  abstract update(
-    wakeUp: WakeUp,
-    changes: Partial<Pick<WakeUp, 'status' | 'fireCount' | 'nextFireAt' | 'attempts'>>,
-  ): Promise<WakeUp>;
+  abstract update(wakeUp: WakeUp, changes: WakeUpChanges): Promise<WakeUp>;
+  /** `update` of several wake-ups in one statement; returns them changed, in the order given. */
+  abstract updateMany(updates: { wakeUp: WakeUp; changes: WakeUpChanges }[]): Promise<WakeUp[]>;
   /** The earliest due time of any scheduled wake-up, for the scheduler's timer. */
   abstract nextDueAt(): Promise<Date | null>;
 }
