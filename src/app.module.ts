@@ -5,6 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { AppConfig } from 'src/platform/config/app-config';
 import { DatabaseModule } from 'src/platform/database/database.module';
+import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
 import { HealthModule } from 'src/platform/health/health.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
@@ -46,6 +47,7 @@ export class AppModule {
         LoggerModule.forRoot(loggerOptions(config.logLevel, logOutput)),
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
+        SchedulingModule,
         EventsModule,
         HealthModule,
         UrlSigningModule,

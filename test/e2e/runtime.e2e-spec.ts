@@ -1,4 +1,5 @@
 import { after, before, describe, it } from 'node:test';
+import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { AgentRunner } from 'src/modules/runtime/application/agent-runner.service';
 import { localAnswer } from 'src/modules/runtime/domain/local-answer';
 import { expect } from 'test/support/expect';
@@ -313,6 +314,19 @@ describe('agent runtime', () => {
       status: 'failed',
       error: { code: 'run_interrupted', message: expect.any(String) },
     });
+  });
+
+  it('starts no answer while urgent work runs, and the waiting ones once it has ended', async () => {
+    let release!: () => void;
+    const held = t.app.get(UrgentWork).run(() => new Promise<void>((resolve) => (release = resolve)));
+    const { cId } = await start('Held back', ['assistant']);
+    // Long enough for an answer to be created were it not held back (the others appear in ~100 ms).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await messages(cId)).toHaveLength(1);
+    release();
+    await held;
+    const list = await settled(cId, 1);
+    expect(list[1]).toMatchObject({ type: 'agent_message', status: 'succeeded' });
   });
 
   describe('with one answer at a time', () => {

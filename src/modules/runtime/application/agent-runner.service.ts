@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from 'src/platform/config/app-config';
+import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
 import {
   ConversationsService,
@@ -35,6 +36,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   /** Posted messages waiting for a free answer slot, oldest first. */
   private readonly waiting: MessagePosted[] = [];
   private stopping = false;
+  private waitingForIdle = false;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -42,6 +44,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly agentMessages: AgentMessagesService,
     private readonly models: ModelProviders,
     private readonly config: AppConfig,
+    private readonly urgent: UrgentWork,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -74,8 +77,21 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     return this.running.size;
   }
 
-  /** Starts waiting answers while slots are free; each answer frees its slot when all its runs end. */
+  /**
+   * Starts waiting answers while slots are free; each answer frees its slot when all its runs end.
+   * None starts while urgent work (due wake-ups firing) is under way, unless the process stops.
+   */
   private startWaiting(): void {
+    if (this.urgent.busy && !this.stopping) {
+      if (!this.waitingForIdle) {
+        this.waitingForIdle = true;
+        void this.urgent.idle().then(() => {
+          this.waitingForIdle = false;
+          this.startWaiting();
+        });
+      }
+      return;
+    }
     while (this.inFlight.size < this.config.runs.concurrency && this.waiting.length > 0) {
       const posted = this.waiting.shift()!;
       const answer = this.answer(posted).finally(() => {

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
@@ -47,6 +48,7 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
     private readonly workspaces: WorkspacesService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly urgent: UrgentWork,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -64,11 +66,14 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
   /** Fires every due wake-up now (tests with a controlled clock call this directly). */
   async runDue(): Promise<void> {
     if (this.running) return this.running;
-    this.running = (async () => {
-      await Promise.all(Array.from({ length: CONCURRENCY }, () => this.drain()));
-    })().finally(() => {
-      this.running = null;
-    });
+    // Agent answers wait meanwhile, those of these firings included: the system messages come first.
+    this.running = this.urgent
+      .run(async () => {
+        await Promise.all(Array.from({ length: CONCURRENCY }, () => this.drain()));
+      })
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
 
