@@ -1,4 +1,5 @@
 import { after, before, describe, it } from 'node:test';
+import { Client } from 'pg';
 import { Clock } from 'src/platform/clock/clock';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { BATCH_SIZE, WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
@@ -351,6 +352,47 @@ describe('wake-ups', () => {
       // Nothing is left due: another pass changes nothing.
       await scheduler.runDue();
       for (const { cId } of fine.slice(0, 3)) expect(await systemMessages(cId)).toBe(1);
+    });
+
+    it('fires the others of its batch while a firing waits on a conversation another transaction holds', async () => {
+      const fireAt = at(1_800_000);
+      const [free1, free2, held] = await Promise.all(
+        [0, 1, 2].map(() => scheduled(owner, agentSIds.assistant, fireAt)),
+      );
+      const holder = new Client({ connectionString: timed.config.databaseUrl! });
+      await holder.connect();
+      try {
+        const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM conversations WHERE s_id = $1 FOR NO KEY UPDATE', [held.cId]);
+
+        clock.set(new Date(fireAt + 1_000).toISOString());
+        const pass = scheduler.runDue();
+        await until(
+          async () => ({
+            fired: [(await state(free1.wakeUpSId)).status, (await state(free2.wakeUpSId)).status],
+            waiting: (
+              await timed.dataSource.query<{ n: number }[]>(
+                'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+                [holderPid],
+              )
+            )[0].n,
+          }),
+          ({ fired, waiting }) => fired.every((status) => status === 'fired') && waiting === 1,
+        );
+        expect(await state(held.wakeUpSId)).toMatchObject({ status: 'scheduled', fire_count: 0 });
+        expect(await systemMessages(held.cId)).toBe(0);
+
+        await holder.query('ROLLBACK');
+        await pass;
+      } finally {
+        await holder.end();
+      }
+      for (const { cId, wakeUpSId } of [free1, free2, held]) {
+        expect(await state(wakeUpSId)).toMatchObject({ status: 'fired', fire_count: 1, attempts: 0 });
+        expect(await systemMessages(cId)).toBe(1);
+        expect(await announced(cId)).toEqual(['scheduled', 'fired']);
+      }
     });
 
     it('lets the others of its batch fire when one firing fails, and retries that one with backoff until it expires', async () => {

@@ -56,12 +56,14 @@ export interface SystemMessageInput {
 }
 
 /**
- * What became of one system message: posted, or refused by a check made before anything was
- * written (the conversation is given when the caller could read it).
+ * What became of one system message: posted, refused by a check made before anything was written
+ * (the conversation is given when the caller could read it), or, when asked to skip busy
+ * conversations, left unwritten because another transaction holds its conversation.
  */
 export type SystemMessageOutcome =
   | { posted: UserMessage; conversation: Conversation }
-  | { refused: DomainError; conversation: Conversation | null };
+  | { refused: DomainError; conversation: Conversation | null }
+  | { busy: true; conversation: null };
 
 /** What writing a user message needs, loaded before the write (and shared by a batch). */
 interface PreparedMessage {
@@ -377,8 +379,13 @@ export class ConversationsService {
    * the runtime hears of them after that transaction commits. Look-ups (conversations, readable
    * spaces, agents, author) are made once for the batch, so each message costs only its writes. A
    * message refused by a check writes nothing; an error in a write fails the whole transaction.
+   * With `skipBusy`, messages whose conversation another transaction holds are left out rather
+   * than waited for, so one held conversation does not hold up the batch.
    */
-  async postSystemMessages(inputs: SystemMessageInput[]): Promise<SystemMessageOutcome[]> {
+  async postSystemMessages(
+    inputs: SystemMessageInput[],
+    options: { skipBusy?: boolean } = {},
+  ): Promise<SystemMessageOutcome[]> {
     const context = {
       username: 'wake-up',
       timezone: 'UTC',
@@ -395,6 +402,16 @@ export class ConversationsService {
           .map((i) => i.conversationId);
         for (const found of await this.conversations.findByIds(workspaceId, [...new Set(ids)])) {
           conversations.set(found.id, found);
+        }
+      }
+      const busy = new Set<number>();
+      if (options.skipBusy) {
+        for (const workspaceId of new Set([...conversations.values()].map((c) => c.workspaceId))) {
+          const ids = [...conversations.values()]
+            .filter((c) => c.workspaceId === workspaceId)
+            .map((c) => c.id);
+          const locked = new Set(await this.conversations.lockUnlessBusy(workspaceId, ids));
+          for (const id of ids) if (!locked.has(id)) busy.add(id);
         }
       }
       const accessible = memoize((caller: Caller) => this.spaces.listAccessible(caller), callerKey);
@@ -418,6 +435,10 @@ export class ConversationsService {
             refused: new ConversationNotFound(String(input.conversationId)),
             conversation: null,
           });
+          continue;
+        }
+        if (busy.has(conversation.id)) {
+          outcomes.push({ busy: true, conversation: null });
           continue;
         }
         try {

@@ -189,6 +189,17 @@ export class TypeormConversationRepository extends ConversationRepository {
     return new Map(updated.map((row) => [row.id, row.first]));
   }
 
+  async lockUnlessBusy(workspaceId: number, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .manager()
+      .query<{ id: number }[]>(
+        'SELECT id FROM conversations WHERE workspace_id = $1 AND id = ANY($2) FOR NO KEY UPDATE SKIP LOCKED',
+        [workspaceId, ids],
+      );
+    return rows.map((row) => row.id);
+  }
+
   async setFileCopyStatus(
     workspaceId: number,
     id: number,

@@ -20,6 +20,11 @@ const MAX_SLEEP_MS = 5_000;
 export const BATCH_SIZE = 50;
 /** Batches one process fires at once; each holds one pool connection until it commits. */
 const CONCURRENCY = 3;
+/**
+ * Wake-ups a batch leaves to transactions of their own (their conversation was held, or the batch
+ * failed) are fired this many at a time: each may wait on its conversation, holding a connection.
+ */
+const ALONE_CONCURRENCY = 4;
 /** Errors that mean the wake-up can never fire: its agent, conversation or owner is gone. */
 const FATAL_CODES = new Set([
   'conversation_not_found',
@@ -32,6 +37,8 @@ const FATAL_CODES = new Set([
  * firing (a system message that mentions the agent) and the wake-up's new state commit together:
  * each due time fires exactly once however many processes run. When one firing of a batch fails,
  * the batch is undone and its wake-ups are fired one per transaction, so only that one retries.
+ * Wake-ups whose conversation another transaction holds are left out of their batch and fired in
+ * transactions of their own, which wait for it.
  */
 @Injectable()
 export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -111,12 +118,12 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
     // the author is created at the first cycle and kept once committed.
     const author = await this.workspaces.systemUser();
     let claimed: WakeUp[] = [];
+    let busy: WakeUp[] = [];
     try {
       await this.unitOfWork.run(async () => {
         claimed = await this.wakeUps.claimDue(this.clock.now(), BATCH_SIZE);
-        if (claimed.length > 0) await this.fire(claimed, author.id);
+        if (claimed.length > 0) busy = await this.fire(claimed, author.id, { skipBusy: true });
       });
-      return claimed.length;
     } catch (error) {
       if (claimed.length === 0) throw error;
       if (claimed.length === 1) {
@@ -127,9 +134,21 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
         { err: error, wakeUps: claimed.length },
         'Wake-up batch failed; firing its wake-ups one by one',
       );
-      for (const wakeUp of claimed) await this.fireAlone(wakeUp, author.id);
+      await this.fireEachAlone(claimed, author.id);
       return claimed.length;
     }
+    // Those whose conversation another transaction held wait for it, as any post would, without
+    // holding up the batch.
+    await this.fireEachAlone(busy, author.id);
+    return claimed.length;
+  }
+
+  private async fireEachAlone(wakeUps: WakeUp[], authorId: number): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < wakeUps.length) await this.fireAlone(wakeUps[next++], authorId);
+    };
+    await Promise.all(Array.from({ length: Math.min(ALONE_CONCURRENCY, wakeUps.length) }, worker));
   }
 
   /** One wake-up in its own transaction, if still due; a failure is recorded for a later retry. */
@@ -146,8 +165,16 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
-  /** Posts the system messages of claimed wake-ups and moves each to its next state, in the current transaction. */
-  private async fire(claimed: WakeUp[], authorId: number): Promise<void> {
+  /**
+   * Posts the system messages of claimed wake-ups and moves each to its next state, in the current
+   * transaction. With `skipBusy`, those whose conversation another transaction holds are left as
+   * they are and returned.
+   */
+  private async fire(
+    claimed: WakeUp[],
+    authorId: number,
+    options: { skipBusy?: boolean } = {},
+  ): Promise<WakeUp[]> {
     const now = this.clock.now();
     const owners = await this.workspaces.callersFor(
       claimed.map((wakeUp) => ({
@@ -168,6 +195,7 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
         mentions: [{ configurationId: wakeUp.agentSId }],
         authorId,
       })),
+      options,
     );
     // An owner who left, an agent, conversation or access that is gone: the wake-up can never fire.
     const cancel: WakeUpChanges = { status: 'cancelled', nextFireAt: null };
@@ -175,8 +203,13 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
       owners[i] ? [] : [{ wakeUp, changes: cancel }],
     );
     const announced: { conversation: Conversation; index: number; owner: Caller }[] = [];
+    const busy: WakeUp[] = [];
     for (const [i, { wakeUp, owner }] of firing.entries()) {
       const outcome = outcomes[i];
+      if ('busy' in outcome) {
+        busy.push(wakeUp);
+        continue;
+      }
       if ('refused' in outcome && !FATAL_CODES.has(outcome.refused.code)) throw outcome.refused;
       const changes = 'refused' in outcome ? cancel : afterFiring(wakeUp, now);
       if (outcome.conversation)
@@ -187,6 +220,7 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
     for (const { conversation, index, owner } of announced) {
       await this.service.announce(conversation, updated[index], owner.userSId);
     }
+    return busy;
   }
 
   /** In its own transaction: the firing's transaction rolled back. */

@@ -55,6 +55,11 @@ export abstract class ConversationRepository {
    * and, when given, its title. Returns the first reserved rank by conversation id.
    */
   abstract reserveRanks(slots: RankReservation[]): Promise<Map<number, number>>;
+  /**
+   * Locks these conversations for the current transaction as a rank reservation would, skipping
+   * those another transaction holds; returns the ids it locked.
+   */
+  abstract lockUnlessBusy(workspaceId: number, ids: number[]): Promise<number[]>;
   abstract setFileCopyStatus(
     workspaceId: number,
     id: number,
