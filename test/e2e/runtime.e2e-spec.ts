@@ -316,17 +316,51 @@ describe('agent runtime', () => {
     });
   });
 
-  it('starts no answer while urgent work runs, and the waiting ones once it has ended', async () => {
-    let release!: () => void;
-    const held = t.app.get(UrgentWork).run(() => new Promise<void>((resolve) => (release = resolve)));
-    const { cId } = await start('Held back', ['assistant']);
-    // Long enough for an answer to be created were it not held back (the others appear in ~100 ms).
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await messages(cId)).toHaveLength(1);
-    release();
-    await held;
-    const list = await settled(cId, 1);
-    expect(list[1]).toMatchObject({ type: 'agent_message', status: 'succeeded' });
+  describe('while urgent work runs', () => {
+    let slow: TestApp;
+    const post = async (content: string) =>
+      (
+        await api(slow, a.admin)
+          .post(conversationsPath())
+          .send({ message: { content, mentions: [{ configurationId: agents.assistant }], context } })
+          .expect(200)
+      ).body.conversation.sId as string;
+    /** Reads `later` before `earlier`: if `earlier` is still running, it was at the first read too. */
+    const readBoth = async (later: string, earlier: string) =>
+      [await messages(later), await messages(earlier)] as const;
+
+    before(async () => {
+      slow = await createTestApp({
+        databaseUrl: t.config.databaseUrl!,
+        config: {
+          runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 250, concurrency: 4 },
+        },
+      });
+    });
+    after(() => slow.close());
+
+    it('answers one message at a time, and as many as allowed once it has ended', async () => {
+      let release!: () => void;
+      const urgent = slow.app.get(UrgentWork).run(() => new Promise<void>((resolve) => (release = resolve)));
+      const first = await post('First while urgent');
+      const second = await post('Second while urgent');
+      const [secondWhileFirstRuns] = await until(
+        () => readBoth(second, first),
+        ([, earlier]) => earlier.length === 2 && earlier[1].status === 'created',
+      );
+      expect(secondWhileFirstRuns.map((m) => m.type)).toEqual(['user_message']);
+
+      release();
+      await urgent;
+      // Now the second starts while the first still runs.
+      const [secondRunning] = await until(
+        () => readBoth(second, first),
+        ([later, earlier]) =>
+          later.length === 2 && later[1].status === 'created' && earlier[1].status === 'created',
+      );
+      expect(secondRunning[1].type).toBe('agent_message');
+      for (const cId of [first, second]) expect((await settled(cId, 1))[1].status).toBe('succeeded');
+    });
   });
 
   describe('with one answer at a time', () => {

@@ -14,6 +14,8 @@ import {
   ModelProviders,
 } from 'src/modules/runtime/application/ports/model-provider';
 
+/** Answers under way at most while urgent work runs (see `startWaiting`). */
+const WHILE_URGENT = 1;
 /** Tokens are written to the log in batches: at this many characters, or after this long. */
 const FLUSH_CHARS = 200;
 const FLUSH_MS = 100;
@@ -79,26 +81,26 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
 
   /**
    * Starts waiting answers while slots are free; each answer frees its slot when all its runs end.
-   * None starts while urgent work (due wake-ups firing) is under way, unless the process stops.
+   * While urgent work (due wake-ups firing) is under way, one answer at a time: the firing keeps
+   * the database, and answers still advance if it is held up (a firing waiting on a conversation).
    */
   private startWaiting(): void {
-    if (this.urgent.busy && !this.stopping) {
-      if (!this.waitingForIdle) {
-        this.waitingForIdle = true;
-        void this.urgent.idle().then(() => {
-          this.waitingForIdle = false;
-          this.startWaiting();
-        });
-      }
-      return;
-    }
-    while (this.inFlight.size < this.config.runs.concurrency && this.waiting.length > 0) {
+    const held = this.urgent.busy && !this.stopping;
+    const limit = held ? WHILE_URGENT : this.config.runs.concurrency;
+    while (this.inFlight.size < limit && this.waiting.length > 0) {
       const posted = this.waiting.shift()!;
       const answer = this.answer(posted).finally(() => {
         this.inFlight.delete(answer);
         this.startWaiting();
       });
       this.inFlight.add(answer);
+    }
+    if (held && this.waiting.length > 0 && !this.waitingForIdle) {
+      this.waitingForIdle = true;
+      void this.urgent.idle().then(() => {
+        this.waitingForIdle = false;
+        this.startWaiting();
+      });
     }
   }
 
