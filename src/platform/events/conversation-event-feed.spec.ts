@@ -36,9 +36,11 @@ describe('ConversationEventFeed', () => {
     const sources = Array.from({ length: 100 }, () => feed.source(4));
     const batches = await Promise.all(sources.map((source) => source.read('5', 200)));
     expect(log.reads).toBe(1);
+    const hello = 'id: 7\ndata: {"type":"user_message_new","text":"hello"}\n\n';
+    const again = 'id: 9\ndata: {"type":"user_message_new","text":"again"}\n\n';
     expect(batches[0]).toEqual([
-      { id: '7', frame: 'id: 7\ndata: {"type":"user_message_new","text":"hello"}\n\n' },
-      { id: '9', frame: 'id: 9\ndata: {"type":"user_message_new","text":"again"}\n\n' },
+      { id: '7', frame: hello, chunk: `38\r\n${hello}\r\n` },
+      { id: '9', frame: again, chunk: `38\r\n${again}\r\n` },
     ]);
     for (const batch of batches) expect(batch[1].frame).toBe(batches[0][1].frame);
   });
