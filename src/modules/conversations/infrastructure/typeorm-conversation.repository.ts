@@ -95,7 +95,7 @@ export class TypeormConversationRepository extends ConversationRepository {
       `SELECT ${this.conversationColumns()},
               p.user_id IS NOT NULL AS participant, p.last_read_at AS "lastReadAt",
               coalesce(p.action_required, false) AS "actionRequired",
-              EXISTS (SELECT 1 FROM conversations f WHERE f.parent_conversation_id = c.id) AS "hasChildren"
+              EXISTS (SELECT 1 FROM conversations f WHERE f.workspace_id = c.workspace_id AND f.parent_conversation_id = c.id) AS "hasChildren"
        FROM conversations c
        LEFT JOIN conversation_participants p
          ON p.conversation_id = c.id AND p.user_id = $3 AND p.workspace_id = $1
