@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 
 /**
  * Work that is late as soon as it waits (firing due wake-ups) runs through `run`; work that may
- * wait (starting agent answers) asks `idle()` first, so a burst of the first does not share the
- * process's database connections and CPU with the second.
+ * wait (agent answers) holds back while `busy` and resumes on `idle()`, so a burst of the first
+ * does not share the process's database connections and CPU with the second.
  */
 @Injectable()
 export class UrgentWork {

@@ -73,7 +73,7 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
   /** Fires every due wake-up now (tests with a controlled clock call this directly). */
   async runDue(): Promise<void> {
     if (this.running) return this.running;
-    // Agent answers wait meanwhile, those of these firings included: the system messages come first.
+    // Agent answers go one at a time meanwhile, those of these firings included: messages first.
     this.running = this.urgent
       .run(async () => {
         await Promise.all(Array.from({ length: CONCURRENCY }, () => this.drain()));
