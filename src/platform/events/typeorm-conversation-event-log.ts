@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
   ConversationEvent,
@@ -14,8 +14,6 @@ const EVENT_LOCK_CLASS = 5_017;
 
 @Injectable()
 export class TypeormConversationEventLog extends ConversationEventLog {
-  private readonly logger = new Logger(TypeormConversationEventLog.name);
-
   constructor(
     private readonly db: TypeormUnitOfWork,
     private readonly dataSource: DataSource,
@@ -27,18 +25,27 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     return this.db.run(async () => {
       // Ids come from one sequence but transactions commit in any order: holding a per-conversation
       // lock from the insert to the commit makes ids commit in order, so a reader never skips one.
-      await this.db
-        .manager()
-        .query('SELECT pg_advisory_xact_lock($1, $2)', [EVENT_LOCK_CLASS, conversationId]);
-      const [row] = await this.db
-        .manager()
-        .query<{ id: string }[]>(
-          'INSERT INTO conversation_events (workspace_id, conversation_id, type, payload) VALUES ($1, $2, $3, $4) RETURNING id::text AS id',
-          [workspaceId, conversationId, event.type, JSON.stringify(event)],
-        );
-      const id = row.id;
-      this.db.afterCommit(() => this.ring(conversationId, id));
-      return id;
+      // The lock, the insert and the NOTIFY are one statement; PostgreSQL delivers the notification
+      // when (and only if) the transaction commits.
+      const [row] = await this.db.manager().query<{ id: string }[]>(
+        `WITH locked AS (SELECT pg_advisory_xact_lock($1::int, $3::int)),
+              appended AS (
+                INSERT INTO conversation_events (workspace_id, conversation_id, type, payload)
+                SELECT $2::int, $3::int, $4::text, $5::jsonb FROM locked
+                RETURNING id)
+         SELECT id::text AS id,
+                pg_notify($6::text, json_build_object('conversationId', $3::int, 'id', id::text)::text)
+         FROM appended`,
+        [
+          EVENT_LOCK_CLASS,
+          workspaceId,
+          conversationId,
+          event.type,
+          JSON.stringify(event),
+          CONVERSATION_EVENTS_CHANNEL,
+        ],
+      );
+      return row.id;
     });
   }
 
@@ -60,14 +67,5 @@ export class TypeormConversationEventLog extends ConversationEventLog {
       [conversationId],
     );
     return rows[0]?.id ?? '0';
-  }
-
-  private ring(conversationId: number, id: string): void {
-    this.dataSource
-      .query('SELECT pg_notify($1, $2)', [
-        CONVERSATION_EVENTS_CHANNEL,
-        JSON.stringify({ conversationId, id }),
-      ])
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'Doorbell failed; subscribers will poll'));
   }
 }
