@@ -73,10 +73,6 @@ export class SseStream {
     this.ring();
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   onClosed(callback: () => void): void {
     if (this.closed) callback();
     else this.onClosedCallbacks.push(callback);
