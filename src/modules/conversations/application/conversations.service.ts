@@ -395,21 +395,12 @@ export class ConversationsService {
       profilePictureUrl: null,
     };
     return this.unitOfWork.run(async () => {
-      const conversations = new Map<number, Conversation>();
-      for (const workspaceId of new Set(inputs.map((input) => input.onBehalfOf.workspaceId))) {
-        const ids = inputs
-          .filter((i) => i.onBehalfOf.workspaceId === workspaceId)
-          .map((i) => i.conversationId);
-        for (const found of await this.conversations.findByIds(workspaceId, [...new Set(ids)])) {
-          conversations.set(found.id, found);
-        }
-      }
+      const conversations = await this.findAcrossWorkspaces(
+        inputs.map((input) => ({ workspaceId: input.onBehalfOf.workspaceId, id: input.conversationId })),
+      );
       const busy = new Set<number>();
       if (options.skipBusy) {
-        for (const workspaceId of new Set([...conversations.values()].map((c) => c.workspaceId))) {
-          const ids = [...conversations.values()]
-            .filter((c) => c.workspaceId === workspaceId)
-            .map((c) => c.id);
+        for (const [workspaceId, ids] of idsByWorkspace([...conversations.values()])) {
           const locked = new Set(await this.conversations.lockUnlessBusy(workspaceId, ids));
           for (const id of ids) if (!locked.has(id)) busy.add(id);
         }
@@ -545,13 +536,7 @@ export class ConversationsService {
         };
       }),
     );
-    const updated = new Map<number, Conversation>();
-    for (const workspaceId of new Set(reservations.map((reservation) => reservation.workspaceId))) {
-      const ids = reservations.filter((r) => r.workspaceId === workspaceId).map((r) => r.id);
-      for (const conversation of await this.conversations.findByIds(workspaceId, ids)) {
-        updated.set(conversation.id, conversation);
-      }
-    }
+    const updated = await this.findAcrossWorkspaces(reservations);
     const titled = new Set<number>();
     const written = drafts.map((draft, i) => ({ draft, message: messages[i] }));
     for (const { draft, message } of written) {
@@ -622,6 +607,19 @@ export class ConversationsService {
       }
     }
   }
+
+  /** Conversations of several workspaces by row id, one query per workspace. */
+  private async findAcrossWorkspaces(
+    refs: { workspaceId: number; id: number }[],
+  ): Promise<Map<number, Conversation>> {
+    const found = new Map<number, Conversation>();
+    for (const [workspaceId, ids] of idsByWorkspace(refs)) {
+      for (const conversation of await this.conversations.findByIds(workspaceId, ids)) {
+        found.set(conversation.id, conversation);
+      }
+    }
+    return found;
+  }
 }
 
 function encodeCursor(value: number): string {
@@ -634,6 +632,15 @@ function decodeCursor(cursor: string): number {
     throw new InvalidRequestError('cursor: not a cursor this API returned.');
   }
   return value;
+}
+
+/** Distinct row ids grouped by workspace, since every query is scoped by one. */
+function idsByWorkspace(refs: { workspaceId: number; id: number }[]): Map<number, number[]> {
+  const grouped = new Map<number, Set<number>>();
+  for (const { workspaceId, id } of refs) {
+    grouped.set(workspaceId, (grouped.get(workspaceId) ?? new Set<number>()).add(id));
+  }
+  return new Map([...grouped].map(([workspaceId, ids]) => [workspaceId, [...ids]]));
 }
 
 /** Callers with the same key see the same conversations and agents. */
