@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import { AppModule } from 'src/app.module';
-import { NEST_APP_OPTIONS, configureApp } from 'src/app.setup';
+import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup';
 import { loadAppConfigOrExit } from 'src/platform/config/app-config';
 import { resolveDatabase } from 'src/platform/database/database-resolver';
 import type { DatabaseHandle } from 'src/platform/database/embedded-postgres';
@@ -14,13 +14,18 @@ async function main(): Promise<void> {
   const config = loadAppConfigOrExit();
   const log = pino({ level: config.logLevel }).child({ context: 'Bootstrap' });
   const database = await resolveDatabase(config, (message) => log.debug(message));
-  let app: INestApplication | undefined;
+  let app: NestFastifyApplication | undefined;
   try {
-    app = await NestFactory.create(AppModule.forRoot(config, database.url), NEST_APP_OPTIONS);
+    app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.forRoot(config, database.url),
+      createHttpAdapter(),
+      NEST_APP_OPTIONS,
+    );
     configureApp(app);
     const applied = await migrateWithLock(app.get(DataSource));
     if (applied.length > 0) log.info({ migrations: applied }, 'Applied migrations');
-    await app.listen(config.port);
+    // Every interface, as a service in a container must (Fastify alone would listen on localhost).
+    await app.listen(config.port, '0.0.0.0');
   } catch (error) {
     await app?.close().catch(() => undefined);
     await database.release();
@@ -34,7 +39,7 @@ async function main(): Promise<void> {
 }
 
 /** SIGTERM/SIGINT: stop accepting, drain in-flight requests and streams, then stop the database we started. */
-function stopOnSignals(app: INestApplication, database: DatabaseHandle, log: pino.Logger): void {
+function stopOnSignals(app: NestFastifyApplication, database: DatabaseHandle, log: pino.Logger): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -68,6 +68,9 @@ describe('conversation event stream', () => {
       expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
       expect(stream.headers['cache-control']).toBe('no-cache');
       expect(stream.headers['x-accel-buffering']).toBe('no');
+      // The stream writes its own head: the request id and the key's rate limit are still on it.
+      expect(stream.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(stream.headers['x-ratelimit-limit']).toBe(String(t.config.rateLimitRequests));
       const message = await post(cId, 'hello stream');
       const [event] = await stream.waitForEvents(1);
       expect(event.data).toEqual({

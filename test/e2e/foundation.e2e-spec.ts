@@ -65,13 +65,49 @@ describe('API conventions', () => {
     expect(res.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
   });
 
+  it('refuses a JSON body in another charset or compressed with 415, and a bare JSON value with 400', async () => {
+    const cases: [Record<string, string>, string, number][] = [
+      [{ 'Content-Type': 'application/json; charset=latin1' }, '{"name":"x","count":1}', 415],
+      [{ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, '{"name":"x","count":1}', 415],
+      [{ 'Content-Type': 'application/json' }, '"just a string"', 400],
+      [{ 'Content-Type': 'application/json' }, 'null', 400],
+    ];
+    for (const [headers, body, status] of cases) {
+      const res = await request(t.http).post('/__test/echo').set(headers).send(body).expect(status);
+      expect(res.body).toEqual({
+        error: {
+          type: status === 415 ? 'unsupported_media_type' : 'invalid_request_error',
+          message: expect.any(String),
+        },
+      });
+    }
+    await request(t.http)
+      .post('/__test/echo')
+      .set('Content-Type', 'application/merge-patch+json; charset=UTF-8')
+      .send('{"name":"x","count":3}')
+      .expect(201, { name: 'x', count: 3 });
+  });
+
+  it('routes path parameters of any length the request line allows, and a trailing slash', async () => {
+    const res = await request(t.http)
+      .get(`/api/w/${'w'.repeat(10_000)}/files/x`)
+      .expect(401);
+    expect(res.body.error.type).toBe('missing_authorization_header_error');
+    await request(t.http).get('/healthz/').expect(200, { status: 'ok' });
+  });
+
   it('answers a body over the JSON limit with 413', async () => {
     const res = await request(t.http)
       .post('/__test/echo')
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ name: 'x'.repeat(JSON_BODY_LIMIT_BYTES), count: 1 }))
       .expect(413);
-    expect(res.body.error.type).toBe('payload_too_large');
+    expect(res.body).toEqual({
+      error: {
+        type: 'payload_too_large',
+        message: `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
+      },
+    });
   });
 
   it('refuses a body nested deeper than the limit with 400, however deep', async () => {

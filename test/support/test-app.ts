@@ -1,4 +1,5 @@
-import type { INestApplication, Type } from '@nestjs/common';
+import type { Type } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppModule } from 'src/app.module';
-import { NEST_APP_OPTIONS, configureApp } from 'src/app.setup';
+import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup';
 import { AppConfig, AppConfigValues, loadAppConfig } from 'src/platform/config/app-config';
 import { randomBase62 } from 'src/platform/ids/sid';
 import { setApiDocument } from 'test/support/api-document';
@@ -15,7 +16,7 @@ import { TEST_ENV, withDatabase } from 'test/support/test-database';
 import { DataSource } from 'typeorm';
 
 export interface TestApp {
-  app: INestApplication;
+  app: NestFastifyApplication;
   http: Server;
   dataSource: DataSource;
   document: OpenAPIObject;
@@ -87,13 +88,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     builder = builder.overrideProvider(override.provide).useValue(override.useValue);
   }
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication(NEST_APP_OPTIONS);
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), NEST_APP_OPTIONS);
   const document = configureApp(app);
   setApiDocument(document);
   await app.init();
+  // Routes registered through plugins (the documentation's assets) exist once Fastify is ready.
+  await app.getHttpAdapter().getInstance().ready();
   return {
     app,
-    http: app.getHttpServer() as Server,
+    http: app.getHttpServer(),
     dataSource: app.get(DataSource),
     document,
     config,

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
 import {
   AUTH_METADATA,
@@ -15,6 +16,11 @@ import { RateLimiter } from 'src/platform/auth/rate-limit/rate-limiter';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 
 const BEARER = /^Bearer +([^\s]+) *$/;
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
 
 /**
  * The one global guard, deny by default. Order (ARCHITECTURE §3): header missing → malformed →
@@ -42,7 +48,7 @@ export class AuthGuard implements CanActivate {
       this.reflector.getAllAndOverride<boolean>(SIGNED_URL_METADATA, targets)
     ) {
       // The URL is the credential: no key is needed, and a bad one is refused before any work.
-      const check = this.signer.verify(request.method, request.path, request.query);
+      const check = this.signer.verify(request.method, pathOf(request.url), request.query);
       if ('failure' in check) {
         throw new ForbiddenError(
           check.failure === 'expired'
@@ -81,7 +87,7 @@ export class AuthGuard implements CanActivate {
       throw new DomainError('workspace_auth_error', 'The API key cannot access this workspace.');
     }
     const { caller } = result;
-    await this.limit(caller.keyId, context.switchToHttp().getResponse<Response>());
+    await this.limit(caller.keyId, context.switchToHttp().getResponse<FastifyReply>().raw);
     const missing = requirement.scopes.filter((scope) => !caller.hasScope(scope));
     if (missing.length > 0) {
       throw new DomainError(
@@ -98,7 +104,7 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  private async limit(keyId: string, response: Response): Promise<void> {
+  private async limit(keyId: string, response: ServerResponse): Promise<void> {
     const decision = await this.rateLimiter.consume(keyId);
     if (!decision) return;
     const now = Date.now();

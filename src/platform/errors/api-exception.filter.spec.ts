@@ -16,13 +16,16 @@ interface Answer {
 function answer(exception: unknown): Answer {
   const sent: Partial<Answer> = {};
   const response = {
-    headersSent: false,
-    setHeader: () => undefined,
-    status(status: number) {
+    sent: false,
+    raw: { headersSent: false },
+    header() {
+      return this;
+    },
+    code(status: number) {
       sent.status = status;
       return this;
     },
-    json(body: unknown) {
+    send(body: unknown) {
       sent.body = body;
       return this;
     },

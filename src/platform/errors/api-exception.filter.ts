@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { DomainError, ErrorCode, RateLimitError } from 'src/platform/errors/domain-error';
 import { errorEnvelope } from 'src/platform/errors/error-envelope';
+import { JSON_BODY_LIMIT_BYTES } from 'src/platform/http/json-body-parser';
 
 const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request_error',
@@ -15,7 +16,15 @@ const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
   503: 'service_unavailable',
 };
 
+/** Fastify's refusals (Nest hands them over as HttpExceptions), where ours say more. */
+const FASTIFY_ERROR_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+};
+
 function httpExceptionMessage(exception: HttpException): string {
+  const cause = (exception.cause as { code?: unknown } | undefined)?.code;
+  if (typeof cause === 'string' && FASTIFY_ERROR_MESSAGES[cause]) return FASTIFY_ERROR_MESSAGES[cause];
   const body = exception.getResponse();
   if (typeof body === 'string') return body;
   const message = (body as { message?: unknown }).message;
@@ -42,17 +51,17 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
     const { status, code, message } = this.describe(exception);
-    if (response.headersSent) {
+    if (reply.sent || reply.raw.headersSent) {
       // A stream already started: the status line is gone, so the best we can do is end it.
-      response.end();
+      reply.raw.end();
       return;
     }
     if (exception instanceof RateLimitError) {
-      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+      reply.header('Retry-After', String(exception.retryAfterSeconds));
     }
-    response.status(status).json(errorEnvelope(code, message));
+    void reply.code(status).send(errorEnvelope(code, message));
   }
 
   private describe(exception: unknown): { status: number; code: ErrorCode; message: string } {
@@ -61,7 +70,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const code = CODE_BY_HTTP_STATUS[status];
+      const code = CODE_BY_HTTP_STATUS[status] ?? (status < 500 ? 'invalid_request_error' : undefined);
       if (code) return { status, code, message: httpExceptionMessage(exception) };
     }
     if (isDatabaseUnavailable(exception)) {

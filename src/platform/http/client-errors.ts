@@ -1,4 +1,4 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from 'src/platform/errors/error-envelope';
 
@@ -13,26 +13,24 @@ const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
 
 /**
  * Requests Node's HTTP parser refuses (an over-long URL or header, a malformed request line) never
- * reach Express; without a listener Node answers them with an empty body. This answers them with
- * the API's error envelope instead.
+ * reach the router; this answers them on the socket with the API's error envelope (the HTTP
+ * server's `clientError` handler).
  */
-export function answerClientErrorsWithEnvelope(server: Server): void {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? {
-      status: 400,
-      message: 'The request could not be parsed as HTTP.',
-    };
-    const body = JSON.stringify(errorEnvelope('invalid_request_error', message));
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
-  });
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? {
+    status: 400,
+    message: 'The request could not be parsed as HTTP.',
+  };
+  const body = JSON.stringify(errorEnvelope('invalid_request_error', message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }

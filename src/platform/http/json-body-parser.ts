@@ -1,6 +1,6 @@
-import type { NextFunction, Request, Response } from 'express';
-import { json } from 'express';
-import { errorEnvelope } from 'src/platform/errors/error-envelope';
+import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from 'src/platform/http/storable-text';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -9,12 +9,6 @@ export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
  * body nested thousands of levels deep would exhaust the stack: it is refused before.
  */
 export const JSON_MAX_DEPTH = 32;
-
-interface BodyParserError extends Error {
-  type?: string;
-  status?: number;
-  limit?: number;
-}
 
 /**
  * What makes a parsed body unusable although it is valid JSON: nesting deeper than the limit, or
@@ -40,42 +34,59 @@ function bodyProblem(body: unknown): string | null {
   return null;
 }
 
+/** application/json and its structured-syntax kin (application/merge-patch+json, …). */
+const JSON_TYPE = /^application\/([^;\s]+\+)?json\s*(;|$)/i;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+
+/** The request's own declarations refuse it before its text is parsed: a charset or an encoding we do not read. */
+function refusedEncoding(headers: IncomingHttpHeaders): string | null {
+  const charset = CHARSET.exec(headers['content-type'] ?? '')?.[1];
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    return `The JSON body must be UTF-8; got charset "${charset}".`;
+  }
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    return `The request body must not be compressed; got Content-Encoding "${encoding}".`;
+  }
+  return null;
+}
+
+/** The JSON body as the routes see it; an empty body is an empty object, as if `{}` had been sent. */
+export function parseJsonBody(headers: IncomingHttpHeaders, text: string): unknown {
+  const refusal = refusedEncoding(headers);
+  if (refusal !== null) throw new DomainError('unsupported_media_type', refusal);
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new InvalidRequestError('The request body is not valid JSON.');
+  }
+  if (body === null || typeof body !== 'object') {
+    throw new InvalidRequestError('The JSON body must be an object or an array.');
+  }
+  const problem = bodyProblem(body);
+  if (problem !== null) throw new InvalidRequestError(problem);
+  return body;
+}
+
 /**
- * express.json with failures answered in the API envelope: the parser runs before any Nest
- * filter exists for the request, so it reports its own errors.
+ * JSON bodies (up to JSON_BODY_LIMIT_BYTES) are parsed here, failures thrown as API errors so the
+ * exception filter answers them. Every other body is left unread: an upload streams it from the
+ * request, and a JSON route then finds no body and says so.
  */
-export function jsonBodyParser() {
-  const parse = json({ limit: JSON_BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] });
-  return (req: Request, res: Response, next: NextFunction): void => {
-    parse(req, res, (error?: BodyParserError) => {
-      if (!error) {
-        const problem = bodyProblem(req.body);
-        if (problem === null) return next();
-        res.status(400).json(errorEnvelope('invalid_request_error', problem));
-        return;
+export function registerBodyParsers(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(
+    JSON_TYPE,
+    { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT_BYTES },
+    (request, text: string | Buffer, done) => {
+      try {
+        done(null, parseJsonBody(request.headers, text.toString()));
+      } catch (error) {
+        done(error as Error, undefined);
       }
-      if (error.type === 'entity.too.large') {
-        res
-          .status(413)
-          .json(
-            errorEnvelope(
-              'payload_too_large',
-              `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
-            ),
-          );
-        return;
-      }
-      if (error.type === 'entity.parse.failed') {
-        res.status(400).json(errorEnvelope('invalid_request_error', 'The request body is not valid JSON.'));
-        return;
-      }
-      if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {
-        res.status(415).json(errorEnvelope('unsupported_media_type', error.message));
-        return;
-      }
-      res
-        .status(error.status && error.status < 500 ? error.status : 400)
-        .json(errorEnvelope('invalid_request_error', 'The request body could not be read.'));
-    });
-  };
+    },
+  );
+  fastify.addContentTypeParser('*', (_request, _payload, done) => done(null));
 }

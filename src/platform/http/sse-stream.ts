@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { SseSettings } from 'src/platform/config/app-config';
 
@@ -51,13 +51,13 @@ export class SseStream {
   private readonly onClosedCallbacks: (() => void)[] = [];
 
   constructor(
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     private readonly source: SseSource,
     fromId: string,
     private readonly settings: SseSettings,
   ) {
     this.lastId = fromId;
-    res.status(200);
+    res.statusCode = 200;
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Connection', 'keep-alive');

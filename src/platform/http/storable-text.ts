@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { onRequestHookHandler } from 'fastify';
 import { errorEnvelope } from 'src/platform/errors/error-envelope';
 
 /** U+0000, or a UTF-16 surrogate without its pair: PostgreSQL's text refuses the first, jsonb both. */
@@ -15,11 +15,9 @@ export const UNSTORABLE_TEXT_MESSAGE = 'must not contain a NUL character or an u
  * Percent-decoding turns `%00` into U+0000 in path parameters and query values; refused before
  * any route, since no identifier or parameter of the API contains it.
  */
-export function refuseNulInUrl() {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (!req.url.includes('%00')) return next();
-    res
-      .status(400)
-      .json(errorEnvelope('invalid_request_error', 'The URL must not contain a NUL character (%00).'));
-  };
-}
+export const refuseNulInUrl: onRequestHookHandler = (request, reply, done) => {
+  if (!request.url.includes('%00')) return done();
+  void reply
+    .code(400)
+    .send(errorEnvelope('invalid_request_error', 'The URL must not contain a NUL character (%00).'));
+};

@@ -1,20 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { destination } from 'pino';
 import type { Options } from 'pino-http';
 import type { LogLevel } from 'src/platform/config/app-config';
-
-const REQUEST_ID_HEADER = 'x-request-id';
-const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** Keeps a caller's X-Request-Id when it is sane, otherwise makes one; echoes it on the response. */
-function requestId(req: IncomingMessage, res: ServerResponse): string {
-  const given = req.headers[REQUEST_ID_HEADER];
-  const id = typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
-  res.setHeader('X-Request-Id', id);
-  return id;
-}
 
 /** A signed URL is a credential until it expires: its signature never reaches the logs. */
 function withoutSignature(url: string): string {
@@ -25,7 +13,7 @@ function withoutSignature(url: string): string {
 export function loggerOptions(level: LogLevel, output: 'stdout' | 'stderr' = 'stdout'): Params {
   const options: Options = {
     level,
-    genReqId: requestId,
+    // The request id is Fastify's (see request-id.ts), which pino-http finds on the request.
     // Secrets never reach the logs.
     redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.signature'],
     customLogLevel: (_req, res, error) =>
@@ -38,5 +26,9 @@ export function loggerOptions(level: LogLevel, output: 'stdout' | 'stderr' = 'st
       }),
     },
   };
-  return { pinoHttp: [options, destination(output === 'stdout' ? 1 : 2)] };
+  return {
+    pinoHttp: [options, destination(output === 'stdout' ? 1 : 2)],
+    // nestjs-pino's default route pattern matches nothing under Nest's Fastify adapter; this matches every request.
+    forRoutes: [{ path: '*', method: RequestMethod.ALL }],
+  };
 }

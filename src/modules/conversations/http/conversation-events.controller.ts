@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
@@ -69,15 +69,17 @@ export class ConversationEventsController {
     @Param() params: ConversationParams,
     @Query() query: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     resumeCursor(lastEventId, query.lastEventId);
     await this.conversations.get(caller, params.cId);
-    const queryString = req.originalUrl.includes('?')
-      ? req.originalUrl.slice(req.originalUrl.indexOf('?'))
-      : '';
-    res.redirect(307, `/api/sse/w/${params.wId}/assistant/conversations/${params.cId}/events${queryString}`);
+    const queryAt = request.url.indexOf('?');
+    const queryString = queryAt === -1 ? '' : request.url.slice(queryAt);
+    void reply.redirect(
+      `/api/sse/w/${params.wId}/assistant/conversations/${params.cId}/events${queryString}`,
+      307,
+    );
   }
 
   @Get('api/sse/w/:wId/assistant/conversations/:cId/events')
@@ -95,11 +97,11 @@ export class ConversationEventsController {
     @Param() params: ConversationParams,
     @Query() query: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
-    @Res() res: Response,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
     const cursor = resumeCursor(lastEventId, query.lastEventId);
     const conversation = await this.conversations.get(caller, params.cId);
     const fromId = cursor ?? (await this.events.lastId(conversation.id));
-    this.streams.start(res, this.feed.source(conversation.id), fromId);
+    this.streams.start(reply, this.feed.source(conversation.id), fromId);
   }
 }

@@ -21,7 +21,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, CurrentCaller, Public } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { AllowSignedUrl, CurrentAccess } from 'src/platform/auth/signed-url.decorators';
@@ -78,9 +78,9 @@ export class FilesController {
   async upload(
     @CurrentAccess() access: Caller | SignedUrlGrant,
     @Param() params: FileParams,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<FileResponse> {
-    const file = await this.files.upload(access, params.wId, params.fileId, new MultipartUpload(request));
+    const file = await this.files.upload(access, params.wId, params.fileId, new MultipartUpload(request.raw));
     return this.present(params.wId, file);
   }
 
@@ -99,10 +99,10 @@ export class FilesController {
     @CurrentCaller() caller: Caller,
     @Param() params: FileParams,
     @Query() query: FileQuery,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<FileResponse | StreamableFile> {
     if (query.action === 'download') {
-      return this.stream(await this.files.download(caller, params.fileId), 'attachment', response);
+      return this.stream(await this.files.download(caller, params.fileId), 'attachment', reply);
     }
     return this.present(params.wId, await this.files.get(caller, params.fileId));
   }
@@ -122,10 +122,10 @@ export class FilesController {
   @ApiErrors(404)
   async avatar(
     @Param() params: FileParams,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
-    response.setHeader('Cache-Control', 'public, max-age=300');
-    return this.stream(await this.files.readAvatar(params.wId, params.fileId), 'inline', response);
+    reply.header('Cache-Control', 'public, max-age=300');
+    return this.stream(await this.files.readAvatar(params.wId, params.fileId), 'inline', reply);
   }
 
   private present(workspaceSId: string, file: FileRecord): FileResponse {
@@ -135,20 +135,19 @@ export class FilesController {
   private stream(
     { file, content }: FileContent,
     kind: 'attachment' | 'inline',
-    response: Response,
+    reply: FastifyReply,
   ): StreamableFile {
     // Uploaded content is never run as a page of this origin, whatever it holds.
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Content-Security-Policy', "default-src 'none'; sandbox");
+    // Fastify cuts the connection when the content fails midway, which tells the client it is incomplete.
+    content.once('error', (error) =>
+      this.logger.error({ err: error, file: file.sId }, 'Reading the content of a file failed'),
+    );
     return new StreamableFile(content, {
       type: file.contentType,
       length: file.fileSize,
       disposition: contentDisposition(kind, file.fileName),
-    }).setErrorHandler((error, res) => {
-      if (res.destroyed) return;
-      this.logger.error({ err: error, file: file.sId }, 'Reading the content of a file failed');
-      // Cutting the connection is what tells the client that the content is incomplete.
-      res.destroy?.();
     });
   }
 }

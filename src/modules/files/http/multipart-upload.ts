@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import type { UploadSource } from 'src/modules/files/application/upload-source';
@@ -13,7 +13,7 @@ const EXPECTED = `The body must be multipart/form-data with exactly one part, a 
  * second part or a broken body after the file fails it instead of letting it pass as complete.
  */
 export class MultipartUpload implements UploadSource {
-  constructor(private readonly request: Request) {}
+  constructor(private readonly request: IncomingMessage) {}
 
   open(maxBytes: number): Promise<Readable> {
     const request = this.request;
