@@ -83,15 +83,16 @@ export class TypeormConversationRepository extends ConversationRepository {
   }
 
   async findForReader(workspaceId: number, sId: string, userId: number): Promise<ConversationRead | null> {
-    // Raw SQL: this runs on every conversation read, where the query builder's cost shows.
-    const rows = await this.db.manager().query<
-      (ConversationEntity & {
+    // Raw SQL, prepared: this runs on every conversation read, where the query builder's cost shows.
+    const rows = await this.db.hotRead<
+      ConversationEntity & {
         participant: boolean;
         lastReadAt: Date | null;
         actionRequired: boolean;
         hasChildren: boolean;
-      })[]
+      }
     >(
+      'conversation-for-reader',
       `SELECT ${this.conversationColumns()},
               p.user_id IS NOT NULL AS participant, p.last_read_at AS "lastReadAt",
               coalesce(p.action_required, false) AS "actionRequired",
