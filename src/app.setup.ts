@@ -3,7 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
-import { answerClientError } from 'src/platform/http/client-errors';
+import { answerClientError, answerRoutingError } from 'src/platform/http/client-errors';
 import { JSON_BODY_LIMIT_BYTES, registerBodyParsers } from 'src/platform/http/json-body-parser';
 import { refuseNulInUrl } from 'src/platform/http/storable-text';
 import { createValidationPipe } from 'src/platform/http/validation';
@@ -25,6 +25,10 @@ export function createHttpAdapter(): FastifyAdapter {
     requestTimeout: 300_000,
     clientErrorHandler: answerClientError,
     genReqId: requestId,
+    frameworkErrors: answerRoutingError,
+    // A request that still arrives while the server closes is served (as Express did), not
+    // answered with Fastify's own 503 body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_HEADER_BYTES },
   });
 }

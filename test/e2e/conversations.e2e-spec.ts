@@ -373,6 +373,42 @@ describe('conversations and messages', () => {
       expect(await t.dataSource.query('SELECT count(*)::int AS n FROM messages')).toEqual(before);
     });
 
+    it('refuses a body that is not JSON with 415 and creates nothing', async () => {
+      const before = await t.dataSource.query('SELECT count(*)::int AS n FROM conversations');
+      for (const [type, body] of [
+        ['text/plain', 'hello'],
+        ['application/x-www-form-urlencoded', 'title=hello'],
+        [undefined, '{"title":"no content type"}'],
+      ] as const) {
+        const req = api(t, a.admin).post(base());
+        if (type) void req.set('Content-Type', type);
+        else void req.unset('Content-Type');
+        const res = await req.send(Buffer.from(body));
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 415,
+          body: { error: { type: 'unsupported_media_type', message: expect.stringContaining('JSON') } },
+        });
+      }
+      expect(await t.dataSource.query('SELECT count(*)::int AS n FROM conversations')).toEqual(before);
+    });
+
+    it('keeps reading conversations after a migration changes a column type under prepared reads', async () => {
+      const created = await Promise.all(Array.from({ length: 6 }, () => createConversation(a.admin)));
+      const readAll = () =>
+        Promise.all(created.map(({ conversation }) => api(t, a.admin).get(`${base()}/${conversation.sId}`)));
+      expect((await readAll()).map((res) => res.status)).toEqual(created.map(() => 200));
+      const [{ type }] = await t.dataSource.query<{ type: string }[]>(
+        `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
+         WHERE attrelid = 'conversations'::regclass AND attname = 'title'`,
+      );
+      await t.dataSource.query('ALTER TABLE conversations ALTER COLUMN title TYPE varchar(4000)');
+      try {
+        expect((await readAll()).map((res) => res.status)).toEqual(created.map(() => 200));
+      } finally {
+        await t.dataSource.query(`ALTER TABLE conversations ALTER COLUMN title TYPE ${type}`);
+      }
+    });
+
     it('refuses text PostgreSQL cannot store with 400, naming the field, and writes nothing', async () => {
       const { conversation } = await createConversation(a.admin);
       const path = `${base()}/${conversation.sId}`;

@@ -88,6 +88,32 @@ describe('API conventions', () => {
       .expect(201, { name: 'x', count: 3 });
   });
 
+  it('answers a URL with a malformed escape with a 400 envelope and its request id', async () => {
+    for (const path of ['/api/w/%zz/files/x', '/healthz/%']) {
+      const res = await request(t.http).get(path).set('X-Request-Id', 'req-bad-url').expect(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+      expect(res.headers['x-request-id']).toBe('req-bad-url');
+    }
+  });
+
+  it('refuses a body that is not JSON with 415, lets an empty one through, and 404s unknown routes first', async () => {
+    const res = await request(t.http)
+      .post('/__test/echo')
+      .set('Content-Type', 'text/plain')
+      .send('x')
+      .expect(415);
+    expect(res.body).toEqual({
+      error: {
+        type: 'unsupported_media_type',
+        message: 'The body must be JSON, sent with Content-Type: application/json; got "text/plain".',
+      },
+    });
+    const empty = await request(t.http).post('/__test/echo').set('Content-Type', 'text/plain').expect(400);
+    expect(empty.body.error.message).toMatch(/^name /);
+    const unknown = await request(t.http).post('/__test/nowhere').set('Content-Type', 'text/plain').send('x');
+    expect(unknown.status).toBe(404);
+  });
+
   it('routes path parameters of any length the request line allows, and a trailing slash', async () => {
     const res = await request(t.http)
       .get(`/api/w/${'w'.repeat(10_000)}/files/x`)

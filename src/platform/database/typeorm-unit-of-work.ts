@@ -5,6 +5,8 @@ import type { Pool } from 'pg';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
+const CACHED_PLAN_CHANGED = '0A000';
+
 interface Transaction {
   manager: EntityManager;
   afterCommit: (() => void)[];
@@ -57,7 +59,14 @@ export class TypeormUnitOfWork extends UnitOfWork {
     const transaction = this.current.getStore();
     if (transaction) return transaction.manager.query<T[]>(text, values);
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    return (await pool.query<T & object>({ name, text, values })).rows;
+    try {
+      return (await pool.query<T & object>({ name, text, values })).rows;
+    } catch (error) {
+      // A migration that changed a column's type invalidates the connection's prepared plan
+      // ("cached plan must not change result type"); PostgreSQL re-plans it on the next use.
+      if ((error as { code?: string }).code !== CACHED_PLAN_CHANGED) throw error;
+      return (await pool.query<T & object>(text, values)).rows;
+    }
   }
 
   repository<E extends ObjectLiteral>(entity: EntityTarget<E>): Repository<E> {

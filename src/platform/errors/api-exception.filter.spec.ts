@@ -103,6 +103,13 @@ describe('ApiExceptionFilter and an unreachable database', () => {
       status: 404,
       body: { error: { type: 'not_found', message: 'Cannot GET /nowhere' } },
     });
+    // A client that goes away mid-body: Fastify reports it with a 4xx status, not a database fault.
+    expect(answer(Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 }))).toEqual({
+      status: 400,
+      body: {
+        error: { type: 'invalid_request_error', message: 'The request could not be read to its end.' },
+      },
+    });
     expect(answer(new ServiceUnavailableException()).body).toEqual({
       error: { type: 'service_unavailable', message: expect.any(String) },
     });

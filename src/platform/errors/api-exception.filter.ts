@@ -20,7 +20,14 @@ const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
 const FASTIFY_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The Content-Type header is not a valid media type.',
 };
+
+/** What the HTTP layer reports about the request itself (the client went away mid-body): a 4xx. */
+function clientFault(exception: unknown): number | null {
+  const status = (exception as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
 
 function httpExceptionMessage(exception: HttpException): string {
   const cause = (exception.cause as { code?: unknown } | undefined)?.code;
@@ -72,6 +79,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const code = CODE_BY_HTTP_STATUS[status] ?? (status < 500 ? 'invalid_request_error' : undefined);
       if (code) return { status, code, message: httpExceptionMessage(exception) };
+    }
+    const clientStatus = clientFault(exception);
+    if (clientStatus !== null) {
+      return {
+        status: clientStatus,
+        code: CODE_BY_HTTP_STATUS[clientStatus] ?? 'invalid_request_error',
+        message: 'The request could not be read to its end.',
+      };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ err: exception }, 'Database unavailable');

@@ -1,3 +1,4 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from 'src/platform/errors/error-envelope';
@@ -33,4 +34,20 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/**
+ * Requests the router refuses before any hook runs (a malformed percent-escape in the path), as
+ * Fastify's `frameworkErrors`: the envelope and the request id, not Fastify's own body.
+ */
+export function answerRoutingError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The URL is not valid: "%" must start an escape such as %2F.'
+      : `The request could not be routed: ${error.message}`;
+  void reply
+    .code(status)
+    .header('X-Request-Id', request.id)
+    .send(errorEnvelope('invalid_request_error', message));
 }

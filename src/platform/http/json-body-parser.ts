@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from 'src/platform/http/storable-text';
@@ -70,10 +71,26 @@ export function parseJsonBody(headers: IncomingHttpHeaders, text: string): unkno
   return body;
 }
 
+interface BodyRouteConfig {
+  streamsBody?: boolean;
+}
+
+/** The route reads its body itself from the Node request (an upload); any content type reaches it unread. */
+export const StreamsBody = () => RouteConfig({ streamsBody: true } satisfies BodyRouteConfig);
+
+/** A body that is not JSON is left unread for a route that streams it, or one that does not exist (404). */
+function mayPassUnread(request: FastifyRequest): boolean {
+  return (
+    request.is404 ||
+    request.headers['content-length'] === '0' ||
+    (request.routeOptions.config as BodyRouteConfig).streamsBody === true
+  );
+}
+
 /**
  * JSON bodies (up to JSON_BODY_LIMIT_BYTES) are parsed here, failures thrown as API errors so the
- * exception filter answers them. Every other body is left unread: an upload streams it from the
- * request, and a JSON route then finds no body and says so.
+ * exception filter answers them. Any other body is refused with 415, except on routes marked
+ * @StreamsBody(), which read it from the request themselves.
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -88,5 +105,17 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
       }
     },
   );
-  fastify.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  fastify.addContentTypeParser('*', (request, _payload, done) => {
+    if (mayPassUnread(request)) return done(null);
+    const type = request.headers['content-type'];
+    done(
+      new DomainError(
+        'unsupported_media_type',
+        type === undefined
+          ? 'The body must be JSON, sent with Content-Type: application/json; it had no Content-Type.'
+          : `The body must be JSON, sent with Content-Type: application/json; got "${type}".`,
+      ),
+      undefined,
+    );
+  });
 }

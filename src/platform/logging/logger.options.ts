@@ -24,6 +24,8 @@ export function loggerOptions(level: LogLevel, output: 'stdout' | 'stderr' = 'st
         method: req.method,
         url: withoutSignature(req.url),
       }),
+      // Fastify hands its headers to writeHead, so the response object no longer lists them.
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   };
   return {

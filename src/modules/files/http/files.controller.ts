@@ -27,6 +27,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { AllowSignedUrl, CurrentAccess } from 'src/platform/auth/signed-url.decorators';
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { StreamsBody } from 'src/platform/http/json-body-parser';
 import { FileContent, FilesService } from 'src/modules/files/application/files.service';
 import type { FileRecord } from 'src/modules/files/domain/file';
 import { contentDisposition } from 'src/modules/files/http/content-disposition';
@@ -67,6 +68,7 @@ export class FilesController {
 
   @Post(':fileId')
   @HttpCode(200)
+  @StreamsBody()
   @Auth({ scopes: ['write:file'] })
   @AllowSignedUrl()
   @ApiConsumes('multipart/form-data')
