@@ -45,6 +45,14 @@ export class TypeormUnitOfWork extends UnitOfWork {
     else callback();
   }
 
+  async all<T extends readonly unknown[]>(reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+    const tasks = reads as readonly (() => Promise<unknown>)[];
+    if (!this.current.getStore()) return (await Promise.all(tasks.map((read) => read()))) as unknown as T;
+    const results: unknown[] = [];
+    for (const read of tasks) results.push(await read());
+    return results as unknown as T;
+  }
+
   /** The manager of the current transaction, or the pool's outside one. */
   manager(): EntityManager {
     return this.current.getStore()?.manager ?? this.dataSource.manager;

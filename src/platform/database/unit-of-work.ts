@@ -6,4 +6,9 @@
 export abstract class UnitOfWork {
   abstract run<T>(work: () => Promise<T>): Promise<T>;
   abstract afterCommit(callback: () => void): void;
+  /**
+   * Runs independent reads: at once on the pool outside a transaction, one after another inside
+   * one (a transaction is one connection, which takes one query at a time).
+   */
+  abstract all<T extends readonly unknown[]>(reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T>;
 }

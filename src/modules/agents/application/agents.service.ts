@@ -447,14 +447,20 @@ export class AgentsService implements OnModuleInit {
     if (agents.length === 0) return [];
     const sIds = agents.map((agent) => agent.sId);
     const since = new Date(Date.now() - USAGE_PERIOD_SEC * 1000);
-    const [tags, favorites, editors, accessible, authors, usage, feedbacks] = await Promise.all([
-      this.catalogue.findTagsByIds(caller.workspaceId, [...new Set(agents.flatMap((agent) => agent.tagIds))]),
-      knownFavorites ?? this.agents.favoritesOf(caller.workspaceId, caller.userId),
-      this.agents.editorsOf(caller.workspaceId, sIds),
-      this.accessibleSpaceIds(caller),
-      options.withAuthors ? this.agents.recentAuthors(caller.workspaceId, sIds, LAST_AUTHORS) : null,
-      options.withUsage ? this.agents.usage(caller.workspaceId, sIds, since) : null,
-      options.withFeedbacks ? this.agents.feedbackCounts(caller.workspaceId, sIds, since) : null,
+    // Agents are described inside transactions too (a message's mentions), where reads go one by one.
+    const [tags, favorites, editors, accessible, authors, usage, feedbacks] = await this.unitOfWork.all([
+      () =>
+        this.catalogue.findTagsByIds(caller.workspaceId, [
+          ...new Set(agents.flatMap((agent) => agent.tagIds)),
+        ]),
+      async () => knownFavorites ?? this.agents.favoritesOf(caller.workspaceId, caller.userId),
+      () => this.agents.editorsOf(caller.workspaceId, sIds),
+      () => this.accessibleSpaceIds(caller),
+      async () =>
+        options.withAuthors ? this.agents.recentAuthors(caller.workspaceId, sIds, LAST_AUTHORS) : null,
+      async () => (options.withUsage ? this.agents.usage(caller.workspaceId, sIds, since) : null),
+      async () =>
+        options.withFeedbacks ? this.agents.feedbackCounts(caller.workspaceId, sIds, since) : null,
     ]);
     const userIds = [
       ...agents.flatMap((agent) => (agent.versionAuthorId === null ? [] : [agent.versionAuthorId])),

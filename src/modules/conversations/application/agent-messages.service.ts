@@ -8,7 +8,7 @@ import { AgentsService } from 'src/modules/agents/application/agents.service';
 import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
 import type { MessagePosted } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { MessageViews } from 'src/modules/conversations/application/message-views';
+import { renderAgentMessage } from 'src/modules/conversations/application/message-views';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
   AgentMessageOutcome,
@@ -38,7 +38,6 @@ export class AgentMessagesService {
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
     private readonly events: ConversationEventLog,
-    private readonly views: MessageViews,
     private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
   ) {}
@@ -82,7 +81,8 @@ export class AgentMessagesService {
           completedAt: null,
           runnerId,
         });
-        const [view] = await this.views.agentMessages(caller, [created]);
+        // Rendered from what is in hand: the conversation's lock is held here, so no further query.
+        const view = renderAgentMessage(created, message.sId, agent);
         await this.events.append(caller.workspaceId, conversation.id, {
           type: 'agent_message_new',
           created: created.createdAt.getTime(),

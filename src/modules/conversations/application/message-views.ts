@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
-import { defaultPictureUrl } from 'src/modules/agents/domain/agent-configuration';
+import { AgentVersion, defaultPictureUrl } from 'src/modules/agents/domain/agent-configuration';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import type { User } from 'src/modules/identity/domain/user';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
@@ -84,15 +85,16 @@ export class MessageViews {
     private readonly messages: MessageRepository,
     private readonly workspaces: WorkspacesService,
     private readonly agents: AgentsService,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** Messages of any kind, in the order given. */
   async views(caller: Caller, messages: Message[]): Promise<MessageView[]> {
     const users = messages.filter((message): message is UserMessage => message.type === 'user_message');
     const agents = messages.filter((message): message is AgentMessage => message.type === 'agent_message');
-    const [userViews, agentViews] = await Promise.all([
-      this.userMessages(caller, users),
-      this.agentMessages(caller, agents),
+    const [userViews, agentViews] = await this.unitOfWork.all([
+      () => this.userMessages(caller, users),
+      () => this.agentMessages(caller, agents),
     ]);
     const byId = new Map<number, MessageView>([...userViews, ...agentViews].map((view) => [view.id, view]));
     return messages.map((message) => byId.get(message.id)!);
@@ -100,39 +102,27 @@ export class MessageViews {
 
   async agentMessages(caller: Caller, messages: AgentMessage[]): Promise<AgentMessageView[]> {
     if (messages.length === 0) return [];
-    const [parents, agents] = await Promise.all([
-      this.messages.findByIds(
-        caller.workspaceId,
-        messages.map((message) => message.parentMessageId),
-      ),
-      this.agents.describe(
-        caller,
-        messages.map((message) => message.agentSId),
-      ),
+    const [parents, agents] = await this.unitOfWork.all([
+      () =>
+        this.messages.findByIds(
+          caller.workspaceId,
+          messages.map((message) => message.parentMessageId),
+        ),
+      () =>
+        this.agents.describe(
+          caller,
+          messages.map((message) => message.agentSId),
+        ),
     ]);
     const parentSIds = new Map(parents.map((parent) => [parent.id, parent.sId]));
     const agentsBySId = new Map(agents.map((details) => [details.agent.sId, details.agent]));
-    return messages.map((message) => {
-      const agent = agentsBySId.get(message.agentSId);
-      return {
-        type: 'agent_message',
-        sId: message.sId,
-        id: message.id,
-        version: message.version,
-        rank: message.rank,
-        created: message.createdAt.getTime(),
-        parentMessageId: parentSIds.get(message.parentMessageId) ?? '',
-        configuration: {
-          sId: message.agentSId,
-          name: agent?.name ?? message.agentSId,
-          pictureUrl: agent?.pictureUrl ?? defaultPictureUrl(message.agentSId),
-        },
-        status: message.status,
-        content: message.content,
-        error: message.error,
-        completedTs: message.completedAt?.getTime() ?? null,
-      };
-    });
+    return messages.map((message) =>
+      renderAgentMessage(
+        message,
+        parentSIds.get(message.parentMessageId) ?? '',
+        agentsBySId.get(message.agentSId),
+      ),
+    );
   }
 
   /**
@@ -143,9 +133,9 @@ export class MessageViews {
     caller: Caller,
     draft: Pick<UserMessage, 'userId' | 'mentions'>,
   ): Promise<(message: UserMessage) => UserMessageView> {
-    const [users, agents] = await Promise.all([
-      this.workspaces.usersByIds([draft.userId]),
-      this.agents.describe(caller, agentMentions(draft.mentions)),
+    const [users, agents] = await this.unitOfWork.all([
+      () => this.workspaces.usersByIds([draft.userId]),
+      () => this.agents.describe(caller, agentMentions(draft.mentions)),
     ]);
     const data = { users: new Map(users.map((user) => [user.id, user])), agents, reactions: [] };
     return (message) => renderUserMessage(message, data);
@@ -157,20 +147,51 @@ export class MessageViews {
       caller.workspaceId,
       messages.map((message) => message.id),
     );
-    const [authors, agents] = await Promise.all([
+    const [authors, agents] = await this.unitOfWork.all([
       // The ids come from this workspace's messages; authors include the system user, not a member.
-      this.workspaces.usersByIds([
-        ...messages.map((message) => message.userId),
-        ...reactions.map((reaction) => reaction.userId),
-      ]),
-      this.agents.describe(
-        caller,
-        messages.flatMap((message) => agentMentions(message.mentions)),
-      ),
+      () =>
+        this.workspaces.usersByIds([
+          ...messages.map((message) => message.userId),
+          ...reactions.map((reaction) => reaction.userId),
+        ]),
+      () =>
+        this.agents.describe(
+          caller,
+          messages.flatMap((message) => agentMentions(message.mentions)),
+        ),
     ]);
     const data = { users: new Map(authors.map((user) => [user.id, user])), agents, reactions };
     return messages.map((message) => renderUserMessage(message, data));
   }
+}
+
+/**
+ * An agent message's view from what the caller already holds: the parent's sId and the agent (its
+ * name and picture). Used as is where the message is written, so that holds no extra query.
+ */
+export function renderAgentMessage(
+  message: AgentMessage,
+  parentSId: string,
+  agent: Pick<AgentVersion, 'name' | 'pictureUrl'> | undefined,
+): AgentMessageView {
+  return {
+    type: 'agent_message',
+    sId: message.sId,
+    id: message.id,
+    version: message.version,
+    rank: message.rank,
+    created: message.createdAt.getTime(),
+    parentMessageId: parentSId,
+    configuration: {
+      sId: message.agentSId,
+      name: agent?.name ?? message.agentSId,
+      pictureUrl: agent?.pictureUrl ?? defaultPictureUrl(message.agentSId),
+    },
+    status: message.status,
+    content: message.content,
+    error: message.error,
+    completedTs: message.completedAt?.getTime() ?? null,
+  };
 }
 
 function renderUserMessage(

@@ -54,6 +54,11 @@ class InlineUnitOfWork extends UnitOfWork {
   afterCommit(callback: () => void): void {
     callback();
   }
+  async all<T extends readonly unknown[]>(reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+    const results: unknown[] = [];
+    for (const read of reads as readonly (() => Promise<unknown>)[]) results.push(await read());
+    return results as unknown as T;
+  }
 }
 
 class InMemoryDataSources extends DataSourceRepository {
