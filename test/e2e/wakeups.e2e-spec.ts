@@ -431,6 +431,8 @@ describe('wake-ups', () => {
       ]);
       expect(await systemMessages(broken.cId)).toBe(0);
       expect(await state(broken.wakeUpSId)).toMatchObject({ fire_count: 0, next_fire_at: null });
+      // Scheduled, then expired: the expiry reaches the conversation's stream like any change.
+      expect(await announced(broken.cId)).toEqual(['scheduled', 'expired']);
     });
   });
 

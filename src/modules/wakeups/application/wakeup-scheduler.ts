@@ -2,13 +2,14 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { DomainError } from 'src/platform/errors/domain-error';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpChanges, WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
-import { WakeUp, afterFailure, afterFiring } from 'src/modules/wakeups/domain/wakeup';
+import { WakeUp, afterFailure, afterFiring, isTerminal } from 'src/modules/wakeups/domain/wakeup';
 
 /** The scheduler sleeps at most this long, in case another process created an earlier wake-up. */
 const MAX_SLEEP_MS = 5_000;
@@ -223,13 +224,29 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
     return busy;
   }
 
-  /** In its own transaction: the firing's transaction rolled back. */
+  /** `wake_up_updated` in the conversation's log, when its owner can still read the conversation. */
+  private async announceAsOwner(wakeUp: WakeUp): Promise<void> {
+    const [owner] = await this.workspaces.callersFor([
+      { workspaceId: wakeUp.workspaceId, userId: wakeUp.ownerId, keyId: wakeUp.sId },
+    ]);
+    if (!owner) return;
+    try {
+      const conversation = await this.conversations.getById(owner, wakeUp.conversationId);
+      await this.service.announce(conversation, wakeUp, owner.userSId);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+
+  /** In its own transaction: the firing's transaction rolled back. An expiry is announced like any change. */
   private async recordFailure(wakeUp: WakeUp, error: unknown): Promise<void> {
     this.logger.warn({ err: error, wakeUp: wakeUp.sId }, 'Wake-up firing failed; retrying later');
     await this.unitOfWork
       .run(async () => {
         const current = await this.wakeUps.claimIfDue(wakeUp.workspaceId, wakeUp.id, this.clock.now());
-        if (current) await this.wakeUps.update(current, afterFailure(current, this.clock.now()));
+        if (!current) return;
+        const updated = await this.wakeUps.update(current, afterFailure(current, this.clock.now()));
+        if (isTerminal(updated.status)) await this.announceAsOwner(updated);
       })
       .catch((failure: unknown) => this.logger.error({ err: failure }, 'Could not record a failed wake-up'));
   }
