@@ -114,6 +114,13 @@ async function conversation(service, workspaceName) {
 }
 
 /** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
+/** `fetch` that insists on a 2xx and returns the parsed JSON body. */
+async function fetchJson(url, init = {}) {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
 async function load(options) {
   const base = { connections: 32, duration: 8, ...options };
   await autocannon({ ...base, duration: 2 });
@@ -140,4 +147,14 @@ async function seed(count, concurrency, make) {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-module.exports = { freePort, startService, procStatus, load, bootstrap, seed, userMessage, conversation };
+module.exports = {
+  freePort,
+  startService,
+  procStatus,
+  fetchJson,
+  load,
+  bootstrap,
+  seed,
+  userMessage,
+  conversation,
+};

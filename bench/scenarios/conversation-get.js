@@ -7,7 +7,7 @@
 const { deepStrictEqual } = require('node:assert');
 const { fork } = require('node:child_process');
 const { join } = require('node:path');
-const { conversation, load } = require('../harness');
+const { conversation, fetchJson, load } = require('../harness');
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 50;
@@ -40,12 +40,6 @@ function startReference(dataDir) {
   });
 }
 
-async function getJson(url, headers) {
-  const res = await fetch(url, { headers });
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
 module.exports = {
   name: 'conversation-get',
   // The per-key limiter stays on (its cost is part of the read path) but never refuses the load.
@@ -56,7 +50,7 @@ module.exports = {
     const reference = await startReference(service.dataDir);
     try {
       const referenceUrl = `${reference.baseUrl}${new URL(url).pathname}`;
-      deepStrictEqual(await getJson(referenceUrl, headers), await getJson(url, headers));
+      deepStrictEqual(await fetchJson(referenceUrl, { headers }), await fetchJson(url, { headers }));
       // Interleaved rounds, so a burst of other work on the machine hits both sides alike; each side
       // keeps its best round (such work only ever slows a round down) and the errors of all.
       const rounds = { bare: [], measured: [] };

@@ -7,7 +7,7 @@
  */
 const { Client } = require('pg');
 const { databaseConfig } = require('../database');
-const { bootstrap, seed } = require('../harness');
+const { bootstrap, fetchJson, seed } = require('../harness');
 const { percentile } = require('../sse');
 
 const WAKE_UPS = 1000;
@@ -27,12 +27,6 @@ const MIN_QUIET_MS = 2_000;
 const NOTIFY_SETTLE_MS = 5_000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function postJson(url, headers, body) {
-  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 module.exports = {
   name: 'wakeup-lag',
@@ -55,8 +49,10 @@ module.exports = {
       Array.from({ length: SEED_CONCURRENCY }, async () => {
         while (next < WAKE_UPS) {
           const i = next++;
-          const { conversation } = await postJson(`${base}/assistant/conversations`, headers, {
-            title: `Wake-up ${i}`,
+          const { conversation } = await fetchJson(`${base}/assistant/conversations`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ title: `Wake-up ${i}` }),
           });
           conversations[i] = conversation.sId;
         }

@@ -37,12 +37,7 @@ describe('conversations and messages', () => {
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     wId = a.workspace.sId;
     member = await world.member(a.workspace, 'user');
-    const globals = await api(t, a.admin)
-      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
-      .expect(200);
-    assistantSId = (globals.body.agentConfigurations as { sId: string; name: string }[]).find(
-      (agent) => agent.name === 'assistant',
-    )!.sId;
+    assistantSId = (await world.globalAgents(a)).assistant;
   });
   after(() => t.close());
 

@@ -8,7 +8,8 @@ import { FilesService, UPLOAD_MAX_DURATION_MS } from 'src/modules/files/applicat
 import { asBytes } from 'test/support/bytes';
 import { expect } from 'test/support/expect';
 import { Bootstrapped, bootstrapWorkspace, serviceApi, useServedApiDocument } from 'test/support/service-api';
-import { ServiceProcess, freePort, startService, tempDataDir } from 'test/support/service-process';
+import { freePort } from 'src/platform/net/free-port';
+import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
 import { createTestApp, createTestDatabase } from 'test/support/test-app';
 import { until } from 'test/support/until';
 import { api } from 'test/support/world';

@@ -1,4 +1,5 @@
 import { after, before, describe, it } from 'node:test';
+import type { RunSettings } from 'src/platform/config/app-config';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { AgentRunner } from 'src/modules/runtime/application/agent-runner.service';
 import { localAnswer } from 'src/modules/runtime/domain/local-answer';
@@ -33,6 +34,12 @@ describe('agent runtime', () => {
   const openai = new FakeOpenAi();
 
   const conversationsPath = () => `/api/w/${wId}/assistant/conversations`;
+  /** Another process on the same database, with its own pace and number of answers at once. */
+  const siblingApp = (runs: Pick<RunSettings, 'localModelChunkDelayMs' | 'concurrency'>) =>
+    createTestApp({
+      databaseUrl: t.config.databaseUrl!,
+      config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, ...runs } },
+    });
   const messages = async (cId: string, actor: Actor = a.admin) => {
     const res = await api(t, actor).get(`${conversationsPath()}/${cId}/messages`).expect(200);
     expect(res.body).toMatchApiSchema('MessagesResponse');
@@ -79,15 +86,7 @@ describe('agent runtime', () => {
     a = await world.workspace();
     wId = a.workspace.sId;
     member = await world.member(a.workspace, 'user');
-    const globals = await api(t, a.admin)
-      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
-      .expect(200);
-    agents = Object.fromEntries(
-      (globals.body.agentConfigurations as { sId: string; name: string }[]).map((agent) => [
-        agent.name,
-        agent.sId,
-      ]),
-    );
+    agents = await world.globalAgents(a);
     await createAgent('gpt', { providerId: 'openai', modelId: 'gpt-test', temperature: 0.2 });
   });
   after(async () => {
@@ -234,12 +233,7 @@ describe('agent runtime', () => {
   });
 
   it('cancels a running answer, once, and tells the stream', async () => {
-    const slow = await createTestApp({
-      databaseUrl: t.config.databaseUrl!,
-      config: {
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 150, concurrency: 8 },
-      },
-    });
+    const slow = await siblingApp({ localModelChunkDelayMs: 150, concurrency: 8 });
     try {
       const res = await api(slow, a.admin)
         .post(conversationsPath())
@@ -291,12 +285,7 @@ describe('agent runtime', () => {
   });
 
   it('fails the runs a stopping process leaves behind, with a reason', async () => {
-    const stopping = await createTestApp({
-      databaseUrl: t.config.databaseUrl!,
-      config: {
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 1_000, concurrency: 8 },
-      },
-    });
+    const stopping = await siblingApp({ localModelChunkDelayMs: 1_000, concurrency: 8 });
     const res = await api(stopping, a.admin)
       .post(conversationsPath())
       .send({
@@ -330,12 +319,7 @@ describe('agent runtime', () => {
       [await messages(later), await messages(earlier)] as const;
 
     before(async () => {
-      slow = await createTestApp({
-        databaseUrl: t.config.databaseUrl!,
-        config: {
-          runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 250, concurrency: 4 },
-        },
-      });
+      slow = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 4 });
     });
     after(() => slow.close());
 
@@ -374,12 +358,7 @@ describe('agent runtime', () => {
       ).body.conversation.sId as string;
 
     before(async () => {
-      single = await createTestApp({
-        databaseUrl: t.config.databaseUrl!,
-        config: {
-          runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 250, concurrency: 1 },
-        },
-      });
+      single = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 1 });
     });
     after(() => single.close());
 
@@ -399,12 +378,7 @@ describe('agent runtime', () => {
     });
 
     it('answers the waiting messages of a stopping process with an interrupted run', async () => {
-      const stopping = await createTestApp({
-        databaseUrl: t.config.databaseUrl!,
-        config: {
-          runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 1_000, concurrency: 1 },
-        },
-      });
+      const stopping = await siblingApp({ localModelChunkDelayMs: 1_000, concurrency: 1 });
       const cIds: string[] = [];
       for (const content of ['Running', 'Waiting', 'Waiting too']) {
         const res = await api(stopping, a.admin)

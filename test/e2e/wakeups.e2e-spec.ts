@@ -56,12 +56,7 @@ describe('wake-ups', () => {
     wId = a.workspace.sId;
     member = await world.member(a.workspace, 'user');
     other = await world.member(a.workspace, 'user');
-    const globals = await api(t, a.admin)
-      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
-      .expect(200);
-    assistant = (globals.body.agentConfigurations as { sId: string; name: string }[]).find(
-      (x) => x.name === 'assistant',
-    )!.sId;
+    assistant = (await world.globalAgents(a)).assistant;
   });
   after(() => t.close());
 
@@ -311,12 +306,7 @@ describe('wake-ups', () => {
       fixture = await timedWorld.workspace();
       wIdTimed = fixture.workspace.sId;
       owner = await timedWorld.member(fixture.workspace, 'user');
-      const globals = await api(timed, fixture.admin)
-        .get(`/api/w/${wIdTimed}/assistant/agent_configurations?view=global`)
-        .expect(200);
-      agentSIds = Object.fromEntries(
-        (globals.body.agentConfigurations as { sId: string; name: string }[]).map((x) => [x.name, x.sId]),
-      );
+      agentSIds = await timedWorld.globalAgents(fixture);
     });
     after(() => timed.close());
 

@@ -1,9 +1,9 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { chmod, mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from 'src/platform/net/free-port';
 
 const MAIN = join(__dirname, '..', '..', 'src', 'main.js');
 const CLI = join(__dirname, '..', '..', 'src', 'cli.js');
@@ -15,17 +15,6 @@ export interface ServiceProcess {
   baseUrl: string;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** A data directory the embedded server (possibly running as `postgres`) can use. */

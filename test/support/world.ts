@@ -43,6 +43,19 @@ export class World {
     };
   }
 
+  /** The workspace's global agents (assistant, …) as the API lists them: sId by name. */
+  async globalAgents(fixture: WorkspaceFixture): Promise<Record<string, string>> {
+    const res = await api(this.t, fixture.admin)
+      .get(`/api/w/${fixture.workspace.sId}/assistant/agent_configurations?view=global`)
+      .expect(200);
+    return Object.fromEntries(
+      (res.body.agentConfigurations as { sId: string; name: string }[]).map((agent) => [
+        agent.name,
+        agent.sId,
+      ]),
+    );
+  }
+
   async member(workspace: Workspace, role: Role, scopes?: string[]): Promise<Actor> {
     const n = next();
     const { user } = await this.t.app.get(WorkspacesService).addMember(workspace.id, {

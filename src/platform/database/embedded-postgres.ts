@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from 'src/platform/net/free-port';
 
 /** A database the process can use, and how to let go of it. */
 export interface DatabaseHandle {
@@ -227,16 +227,4 @@ function connectionUrl(credentials: Credentials, port: number): string {
   const user = encodeURIComponent(credentials.user);
   const password = encodeURIComponent(credentials.password);
   return `postgres://${user}:${password}@127.0.0.1:${port}/${encodeURIComponent(credentials.database)}`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -1,10 +1,10 @@
 import { before, describe, it } from 'node:test';
 import { expect } from 'expect';
 import { ArgumentsHost, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
-import { createServer } from 'node:net';
 import { Client } from 'pg';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
 import { DomainError } from 'src/platform/errors/domain-error';
+import { freePort } from 'src/platform/net/free-port';
 import { QueryFailedError } from 'typeorm';
 
 interface Answer {
@@ -35,18 +35,6 @@ function answer(exception: unknown): Answer {
   return sent as Answer;
 }
 
-/** A loopback port that nothing listens on any more. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 const unavailable = {
   status: 503,
   body: { error: { type: 'service_unavailable', message: expect.stringMatching(/database/) } },
@@ -65,7 +53,8 @@ describe('ApiExceptionFilter and an unreachable database', () => {
   it('answers 503 when the driver cannot connect (nothing listens on the port)', async () => {
     const client = new Client({
       host: '127.0.0.1',
-      port: await closedPort(),
+      // Nothing listens on a port freePort gave back.
+      port: await freePort(),
       connectionTimeoutMillis: 5_000,
     });
     const refused = await client.connect().then(
