@@ -8,10 +8,10 @@ import tseslint from 'typescript-eslint';
 const layerRule = {
   patterns: [
     { group: ['typeorm', 'typeorm/*'], message: 'TypeORM lives in infrastructure/.' },
-    { group: ['fastify', 'fastify/*', '@fastify/*'], message: 'HTTP lives in http/.' },
+    { group: ['express', 'express/*', 'node:http', 'http'], message: 'HTTP lives in http/.' },
     { group: ['class-validator', 'class-transformer'], message: 'Request validation lives in http/ DTOs.' },
     {
-      group: ['@nestjs/typeorm', '@nestjs/swagger', '@nestjs/platform-fastify'],
+      group: ['@nestjs/typeorm', '@nestjs/swagger', '@nestjs/platform-express'],
       message: 'Framework adapters stay out of the core.',
     },
     { group: ['**/infrastructure/**', '**/http/**'], message: 'The core does not depend on adapters.' },

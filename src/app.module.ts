@@ -1,7 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { AppConfig } from 'src/platform/config/app-config';
 import { DatabaseModule } from 'src/platform/database/database.module';
@@ -17,7 +16,7 @@ import { IdentityModule } from 'src/modules/identity/identity.module';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
-import { loggerOptions } from 'src/platform/logging/logger.options';
+import { LoggingModule } from 'src/platform/logging/app-logger';
 
 @Global()
 @Module({})
@@ -44,7 +43,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
         AppConfigModule.register(config),
-        LoggerModule.forRoot(loggerOptions(config.logLevel, logOutput)),
+        LoggingModule.forRoot(config.logLevel, logOutput),
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
         SchedulingModule,

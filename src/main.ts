@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 import { AppModule } from 'src/app.module';
 import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup';
@@ -14,9 +14,9 @@ async function main(): Promise<void> {
   const config = loadAppConfigOrExit();
   const log = pino({ level: config.logLevel }).child({ context: 'Bootstrap' });
   const database = await resolveDatabase(config, (message) => log.debug(message));
-  let app: NestFastifyApplication | undefined;
+  let app: NestExpressApplication | undefined;
   try {
-    app = await NestFactory.create<NestFastifyApplication>(
+    app = await NestFactory.create<NestExpressApplication>(
       AppModule.forRoot(config, database.url),
       createHttpAdapter(),
       NEST_APP_OPTIONS,
@@ -24,8 +24,8 @@ async function main(): Promise<void> {
     configureApp(app);
     const applied = await migrateWithLock(app.get(DataSource));
     if (applied.length > 0) log.info({ migrations: applied }, 'Applied migrations');
-    // Every interface, as a service in a container must (Fastify alone would listen on localhost).
-    await app.listen(config.port, '0.0.0.0');
+    // Every interface (IPv4 and IPv6), as a service in a container must.
+    await app.listen(config.port);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await database.release();
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
 }
 
 /** SIGTERM/SIGINT: stop accepting, drain in-flight requests and streams, then stop the database we started. */
-function stopOnSignals(app: NestFastifyApplication, database: DatabaseHandle, log: pino.Logger): void {
+function stopOnSignals(app: NestExpressApplication, database: DatabaseHandle, log: pino.Logger): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { Test } from '@nestjs/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { TEST_ENV, withDatabase } from 'test/support/test-database';
 import { DataSource } from 'typeorm';
 
 export interface TestApp {
-  app: NestFastifyApplication;
+  app: NestExpressApplication;
   http: Server;
   dataSource: DataSource;
   document: OpenAPIObject;
@@ -88,12 +88,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     builder = builder.overrideProvider(override.provide).useValue(override.useValue);
   }
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), NEST_APP_OPTIONS);
+  const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), NEST_APP_OPTIONS);
   const document = configureApp(app);
   setApiDocument(document);
   await app.init();
-  // Routes registered through plugins (the documentation's assets) exist once Fastify is ready.
-  await app.getHttpAdapter().getInstance().ready();
   return {
     app,
     http: app.getHttpServer(),

@@ -1,6 +1,6 @@
 import { ExecutionContext, SetMetadata, applyDecorators, createParamDecorator } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { Caller, Role } from 'src/platform/auth/caller';
 import type { Scope } from 'src/platform/auth/scopes';
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
@@ -32,7 +32,9 @@ export const Auth = (requirement: AuthRequirement) =>
 /** The route is open to anyone; every other route is denied unless it declares @Auth. */
 export const Public = () => SetMetadata(PUBLIC_METADATA, true);
 
-export interface AuthenticatedRequest extends FastifyRequest {
+export interface AuthenticatedRequest extends IncomingMessage {
+  url: string;
+  method: string;
   params: Record<string, string | undefined>;
   query: Record<string, unknown>;
   caller?: Caller;

@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyReply } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
 import {
@@ -87,7 +86,7 @@ export class AuthGuard implements CanActivate {
       throw new DomainError('workspace_auth_error', 'The API key cannot access this workspace.');
     }
     const { caller } = result;
-    await this.limit(caller.keyId, context.switchToHttp().getResponse<FastifyReply>().raw);
+    await this.limit(caller.keyId, context.switchToHttp().getResponse<ServerResponse>());
     const missing = requirement.scopes.filter((scope) => !caller.hasScope(scope));
     if (missing.length > 0) {
       throw new DomainError(

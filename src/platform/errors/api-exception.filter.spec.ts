@@ -16,21 +16,19 @@ interface Answer {
 function answer(exception: unknown): Answer {
   const sent: Partial<Answer> = {};
   const response = {
-    sent: false,
-    raw: { headersSent: false },
-    header() {
+    headersSent: false,
+    statusCode: 200,
+    setHeader() {
       return this;
     },
-    code(status: number) {
-      sent.status = status;
-      return this;
-    },
-    send(body: unknown) {
-      sent.body = body;
-      return this;
+    end(json: string) {
+      sent.status = this.statusCode;
+      sent.body = JSON.parse(json);
     },
   };
-  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  const host = {
+    switchToHttp: () => ({ getResponse: () => response, getRequest: () => ({ id: 'req-1' }) }),
+  } as unknown as ArgumentsHost;
   new ApiExceptionFilter().catch(exception, host);
   return sent as Answer;
 }
@@ -92,7 +90,7 @@ describe('ApiExceptionFilter and an unreachable database', () => {
       status: 404,
       body: { error: { type: 'not_found', message: 'Cannot GET /nowhere' } },
     });
-    // A client that goes away mid-body: Fastify reports it with a 4xx status, not a database fault.
+    // A client that goes away mid-body: the HTTP layer reports it with a 4xx status, not a database fault.
     expect(answer(Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 }))).toEqual({
       status: 400,
       body: {

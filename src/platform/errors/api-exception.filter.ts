@@ -1,8 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError, ErrorCode, RateLimitError } from 'src/platform/errors/domain-error';
-import { errorEnvelope } from 'src/platform/errors/error-envelope';
-import { JSON_BODY_LIMIT_BYTES } from 'src/platform/http/json-body-parser';
+import { sendError } from 'src/platform/http/send-json';
 
 const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
   400: 'invalid_request_error',
@@ -16,22 +15,14 @@ const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
   503: 'service_unavailable',
 };
 
-/** Fastify's refusals (Nest hands them over as HttpExceptions), where ours say more. */
-const FASTIFY_ERROR_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The Content-Type header is not a valid media type.',
-};
-
 /** What the HTTP layer reports about the request itself (the client went away mid-body): a 4xx. */
 function clientFault(exception: unknown): number | null {
-  const status = (exception as { statusCode?: unknown } | null)?.statusCode;
+  const error = exception as { statusCode?: unknown; status?: unknown } | null;
+  const status = error?.statusCode ?? error?.status;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
 
 function httpExceptionMessage(exception: HttpException): string {
-  const cause = (exception.cause as { code?: unknown } | undefined)?.code;
-  if (typeof cause === 'string' && FASTIFY_ERROR_MESSAGES[cause]) return FASTIFY_ERROR_MESSAGES[cause];
   const body = exception.getResponse();
   if (typeof body === 'string') return body;
   const message = (body as { message?: unknown }).message;
@@ -58,20 +49,27 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, code, message } = this.describe(exception);
-    if (reply.sent || reply.raw.headersSent) {
+    const http = host.switchToHttp();
+    const res = http.getResponse<ServerResponse>();
+    const { status, code, message } = this.describe(
+      exception,
+      http.getRequest<IncomingMessage & { id?: string }>().id,
+    );
+    if (res.headersSent) {
       // A stream already started: the status line is gone, so the best we can do is end it.
-      reply.raw.end();
+      res.end();
       return;
     }
     if (exception instanceof RateLimitError) {
-      reply.header('Retry-After', String(exception.retryAfterSeconds));
+      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
-    void reply.code(status).send(errorEnvelope(code, message));
+    sendError(res, status, code, message);
   }
 
-  private describe(exception: unknown): { status: number; code: ErrorCode; message: string } {
+  private describe(
+    exception: unknown,
+    reqId: string | undefined,
+  ): { status: number; code: ErrorCode; message: string } {
     if (exception instanceof DomainError) {
       return { status: exception.status, code: exception.code, message: exception.message };
     }
@@ -89,7 +87,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       };
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({ err: exception }, 'Database unavailable');
+      this.logger.warn({ err: exception, reqId }, 'Database unavailable');
       return {
         status: 503,
         code: 'service_unavailable',
@@ -97,7 +95,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       };
     }
     this.logger.error(
-      { err: exception },
+      { err: exception, reqId },
       exception instanceof Error ? exception.message : 'Unexpected non-error exception',
     );
     return {

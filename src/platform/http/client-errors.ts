@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from 'src/platform/errors/error-envelope';
+import { sendError } from 'src/platform/http/send-json';
 
 /** Node's own answers to requests it cannot parse, by error code; anything else is a 400. */
 const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
@@ -14,40 +15,54 @@ const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
 
 /**
  * Requests Node's HTTP parser refuses (an over-long URL or header, a malformed request line) never
- * reach the router; this answers them on the socket with the API's error envelope (the HTTP
- * server's `clientError` handler).
+ * reach Express; without a listener Node answers them with an empty body. This answers them with
+ * the API's error envelope instead.
  */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? {
-    status: 400,
-    message: 'The request could not be parsed as HTTP.',
-  };
-  const body = JSON.stringify(errorEnvelope('invalid_request_error', message));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+export function answerClientErrorsWithEnvelope(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? {
+      status: 400,
+      message: 'The request could not be parsed as HTTP.',
+    };
+    const body = JSON.stringify(errorEnvelope('invalid_request_error', message));
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  });
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /**
- * Requests the router refuses before any hook runs (a malformed percent-escape in the path), as
- * Fastify's `frameworkErrors`: the envelope and the request id, not Fastify's own body.
+ * A path no route can be matched against, refused before routing: a malformed percent-escape, or
+ * `%00`, which decodes to U+0000 (no identifier or parameter of the API contains it).
  */
-export function answerRoutingError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
-  const message =
-    error.code === 'FST_ERR_BAD_URL'
-      ? 'The URL is not valid: "%" must start an escape such as %2F.'
-      : `The request could not be routed: ${error.message}`;
-  void reply
-    .code(status)
-    .header('X-Request-Id', request.id)
-    .send(errorEnvelope('invalid_request_error', message));
+export function refuseMalformedUrl(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  const url = req.url ?? '';
+  if (!url.includes('%')) return next();
+  if (url.includes('%00')) {
+    return sendError(res, 400, 'invalid_request_error', 'The URL must not contain a NUL character (%00).');
+  }
+  try {
+    decodeURIComponent(pathOf(url));
+  } catch {
+    return sendError(
+      res,
+      400,
+      'invalid_request_error',
+      'The URL is not valid: "%" must start an escape such as %2F.',
+    );
+  }
+  next();
 }

@@ -1,7 +1,6 @@
-import { RouteConfig } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { sendError } from 'src/platform/http/send-json';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from 'src/platform/http/storable-text';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -71,51 +70,94 @@ export function parseJsonBody(headers: IncomingHttpHeaders, text: string): unkno
   return body;
 }
 
-interface BodyRouteConfig {
-  streamsBody?: boolean;
+/**
+ * A body that is not JSON, left unread: the route that takes a JSON body refuses it with 415 (see
+ * validation.ts), and a route that reads its body itself (an upload) streams it from the request.
+ */
+export class UnreadBody {
+  constructor(readonly contentType: string | undefined) {}
+
+  refusal(): DomainError {
+    return new DomainError(
+      'unsupported_media_type',
+      this.contentType === undefined
+        ? 'The body must be JSON, sent with Content-Type: application/json; it had no Content-Type.'
+        : `The body must be JSON, sent with Content-Type: application/json; got "${this.contentType}".`,
+    );
+  }
 }
 
-/** The route reads its body itself from the Node request (an upload); any content type reaches it unread. */
-export const StreamsBody = () => RouteConfig({ streamsBody: true } satisfies BodyRouteConfig);
+export interface RequestWithBody extends IncomingMessage {
+  body?: unknown;
+}
 
-/** A body that is not JSON is left unread for a route that streams it, or one that does not exist (404). */
-function mayPassUnread(request: FastifyRequest): boolean {
-  return (
-    request.is404 ||
-    request.headers['content-length'] === '0' ||
-    (request.routeOptions.config as BodyRouteConfig).streamsBody === true
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Node discards the rest of the body once the answer is sent, keeping the connection usable. */
+function tooLarge(res: ServerResponse): void {
+  sendError(
+    res,
+    413,
+    'payload_too_large',
+    `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
   );
+}
+
+function refuse(res: ServerResponse, error: unknown): void {
+  if (error instanceof DomainError) sendError(res, error.status, error.code, error.message);
+  else throw error;
 }
 
 /**
- * JSON bodies (up to JSON_BODY_LIMIT_BYTES) are parsed here, failures thrown as API errors so the
- * exception filter answers them. Any other body is refused with 415, except on routes marked
- * @StreamsBody(), which read it from the request themselves.
+ * Reads and parses JSON bodies (up to JSON_BODY_LIMIT_BYTES) on Node's request, answering its own
+ * refusals in the envelope. A request without a body gets `{}`; any other body is left unread.
  */
-export function registerBodyParsers(fastify: FastifyInstance): void {
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(
-    JSON_TYPE,
-    { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT_BYTES },
-    (request, text: string | Buffer, done) => {
-      try {
-        done(null, parseJsonBody(request.headers, text.toString()));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    },
-  );
-  fastify.addContentTypeParser('*', (request, _payload, done) => {
-    if (mayPassUnread(request)) return done(null);
-    const type = request.headers['content-type'];
-    done(
-      new DomainError(
-        'unsupported_media_type',
-        type === undefined
-          ? 'The body must be JSON, sent with Content-Type: application/json; it had no Content-Type.'
-          : `The body must be JSON, sent with Content-Type: application/json; got "${type}".`,
-      ),
-      undefined,
-    );
+export function jsonBodyParser(req: RequestWithBody, res: ServerResponse, next: () => void): void {
+  const { headers } = req;
+  if (!hasBody(headers)) {
+    req.body = {};
+    return next();
+  }
+  if (!JSON_TYPE.test(headers['content-type'] ?? '')) {
+    req.body = new UnreadBody(headers['content-type']);
+    return next();
+  }
+  const declared = Number(headers['content-length'] ?? 0);
+  if (declared > JSON_BODY_LIMIT_BYTES) return tooLarge(res);
+  const refusal = refusedEncoding(headers);
+  if (refusal !== null) return sendError(res, 415, 'unsupported_media_type', refusal);
+
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let settled = false;
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > JSON_BODY_LIMIT_BYTES) {
+      settled = true;
+      req.off('data', onData);
+      tooLarge(res);
+      return;
+    }
+    chunks.push(chunk);
+  };
+  req.on('data', onData);
+  req.once('end', () => {
+    if (settled) return;
+    settled = true;
+    try {
+      req.body = parseJsonBody(headers, Buffer.concat(chunks, received).toString('utf8'));
+    } catch (error) {
+      return refuse(res, error);
+    }
+    next();
+  });
+  // The client went away mid-body: there is nobody to answer, and nothing was done.
+  req.once('error', () => {
+    settled = true;
+    res.statusCode = 400;
+    res.destroy();
   });
 }

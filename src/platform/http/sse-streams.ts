@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { AppConfig } from 'src/platform/config/app-config';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
 
@@ -18,13 +18,9 @@ export class SseStreams implements BeforeApplicationShutdown {
 
   constructor(private readonly config: AppConfig) {}
 
-  /** Takes the reply over from Fastify: the stream writes its own head and body on the Node response. */
-  start(reply: FastifyReply, source: SseSource, fromId: string): SseStream {
-    reply.hijack();
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) reply.raw.setHeader(name, value);
-    }
-    const stream = new SseStream(reply.raw, source, fromId, this.config.sse);
+  /** The stream writes its own head and body on the Node response (headers set before it are kept). */
+  start(res: ServerResponse, source: SseSource, fromId: string): SseStream {
+    const stream = new SseStream(res, source, fromId, this.config.sse);
     this.open.add(stream);
     if (this.timers.length === 0) this.startTimers();
     stream.onClosed(() => {

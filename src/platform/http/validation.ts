@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { UnreadBody } from 'src/platform/http/json-body-parser';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -17,11 +18,12 @@ function describe(errors: ValidationError[], parent = ''): string[] {
 /**
  * Path parameters are left as the router gives them: always strings, only the route's own names,
  * so validating them would only cost time on every request. Their checks (format, existence) are
- * the look-ups that follow.
+ * the look-ups that follow. A route that takes a JSON body refuses any other body (415).
  */
 class ApiValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'param') return Promise.resolve(value);
+    if (value instanceof UnreadBody) return Promise.reject(value.refusal());
     return super.transform(value, metadata) as Promise<unknown>;
   }
 }

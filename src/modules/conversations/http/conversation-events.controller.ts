@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
@@ -69,17 +69,16 @@ export class ConversationEventsController {
     @Param() params: ConversationParams,
     @Query() query: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
+    @Req() request: IncomingMessage,
+    @Res() res: ServerResponse,
   ): Promise<void> {
     resumeCursor(lastEventId, query.lastEventId);
     await this.conversations.get(caller, params.cId);
-    const queryAt = request.url.indexOf('?');
-    const queryString = queryAt === -1 ? '' : request.url.slice(queryAt);
-    void reply.redirect(
-      `/api/sse/w/${params.wId}/assistant/conversations/${params.cId}/events${queryString}`,
-      307,
-    );
+    // The same path under /api/sse, as the client wrote it (escapes and query kept).
+    res.statusCode = 307;
+    res.setHeader('Location', `/api/sse${(request.url ?? '').slice('/api'.length)}`);
+    res.setHeader('Content-Length', '0');
+    res.end();
   }
 
   @Get('api/sse/w/:wId/assistant/conversations/:cId/events')
@@ -97,11 +96,11 @@ export class ConversationEventsController {
     @Param() params: ConversationParams,
     @Query() query: StreamQuery,
     @Headers('last-event-id') lastEventId: string | undefined,
-    @Res() reply: FastifyReply,
+    @Res() res: ServerResponse,
   ): Promise<void> {
     const cursor = resumeCursor(lastEventId, query.lastEventId);
     const conversation = await this.conversations.get(caller, params.cId);
     const fromId = cursor ?? (await this.events.lastId(conversation.id));
-    this.streams.start(reply, this.feed.source(conversation.id), fromId);
+    this.streams.start(res, this.feed.source(conversation.id), fromId);
   }
 }

@@ -21,13 +21,13 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Auth, CurrentCaller, Public } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { AllowSignedUrl, CurrentAccess } from 'src/platform/auth/signed-url.decorators';
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
 import { ApiErrors } from 'src/platform/http/api-errors';
-import { StreamsBody } from 'src/platform/http/json-body-parser';
+import { sendError } from 'src/platform/http/send-json';
 import { FileContent, FilesService } from 'src/modules/files/application/files.service';
 import type { FileRecord } from 'src/modules/files/domain/file';
 import { contentDisposition } from 'src/modules/files/http/content-disposition';
@@ -68,7 +68,6 @@ export class FilesController {
 
   @Post(':fileId')
   @HttpCode(200)
-  @StreamsBody()
   @Auth({ scopes: ['write:file'] })
   @AllowSignedUrl()
   @ApiConsumes('multipart/form-data')
@@ -80,9 +79,9 @@ export class FilesController {
   async upload(
     @CurrentAccess() access: Caller | SignedUrlGrant,
     @Param() params: FileParams,
-    @Req() request: FastifyRequest,
+    @Req() request: IncomingMessage,
   ): Promise<FileResponse> {
-    const file = await this.files.upload(access, params.wId, params.fileId, new MultipartUpload(request.raw));
+    const file = await this.files.upload(access, params.wId, params.fileId, new MultipartUpload(request));
     return this.present(params.wId, file);
   }
 
@@ -101,10 +100,10 @@ export class FilesController {
     @CurrentCaller() caller: Caller,
     @Param() params: FileParams,
     @Query() query: FileQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @Res({ passthrough: true }) res: ServerResponse,
   ): Promise<FileResponse | StreamableFile> {
     if (query.action === 'download') {
-      return this.stream(await this.files.download(caller, params.fileId), 'attachment', reply);
+      return this.stream(await this.files.download(caller, params.fileId), 'attachment', res);
     }
     return this.present(params.wId, await this.files.get(caller, params.fileId));
   }
@@ -124,10 +123,10 @@ export class FilesController {
   @ApiErrors(404)
   async avatar(
     @Param() params: FileParams,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @Res({ passthrough: true }) res: ServerResponse,
   ): Promise<StreamableFile> {
-    reply.header('Cache-Control', 'public, max-age=300');
-    return this.stream(await this.files.readAvatar(params.wId, params.fileId), 'inline', reply);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    return this.stream(await this.files.readAvatar(params.wId, params.fileId), 'inline', res);
   }
 
   private present(workspaceSId: string, file: FileRecord): FileResponse {
@@ -137,19 +136,23 @@ export class FilesController {
   private stream(
     { file, content }: FileContent,
     kind: 'attachment' | 'inline',
-    reply: FastifyReply,
+    res: ServerResponse,
   ): StreamableFile {
     // Uploaded content is never run as a page of this origin, whatever it holds.
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Content-Security-Policy', "default-src 'none'; sandbox");
-    // Fastify cuts the connection when the content fails midway, which tells the client it is incomplete.
-    content.once('error', (error) =>
-      this.logger.error({ err: error, file: file.sId }, 'Reading the content of a file failed'),
-    );
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
     return new StreamableFile(content, {
       type: file.contentType,
       length: file.fileSize,
       disposition: contentDisposition(kind, file.fileName),
-    });
+    })
+      .setErrorLogger((error: unknown) =>
+        this.logger.error({ err: error, file: file.sId }, 'Reading the content of a file failed'),
+      )
+      .setErrorHandler(() => {
+        // Cut midway, the connection is closed, which tells the client the file is incomplete.
+        if (res.headersSent) res.destroy();
+        else sendError(res, 500, 'internal_server_error', 'The content of this file could not be read.');
+      });
   }
 }
