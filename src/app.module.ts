@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { createDataSourceOptions } from 'src/app.data-source';
@@ -48,6 +49,7 @@ export class AppModule {
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
         SchedulingModule,
+        EventEmitterModule.forRoot(),
         EventsModule,
         HealthModule,
         UrlSigningModule,
