@@ -15,6 +15,11 @@ const layerRule = {
       message: 'Framework adapters stay out of the core.',
     },
     { group: ['**/infrastructure/**', '**/http/**'], message: 'The core does not depend on adapters.' },
+    {
+      // The typed port and decorators are what keep an emitter and its listeners on one payload type.
+      group: ['@nestjs/event-emitter', 'eventemitter2'],
+      message: 'In-process events go through InProcessEvents and its typed decorators (platform/events).',
+    },
   ],
 };
 

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { AppConfig } from 'src/platform/config/app-config';
@@ -47,6 +48,7 @@ export class AppModule {
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
         SchedulingModule,
+        EventEmitterModule.forRoot(),
         EventsModule,
         HealthModule,
         UrlSigningModule,

@@ -1,17 +1,19 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import type { ConversationEventOf } from 'src/platform/events/conversation-event';
 
 /**
- * The seven event types of the stream (endpoint 7), for the OpenAPI document. Message payloads
+ * The seven event types of the stream (endpoint 7), for the OpenAPI document; each implements its
+ * type's payload, so the document and what is written cannot drift apart. Message payloads
  * reference the `UserMessage` and `AgentMessage` schemas of the conversations context.
  */
-class UserMessageNewEvent {
+class UserMessageNewEvent implements ConversationEventOf<'user_message_new'> {
   @ApiProperty({ enum: ['user_message_new'] }) type!: 'user_message_new';
   @ApiProperty() created!: number;
   @ApiProperty() messageId!: string;
   @ApiProperty({ allOf: [{ $ref: '#/components/schemas/UserMessage' }] }) message!: unknown;
 }
 
-class AgentMessageNewEvent {
+class AgentMessageNewEvent implements ConversationEventOf<'agent_message_new'> {
   @ApiProperty({ enum: ['agent_message_new'] }) type!: 'agent_message_new';
   @ApiProperty() created!: number;
   @ApiProperty({ description: 'sId of the agent' }) configurationId!: string;
@@ -19,7 +21,7 @@ class AgentMessageNewEvent {
   @ApiProperty({ allOf: [{ $ref: '#/components/schemas/AgentMessage' }] }) message!: unknown;
 }
 
-class GenerationTokensEvent {
+class GenerationTokensEvent implements ConversationEventOf<'generation_tokens'> {
   @ApiProperty({ enum: ['generation_tokens'] }) type!: 'generation_tokens';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
@@ -27,7 +29,7 @@ class GenerationTokensEvent {
   @ApiProperty({ description: 'The next chunk of the answer' }) text!: string;
 }
 
-class AgentMessageDoneEvent {
+class AgentMessageDoneEvent implements ConversationEventOf<'agent_message_done'> {
   @ApiProperty({ enum: ['agent_message_done'] }) type!: 'agent_message_done';
   @ApiProperty() created!: number;
   @ApiProperty() conversationId!: string;
@@ -36,20 +38,20 @@ class AgentMessageDoneEvent {
   @ApiProperty({ enum: ['success', 'error'] }) status!: 'success' | 'error';
 }
 
-class AgentGenerationCancelledEvent {
+class AgentGenerationCancelledEvent implements ConversationEventOf<'agent_generation_cancelled'> {
   @ApiProperty({ enum: ['agent_generation_cancelled'] }) type!: 'agent_generation_cancelled';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
 }
 
-class ConversationTitleEvent {
+class ConversationTitleEvent implements ConversationEventOf<'conversation_title'> {
   @ApiProperty({ enum: ['conversation_title'] }) type!: 'conversation_title';
   @ApiProperty() created!: number;
   @ApiProperty() title!: string;
 }
 
-class WakeUpUpdatedEvent {
+class WakeUpUpdatedEvent implements ConversationEventOf<'wake_up_updated'> {
   @ApiProperty({ enum: ['wake_up_updated'] }) type!: 'wake_up_updated';
   @ApiProperty() created!: number;
   @ApiProperty() conversationId!: string;

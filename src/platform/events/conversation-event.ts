@@ -14,12 +14,36 @@ export const CONVERSATION_EVENT_TYPES = [
 
 export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
 
-export interface ConversationEvent {
-  type: ConversationEventType;
+/**
+ * What each event type carries besides `type` and `created`, as clients see it (the spec fixes these
+ * shapes). Message and wake-up views stay opaque here: their owners' typed renderers build them.
+ */
+export interface ConversationEventFields {
+  user_message_new: { messageId: string; message: unknown };
+  agent_message_new: { configurationId: string; messageId: string; message: unknown };
+  generation_tokens: { configurationId: string; messageId: string; text: string };
+  agent_message_done: {
+    conversationId: string;
+    configurationId: string;
+    messageId: string;
+    status: 'success' | 'error';
+  };
+  agent_generation_cancelled: { configurationId: string; messageId: string };
+  conversation_title: { title: string };
+  wake_up_updated: { conversationId: string; wakeUp: unknown };
+}
+
+/** One event of type `T`, as written to the log and sent on the stream. */
+export type ConversationEventOf<T extends ConversationEventType> = {
+  type: T;
   /** ms since the epoch */
   created: number;
-  [field: string]: unknown;
-}
+} & ConversationEventFields[T];
+
+/** Any event of the log: a union discriminated by `type`, so a misspelt or missing field does not compile. */
+export type ConversationEvent = {
+  [T in ConversationEventType]: ConversationEventOf<T>;
+}[ConversationEventType];
 
 export interface StoredConversationEvent {
   /** Position in the log: strictly increasing across the whole service. */

@@ -1,11 +1,11 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { OnEventInTransaction, WorkspaceCreated } from 'src/platform/events/in-process-events';
 import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import type { Workspace } from 'src/modules/identity/domain/workspace';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
 import {
   AgentRepository,
@@ -124,7 +124,7 @@ const LAST_AUTHORS = 3;
 const NAME_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
 
 @Injectable()
-export class AgentsService implements OnModuleInit {
+export class AgentsService {
   constructor(
     private readonly agents: AgentRepository,
     private readonly catalogue: CatalogueRepository,
@@ -134,11 +134,9 @@ export class AgentsService implements OnModuleInit {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  onModuleInit(): void {
-    this.workspaces.registerInitializer((workspace) => this.createGlobalAgents(workspace));
-  }
-
-  private async createGlobalAgents(workspace: Workspace): Promise<void> {
+  /** A new workspace starts with the global agents, created in its creating transaction. */
+  @OnEventInTransaction('workspace.created')
+  async createGlobalAgents({ workspace }: WorkspaceCreated): Promise<void> {
     for (const draft of globalAgentDrafts(workspace.id, generateSId)) await this.agents.insertVersion(draft);
   }
 

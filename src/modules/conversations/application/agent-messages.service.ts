@@ -2,11 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
-import type { MessagePosted } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -25,13 +25,10 @@ export interface Run {
   agent: AgentVersion;
 }
 
-export type CancelListener = (messageId: number) => void;
-
 /** The agent messages of conversations: created at the next ranks, filled while generating, then finished once. */
 @Injectable()
 export class AgentMessagesService {
   private readonly logger = new Logger(AgentMessagesService.name);
-  private readonly cancelListeners: CancelListener[] = [];
 
   constructor(
     private readonly conversations: ConversationsService,
@@ -40,12 +37,8 @@ export class AgentMessagesService {
     private readonly events: ConversationEventLog,
     private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly inProcessEvents: InProcessEvents,
   ) {}
-
-  /** The runtime hears of cancellations here, to stop a run of this process at once. */
-  onCancelled(listener: CancelListener): void {
-    this.cancelListeners.push(listener);
-  }
 
   /** One agent message per newly mentioned agent, at the next ranks, each announced by `agent_message_new`. */
   async start(posted: MessagePosted, runnerId: string): Promise<Run[]> {
@@ -157,7 +150,11 @@ export class AgentMessagesService {
         { conversation, message },
         { status: 'cancelled', content: current.content, error: null },
       );
-      if (cancelled) for (const listener of this.cancelListeners) listener(message.id);
+      if (cancelled) {
+        this.inProcessEvents.emitAfterCommit('conversation.agent_message_cancelled', {
+          messageId: message.id,
+        });
+      }
     }
     const [latest] = await this.messages.findByIds(caller.workspaceId, [message.id]);
     return latest as AgentMessage;

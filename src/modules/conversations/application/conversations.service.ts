@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
@@ -33,17 +34,6 @@ export interface MessageInput {
   mentions: Mention[];
   context: Omit<MessageContext, 'origin'> & { origin?: MessageContext['origin'] };
 }
-
-/** What the runtime needs to answer a posted or edited message. */
-export interface MessagePosted {
-  caller: Caller;
-  conversation: Conversation;
-  message: UserMessage;
-  /** Agents this version mentions that the previous version did not (all of them for a new message). */
-  newAgentMentions: string[];
-}
-
-export type MessagePostedListener = (posted: MessagePosted) => Promise<void>;
 
 /** A message the service posts itself, on behalf of a member (see `postSystemMessages`). */
 export interface SystemMessageInput {
@@ -91,7 +81,6 @@ const PAGE_MAX = 100;
 @Injectable()
 export class ConversationsService {
   private readonly logger = new Logger(ConversationsService.name);
-  private readonly listeners: MessagePostedListener[] = [];
 
   constructor(
     private readonly conversations: ConversationRepository,
@@ -102,12 +91,8 @@ export class ConversationsService {
     private readonly workspaces: WorkspacesService,
     private readonly unitOfWork: UnitOfWork,
     private readonly views: MessageViews,
+    private readonly inProcessEvents: InProcessEvents,
   ) {}
-
-  /** The runtime registers here: it depends on this context, not the other way round. */
-  onMessagePosted(listener: MessagePostedListener): void {
-    this.listeners.push(listener);
-  }
 
   async create(
     caller: Caller,
@@ -595,17 +580,7 @@ export class ConversationsService {
 
   /** After commit: tell the runtime about mentions to answer. A failure there never fails the post. */
   private announce(posted: MessagePosted[]): void {
-    this.unitOfWork.afterCommit(() => this.notify(posted));
-  }
-
-  private notify(posted: MessagePosted[]): void {
-    for (const post of posted) {
-      for (const listener of this.listeners) {
-        listener(post).catch((error: unknown) => {
-          this.logger.error({ err: error }, 'Could not start the runs of the mentioned agents');
-        });
-      }
-    }
+    for (const post of posted) this.inProcessEvents.emitAfterCommit('conversation.message_posted', post);
   }
 
   /** Conversations of several workspaces by row id, one query per workspace. */

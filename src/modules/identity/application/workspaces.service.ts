@@ -3,6 +3,7 @@ import { Caller, Role } from 'src/platform/auth/caller';
 import { SCOPES, Scope } from 'src/platform/auth/scopes';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
 import { ApiKeysService, CreatedApiKey } from 'src/modules/identity/application/api-keys.service';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
@@ -23,15 +24,11 @@ export interface NewMember extends NewUserDetails {
   role: string;
 }
 
-/** Work other contexts add to a new workspace, in the creating transaction (e.g. its global agents). */
 /** `.invalid` is reserved: no real mailbox can ever have this address. */
 const SYSTEM_USER_EMAIL = 'wake-up@system.invalid';
 
-export type WorkspaceInitializer = (workspace: Workspace, creator: User) => Promise<void>;
-
 @Injectable()
 export class WorkspacesService {
-  private readonly initializers: WorkspaceInitializer[] = [];
   private systemUserCache: User | null = null;
 
   constructor(
@@ -39,6 +36,7 @@ export class WorkspacesService {
     private readonly unitOfWork: UnitOfWork,
     private readonly apiKeys: ApiKeysService,
     private readonly authentication: AuthenticationService,
+    private readonly inProcessEvents: InProcessEvents,
   ) {}
 
   /** A workspace with its global space, an admin member and an all-scopes key (the operator's first step). */
@@ -51,14 +49,13 @@ export class WorkspacesService {
       await this.identity.createSpace(generatePrefixedSId('vlt'), workspace.id, GLOBAL_SPACE_NAME, 'global');
       const user = await this.userFor(input);
       await this.identity.createMembership(workspace.id, user.id, 'admin');
-      for (const initialize of this.initializers) await initialize(workspace, user);
+      // Awaited inside the creating transaction, errors propagated: what other contexts add (the
+      // global agents) commits with the workspace or not at all. Agents depends on identity, so
+      // identity cannot call it directly.
+      await this.inProcessEvents.emitInTransaction('workspace.created', { workspace, creator: user });
       const apiKey = await this.apiKeys.issue(workspace.id, user.id, 'bootstrap', undefined);
       return { workspace, user, apiKey };
     });
-  }
-
-  registerInitializer(initializer: WorkspaceInitializer): void {
-    this.initializers.push(initializer);
   }
 
   /** `--workspace W` of the CLI: an sId, or a name that only one workspace has. */

@@ -3,6 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { DomainError } from 'src/platform/errors/domain-error';
+import { OnCommittedEvent, WakeUpScheduled } from 'src/platform/events/in-process-events';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
@@ -60,7 +61,6 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   onApplicationBootstrap(): void {
-    this.service.onScheduled((dueAt) => this.schedule(dueAt.getTime()));
     // Catches up on what fell due while no process ran.
     this.schedule(0);
   }
@@ -69,6 +69,12 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+  }
+
+  /** A wake-up created in this process may be due before the timer: wake up by then. */
+  @OnCommittedEvent('wake_up.scheduled')
+  wakeUpBy({ dueAt }: WakeUpScheduled): void {
+    this.schedule(dueAt.getTime());
   }
 
   /** Fires every due wake-up now (tests with a controlled clock call this directly). */

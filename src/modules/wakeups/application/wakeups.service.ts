@@ -3,6 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
@@ -27,12 +28,8 @@ export interface WakeUpDetails {
   ownerSId: string;
 }
 
-export type WakeUpScheduledListener = (dueAt: Date) => void;
-
 @Injectable()
 export class WakeUpsService {
-  private readonly scheduledListeners: WakeUpScheduledListener[] = [];
-
   constructor(
     private readonly wakeUps: WakeUpRepository,
     private readonly conversations: ConversationsService,
@@ -41,12 +38,8 @@ export class WakeUpsService {
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly inProcessEvents: InProcessEvents,
   ) {}
-
-  /** The scheduler of this process hears of new due times, to wake up early enough. */
-  onScheduled(listener: WakeUpScheduledListener): void {
-    this.scheduledListeners.push(listener);
-  }
 
   async create(caller: Caller, conversationSId: string, input: NewWakeUpInput): Promise<WakeUpDetails> {
     const conversation = await this.conversations.get(caller, conversationSId);
@@ -76,9 +69,9 @@ export class WakeUpsService {
         );
       }
       await this.announce(conversation, created, caller.userSId);
+      this.inProcessEvents.emitAfterCommit('wake_up.scheduled', { dueAt: plan.firstFireAt });
       return created;
     });
-    for (const listener of this.scheduledListeners) listener(plan.firstFireAt);
     return { wakeUp, conversationSId: conversation.sId, ownerSId: caller.userSId };
   }
 

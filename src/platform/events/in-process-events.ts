@@ -1,0 +1,87 @@
+import { OnEvent } from '@nestjs/event-emitter';
+import type { Caller } from 'src/platform/auth/caller';
+// Type-only: the payloads carry the contexts' domain objects; nothing of theirs is loaded here.
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
+import type { UserMessage } from 'src/modules/conversations/domain/message';
+import type { User } from 'src/modules/identity/domain/user';
+import type { Workspace } from 'src/modules/identity/domain/workspace';
+
+/** A workspace was created with its global space and its first admin, in the current transaction. */
+export interface WorkspaceCreated {
+  workspace: Workspace;
+  creator: User;
+}
+
+/** A user message was posted or edited: what the runtime needs to answer it. */
+export interface MessagePosted {
+  caller: Caller;
+  conversation: Conversation;
+  message: UserMessage;
+  /** Agents this version mentions that the previous version did not (all of them for a new message). */
+  newAgentMentions: string[];
+}
+
+/** An agent message was cancelled: the process generating it stops at once. */
+export interface AgentMessageCancelled {
+  /** The agent message's row id. */
+  messageId: number;
+}
+
+/** A wake-up was scheduled: the scheduler of this process must wake up by `dueAt`. */
+export interface WakeUpScheduled {
+  dueAt: Date;
+}
+
+/**
+ * Events emitted inside the transaction that makes the change: every listener is awaited, its
+ * writes join that transaction, and its failure fails the emitter and undoes the change.
+ */
+export interface InTransactionEvents {
+  'workspace.created': WorkspaceCreated;
+}
+
+/**
+ * Events that announce a committed change: emitted once the transaction commits, never when it
+ * rolls back. Listeners run outside it, and a listener's failure is logged and undoes nothing.
+ */
+export interface CommittedEvents {
+  'conversation.message_posted': MessagePosted;
+  'conversation.agent_message_cancelled': AgentMessageCancelled;
+  'wake_up.scheduled': WakeUpScheduled;
+}
+
+/** Port: the in-process events between contexts (a context never imports one that depends on it). */
+export abstract class InProcessEvents {
+  /** Runs the listeners one by one in the current transaction; the first failure stops them and is thrown. */
+  abstract emitInTransaction<K extends keyof InTransactionEvents>(
+    name: K,
+    payload: InTransactionEvents[K],
+  ): Promise<void>;
+  /** Emits once the current transaction commits (at once outside one); dropped if it rolls back. */
+  abstract emitAfterCommit<K extends keyof CommittedEvents>(name: K, payload: CommittedEvents[K]): void;
+}
+
+/** A listener method of event payload `P`: one that expects another payload does not compile. */
+type ListenerOf<P> = (payload: P) => unknown;
+
+/** Listens to an in-transaction event; errors propagate to the emitter, which rolls back. */
+export function OnEventInTransaction<K extends keyof InTransactionEvents>(name: K) {
+  return (
+    target: object,
+    key: string | symbol,
+    descriptor: { value?: ListenerOf<InTransactionEvents[K]> },
+  ): void => {
+    OnEvent(name, { suppressErrors: false })(target, key, descriptor);
+  };
+}
+
+/** Listens to a committed event; a failure is logged (the package's default) and goes no further. */
+export function OnCommittedEvent<K extends keyof CommittedEvents>(name: K) {
+  return (
+    target: object,
+    key: string | symbol,
+    descriptor: { value?: ListenerOf<CommittedEvents[K]> },
+  ): void => {
+    OnEvent(name, { suppressErrors: true })(target, key, descriptor);
+  };
+}

@@ -1,0 +1,147 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { Controller, Logger } from '@nestjs/common';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import {
+  InProcessEvents,
+  OnCommittedEvent,
+  OnEventInTransaction,
+  WakeUpScheduled,
+} from 'src/platform/events/in-process-events';
+import { expect } from 'test/support/expect';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { until } from 'test/support/until';
+import { World, WorkspaceFixture, api } from 'test/support/world';
+
+const context = { username: 'ada', timezone: 'UTC' };
+
+/** Listeners next to the app's own: they note what they hear, or fail when a test arms them. */
+@Controller()
+class TestListeners {
+  static unitOfWork: TypeormUnitOfWork;
+  static scheduled: { dueAt: Date; inTransaction: boolean }[] = [];
+  static failPosted = false;
+  static failWorkspaceCreated = false;
+
+  @OnCommittedEvent('wake_up.scheduled')
+  noteScheduled({ dueAt }: WakeUpScheduled): void {
+    const inTransaction = TestListeners.unitOfWork.manager().queryRunner !== undefined;
+    TestListeners.scheduled.push({ dueAt, inTransaction });
+  }
+
+  @OnCommittedEvent('conversation.message_posted')
+  failOnPosted(): void {
+    if (TestListeners.failPosted) throw new Error('posted listener failed on purpose');
+  }
+
+  @OnEventInTransaction('workspace.created')
+  failOnWorkspaceCreated(): void {
+    if (TestListeners.failWorkspaceCreated) throw new Error('workspace listener failed on purpose');
+  }
+}
+
+describe('in-process events', () => {
+  let t: TestApp;
+  let world: World;
+  let a: WorkspaceFixture;
+  let unitOfWork: TypeormUnitOfWork;
+
+  const conversations = () => `/api/w/${a.workspace.sId}/assistant/conversations`;
+
+  before(async () => {
+    t = await createTestApp({
+      controllers: [TestListeners],
+      config: {
+        runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      },
+    });
+    unitOfWork = t.app.get(TypeormUnitOfWork);
+    TestListeners.unitOfWork = unitOfWork;
+    world = new World(t);
+    a = await world.workspace();
+  });
+  after(() => t.close());
+  beforeEach(() => {
+    TestListeners.scheduled = [];
+    TestListeners.failPosted = false;
+    TestListeners.failWorkspaceCreated = false;
+  });
+
+  it('announces a new wake-up once it has committed, to listeners outside its transaction', async () => {
+    const { assistant } = await world.globalAgents(a);
+    const cId = (await api(t, a.admin).post(conversations()).send({ title: 'Later' }).expect(200)).body
+      .conversation.sId as string;
+    const fireAt = Date.now() + 60_000;
+    await api(t, a.admin)
+      .post(`${conversations()}/${cId}/wakeups`)
+      .send({
+        agentConfigurationId: assistant,
+        scheduleConfig: { type: 'one_shot', fireAt },
+        reason: 'Check the deployment',
+      })
+      .expect(200);
+    expect(TestListeners.scheduled).toEqual([{ dueAt: new Date(fireAt), inTransaction: false }]);
+  });
+
+  it('announces nothing when the transaction rolls back, and only after the commit otherwise', async () => {
+    const events = t.app.get(InProcessEvents);
+    const dueAt = new Date(Date.now() + 60_000);
+    await expect(
+      unitOfWork.run(async () => {
+        events.emitAfterCommit('wake_up.scheduled', { dueAt });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(TestListeners.scheduled).toEqual([]);
+
+    await unitOfWork.run(async () => {
+      events.emitAfterCommit('wake_up.scheduled', { dueAt });
+      expect(TestListeners.scheduled).toEqual([]);
+    });
+    expect(TestListeners.scheduled).toEqual([{ dueAt, inTransaction: false }]);
+  });
+
+  it('logs a failing listener of a posted message; the message stays and the agent still answers', async () => {
+    const { assistant } = await world.globalAgents(a);
+    const logged: unknown[] = [];
+    const original = Logger.prototype.error;
+    Logger.prototype.error = function (this: Logger, message: unknown, ...rest: unknown[]) {
+      logged.push(message);
+      return original.call(this, message, ...rest);
+    };
+    TestListeners.failPosted = true;
+    try {
+      const res = await api(t, a.admin)
+        .post(conversations())
+        .send({
+          message: { content: 'Still answered?', mentions: [{ configurationId: assistant }], context },
+        })
+        .expect(200);
+      const cId = res.body.conversation.sId as string;
+      const messages = await until(
+        async () =>
+          (await api(t, a.admin).get(`${conversations()}/${cId}/messages`).expect(200)).body.messages as {
+            type: string;
+            status?: string;
+          }[],
+        (list) => list.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
+      );
+      expect(messages[0]).toMatchObject({ type: 'user_message', content: 'Still answered?' });
+      expect(logged).toContain('posted listener failed on purpose');
+    } finally {
+      Logger.prototype.error = original;
+    }
+  });
+
+  it('undoes a new workspace and its global agents when a listener in its transaction fails', async () => {
+    const count = async (sql: string) => (await t.dataSource.query<{ n: number }[]>(sql))[0].n;
+    const agentsBefore = await count('SELECT count(*)::int AS n FROM agent_configurations');
+    TestListeners.failWorkspaceCreated = true;
+    await expect(world.workspace('Never committed')).rejects.toThrow('workspace listener failed on purpose');
+    expect(await count(`SELECT count(*)::int AS n FROM workspaces WHERE name = 'Never committed'`)).toBe(0);
+    expect(await count('SELECT count(*)::int AS n FROM agent_configurations')).toBe(agentsBefore);
+
+    TestListeners.failWorkspaceCreated = false;
+    const created = await world.workspace('Committed');
+    expect(Object.keys(await world.globalAgents(created)).length).toBeGreaterThan(0);
+  });
+});
