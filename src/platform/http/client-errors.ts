@@ -45,24 +45,27 @@ function pathOf(url: string): string {
 }
 
 /**
- * A path no route can be matched against, refused before routing: a malformed percent-escape, or
- * `%00`, which decodes to U+0000 (no identifier or parameter of the API contains it).
+ * A path no route can be matched against, refused before routing (true when it answered): a
+ * malformed percent-escape, or `%00`, which decodes to U+0000 (no identifier or parameter of the
+ * API contains it).
  */
-export function refuseMalformedUrl(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+export function refusedMalformedUrl(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? '';
-  if (!url.includes('%')) return next();
+  if (!url.includes('%')) return false;
   if (url.includes('%00')) {
-    return sendError(res, 400, 'invalid_request_error', 'The URL must not contain a NUL character (%00).');
+    sendError(res, 400, 'invalid_request_error', 'The URL must not contain a NUL character (%00).');
+    return true;
   }
   try {
     decodeURIComponent(pathOf(url));
+    return false;
   } catch {
-    return sendError(
+    sendError(
       res,
       400,
       'invalid_request_error',
       'The URL is not valid: "%" must start an escape such as %2F.',
     );
+    return true;
   }
-  next();
 }

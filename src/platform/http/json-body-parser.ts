@@ -113,9 +113,10 @@ function refuse(res: ServerResponse, error: unknown): void {
 
 /**
  * Reads and parses JSON bodies (up to JSON_BODY_LIMIT_BYTES) on Node's request, answering its own
- * refusals in the envelope. A request without a body gets `{}`; any other body is left unread.
+ * refusals in the envelope; `next` once `req.body` is set. A request without a body gets `{}`; any
+ * other body is left unread.
  */
-export function jsonBodyParser(req: RequestWithBody, res: ServerResponse, next: () => void): void {
+export function readJsonBody(req: RequestWithBody, res: ServerResponse, next: () => void): void {
   const { headers } = req;
   if (!hasBody(headers)) {
     req.body = {};

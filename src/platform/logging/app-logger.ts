@@ -36,7 +36,7 @@ export class AppLogger implements LoggerService {
   }
 
   /** The access log line of each request, once its answer is finished or the client has gone. */
-  readonly logRequests = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  logRequest(req: IncomingMessage, res: ServerResponse): void {
     const startedAt = performance.now();
     res.once('close', () => {
       const level: Level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
@@ -54,8 +54,7 @@ export class AppLogger implements LoggerService {
         res.writableFinished ? 'request completed' : 'request aborted',
       );
     });
-    next();
-  };
+  }
 
   private write(level: Level, message: unknown, params: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;

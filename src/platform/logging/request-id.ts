@@ -14,13 +14,9 @@ export function requestId(req: IncomingMessage): string {
   return typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/**
- * The first middleware: every answer names its request, so a client can quote it and the logs
- * (which read `req.id`) find it.
- */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+/** Every answer names its request, so a client can quote it and the logs (which read `req.id`) find it. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
   const id = requestId(req);
   (req as IdentifiedRequest).id = id;
   res.setHeader('X-Request-Id', id);
-  next();
 }
