@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { ApiOperation, apiOperations, collectIds, fillPath } from 'test/support/api-operations';
@@ -64,7 +64,7 @@ describe('isolation matrix', () => {
     return ids;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -90,7 +90,7 @@ describe('isolation matrix', () => {
       narrowKeys.set(id, await world.key(a.admin, scopes));
     }
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const guarded = () => operations.filter((op) => !op.isPublic);
 
