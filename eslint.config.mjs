@@ -66,15 +66,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',
-      // node:test's describe/it return promises the runner tracks itself.
-      '@typescript-eslint/no-floating-promises': [
-        'error',
-        {
-          allowForKnownSafeCalls: [
-            { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
-          ],
-        },
-      ],
     },
   },
   {
@@ -83,6 +74,10 @@ export default tseslint.config(
       sourceType: 'commonjs',
       globals: globals.node,
     },
+  },
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
   },
   prettier,
 );

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { AGENTS_ENTITIES } from 'src/modules/agents/infrastructure/agents.entities';
 import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure/conversations.entities';
 import { RateLimitCounterEntity } from 'src/platform/auth/rate-limit/rate-limit-counter.entity';
@@ -9,6 +8,7 @@ import { FILES_ENTITIES } from 'src/modules/files/infrastructure/file.entity';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeup.entity';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../migrations/index';
 
 /** Every TypeORM entity of the service. */
 export const ENTITIES: DataSourceOptions['entities'] = [
@@ -25,14 +25,14 @@ export const ENTITIES: DataSourceOptions['entities'] = [
 
 /**
  * The one DataSource definition, used by the app, the CLI and the migration scripts.
- * Migrations are the compiled files next to the build (`dist/migrations`).
+ * Migrations are the classes listed in `migrations/index.ts`.
  */
 export function createDataSourceOptions(url: string): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     entities: ENTITIES,
-    migrations: [join(__dirname, '..', 'migrations', '*.js')],
+    migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

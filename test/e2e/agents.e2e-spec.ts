@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
@@ -59,7 +59,7 @@ describe('agent configurations', () => {
     return res.body.agentConfigurations as AgentBody[];
   };
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -67,7 +67,7 @@ describe('agent configurations', () => {
     builder = await world.member(a.workspace, 'builder');
     user = await world.member(a.workspace, 'user');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   it('gives every workspace its built-in agents', async () => {
     const globals = await list(user, '?view=global');
@@ -162,7 +162,7 @@ describe('agent configurations', () => {
 
   describe('toolsets', () => {
     let sales: string;
-    before(async () => {
+    beforeAll(async () => {
       const space = await api(t, a.admin)
         .post(`/api/w/${wId}/spaces`)
         .send({ name: 'Sales', memberIds: [a.admin.user.sId] });
@@ -234,7 +234,7 @@ describe('agent configurations', () => {
   describe('views and flags', () => {
     let hidden: AgentBody;
     let draft: AgentBody;
-    before(async () => {
+    beforeAll(async () => {
       hidden = await createAgent(builder, { scope: 'hidden', name: 'zz-hidden' });
       draft = await createAgent(builder, { status: 'draft', name: 'zz-draft' });
     });

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -12,12 +12,12 @@ describe('authentication and the guard', () => {
   let a: WorkspaceFixture;
   let b: WorkspaceFixture;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   const members = (wId: string) => `/api/w/${wId}/members`;
 

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { SseStreams } from 'src/platform/http/sse-streams';
 import { expect } from 'test/support/expect';
@@ -37,7 +37,7 @@ describe('conversation event stream', () => {
         .expect(200)
     ).body.message as Record<string, unknown>;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({
       config: { sse: { heartbeatMs: 100, idleTimeoutMs: 60_000, pollMs: 60_000, slowClientTimeoutMs: 500 } },
     });
@@ -46,7 +46,7 @@ describe('conversation event stream', () => {
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     wId = a.workspace.sId;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   it('redirects to the SSE route with the query kept, after checking access', async () => {
     const cId = await newConversation();

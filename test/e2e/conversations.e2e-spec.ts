@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { UNSTORABLE_TEXT_MESSAGE } from 'src/platform/http/storable-text';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -31,7 +31,7 @@ describe('conversations and messages', () => {
     return res.body as { conversation: { sId: string; title: string | null }; message?: { sId: string } };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -39,7 +39,7 @@ describe('conversations and messages', () => {
     member = await world.member(a.workspace, 'user');
     assistantSId = (await world.globalAgents(a)).assistant;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   it('creates a conversation with a first message, exactly as specified, and logs its events', async () => {
     const created = await createConversation(a.admin, {

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type request from 'supertest';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -67,7 +67,7 @@ describe('data sources and data source views', () => {
       'SELECT (SELECT count(*) FROM data_sources) AS sources, (SELECT count(*) FROM data_source_views) AS views',
     );
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -87,7 +87,7 @@ describe('data sources and data source views', () => {
       connectorProvider: 'notion',
     });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   describe('creating a data source', () => {
     it('returns the data source and its default view in the space, with the specified fields', async () => {
@@ -369,7 +369,7 @@ describe('data sources and data source views', () => {
     let custom: DataSourceViewBody;
     const viewPath = (spaceId: string, viewId: string) => admin(spaceId, `/data_source_views/${viewId}`);
 
-    before(async () => {
+    beforeAll(async () => {
       source = await createDataSource(globalSpace, { name: 'Wiki', connectorProvider: 'confluence' });
       custom = (
         await api(t, a.admin)

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { expectOwnDatabase } from 'test/support/database-isolation';
 
 describe('database per test file (B)', () => {

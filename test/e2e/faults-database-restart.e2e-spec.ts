@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { rm } from 'node:fs/promises';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { DatabaseHandle, startOrAttachEmbeddedPostgres } from 'src/platform/database/embedded-postgres';
@@ -41,7 +41,7 @@ describe('the database restarts under a running app', () => {
       .send({ content, mentions: [], context })
       .timeout(ANSWER_WITHIN_MS);
 
-  before(async () => {
+  beforeAll(async () => {
     dataDir = await tempDataDir();
     postgres = await startPostgres(dataDir);
     const migrator = new DataSource(createDataSourceOptions(postgres.url));
@@ -66,7 +66,7 @@ describe('the database restarts under a running app', () => {
     fresh = await world.member(fixture.workspace, 'user');
   });
 
-  after(async () => {
+  afterAll(async () => {
     for (const stream of streams) stream.close();
     await t?.close().catch(() => undefined);
     await postgres?.release();

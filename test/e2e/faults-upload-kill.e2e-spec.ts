@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -64,7 +64,7 @@ describe('an app process killed during an upload', () => {
       () => false,
     );
 
-  before(async () => {
+  beforeAll(async () => {
     database = await createTestDatabase();
     dataDir = await tempDataDir();
     const port = await freePort();
@@ -79,7 +79,7 @@ describe('an app process killed during an upload', () => {
     await db.connect();
   });
 
-  after(async () => {
+  afterAll(async () => {
     for (const service of processes) await service.stop('SIGKILL');
     await db?.end();
     await database?.drop();

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { rm } from 'node:fs/promises';
 import { Client } from 'pg';
 import { expect } from 'test/support/expect';
@@ -44,7 +44,7 @@ describe('an app process killed while wake-ups fire', () => {
       )
     ).rows;
 
-  before(async () => {
+  beforeAll(async () => {
     database = await createTestDatabase();
     dataDir = await tempDataDir();
     env = {
@@ -58,7 +58,7 @@ describe('an app process killed while wake-ups fire', () => {
     await db.connect();
   });
 
-  after(async () => {
+  afterAll(async () => {
     for (const service of processes) await service.stop('SIGKILL');
     await holder?.end().catch(() => undefined);
     await db?.end();

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { expect } from 'test/support/expect';
 import { until } from 'test/support/until';
@@ -101,7 +101,7 @@ describe('feedback on agent messages', () => {
     expect(res.body).toMatchApiSchema('ErrorResponse');
   };
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -112,7 +112,7 @@ describe('feedback on agent messages', () => {
       .expect(200);
     agents = globals.body.agentConfigurations as AgentBody[];
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   it('gives, replaces and removes feedback, listed exactly as specified', async () => {
     const { cId, agentMessage } = await answered();

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -48,7 +48,7 @@ describe('files in an S3-compatible bucket', () => {
     return res.body as Buffer;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'wa-s3-'));
     server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
     const { port } = await server.run();
@@ -61,7 +61,7 @@ describe('files in an S3-compatible bucket', () => {
     t = await createTestApp({ config: { s3 } });
     a = await new World(t).workspace();
   });
-  after(async () => {
+  afterAll(async () => {
     await t?.close();
     client?.destroy();
     await server?.close();

@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -110,7 +110,7 @@ describe('files', () => {
     expect(await readdir(join(t.config.dataDir, 'files', '.incoming')).catch(() => [])).toEqual([]);
   }
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({
       config: {
         publicBaseUrl: 'https://files.example.test',
@@ -122,7 +122,7 @@ describe('files', () => {
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     member = await world.member(a.workspace, 'user');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   describe('the happy path', () => {
     it('creates a file with a signed upload URL, exactly as the specification describes it', async () => {
@@ -541,7 +541,7 @@ describe('files', () => {
       throw new Error(`The upload of ${sId} never started`);
     };
 
-    before(() => new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve)));
+    beforeAll(() => new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve)));
 
     it('refuses a second upload while the first is running, and lets the first finish', async () => {
       const file = await create(member, textFile(20));

@@ -3,7 +3,7 @@ import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { IsInt, IsString, Min } from 'class-validator';
 import { Public } from 'src/platform/auth/auth.decorators';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { API_VERSION } from 'src/app.setup';
 import { JSON_BODY_LIMIT_BYTES, JSON_MAX_DEPTH } from 'src/platform/http/json-body-parser';
@@ -39,10 +39,10 @@ class ProbeController {
 describe('API conventions', () => {
   let t: TestApp;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ controllers: [ProbeController] });
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   it('answers /healthz and /readyz without a key', async () => {
     await request(t.http).get('/healthz').expect(200, { status: 'ok' });

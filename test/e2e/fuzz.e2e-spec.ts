@@ -1,6 +1,6 @@
 import type { ParameterObject, ReferenceObject, RequestBodyObject } from '@nestjs/swagger';
 import fc from 'fast-check';
-import { TestContext, after, describe, it } from 'node:test';
+import { afterAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { ApiOperation, apiOperations, fillPath } from 'test/support/api-operations';
 import { apiSchemaValidator } from 'test/support/api-document';
@@ -86,37 +86,40 @@ class QueryCase {
 
 const isReference = (value: object): value is ReferenceObject => '$ref' in value;
 
+// Jest's describe callbacks are synchronous: the app whose document lists the routes comes first.
+const t = await createTestApp();
+const world = new World(t);
+const a = await world.workspace();
+const paths = await seedWorkspaceResources(t, world, a);
+// Not the agent: a body mentioning a real agent would start a run that writes in the
+// background, between the counts of later requests.
+const hints = {
+  ids: Object.entries(paths)
+    .filter(([name]) => name !== 'sId')
+    .map(([, id]) => id),
+};
+const schemas = (t.document.components?.schemas ?? {}) as Schemas;
+const validEnvelope = apiSchemaValidator('ErrorResponse');
+
+const tables = (
+  await t.dataSource.query<{ name: string }[]>(
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+  )
+)
+  .map((row) => row.name)
+  .filter((name) => !UNCOUNTED_TABLES.includes(name));
+const countAll = `SELECT json_build_object(${tables
+  .map((name) => `'${name}', (SELECT count(*) FROM "${name}")`)
+  .join(', ')}) AS counts`;
+
 /**
  * Every JSON route and every GET with query parameters, sent bodies and query strings derived
  * from the OpenAPI document then mutated, with the workspace admin's key so they reach
  * validation. Tests are declared once the app exists: the routes come from its document.
  */
-describe('fuzzing the JSON routes', async () => {
-  const t = await createTestApp();
-  after(() => t.close());
-  const world = new World(t);
-  const a = await world.workspace();
-  const paths = await seedWorkspaceResources(t, world, a);
-  // Not the agent: a body mentioning a real agent would start a run that writes in the
-  // background, between the counts of later requests.
-  const hints = {
-    ids: Object.entries(paths)
-      .filter(([name]) => name !== 'sId')
-      .map(([, id]) => id),
-  };
-  const schemas = (t.document.components?.schemas ?? {}) as Schemas;
-  const validEnvelope = apiSchemaValidator('ErrorResponse');
+describe('fuzzing the JSON routes', () => {
+  afterAll(() => t.close());
 
-  const tables = (
-    await t.dataSource.query<{ name: string }[]>(
-      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
-    )
-  )
-    .map((row) => row.name)
-    .filter((name) => !UNCOUNTED_TABLES.includes(name));
-  const countAll = `SELECT json_build_object(${tables
-    .map((name) => `'${name}', (SELECT count(*) FROM "${name}")`)
-    .join(', ')}) AS counts`;
   /** Exact row counts of every table, in one statement. */
   const counts = async () =>
     (await t.dataSource.query<{ counts: Record<string, number> }[]>(countAll))[0].counts;
@@ -164,9 +167,9 @@ describe('fuzzing the JSON routes', async () => {
   );
 
   /** How far the cases reached, in the test output: only 400s would mean the bases are never valid. */
-  const report = (context: TestContext, tally: Map<number, number>) =>
-    context.diagnostic(
-      `answers: ${[...tally]
+  const report = (op: ApiOperation, tally: Map<number, number>) =>
+    console.info(
+      `${op.name}: answers: ${[...tally]
         .sort(([x], [y]) => x - y)
         .map(([status, n]) => `${status}×${n}`)
         .join(', ')}`,
@@ -179,7 +182,7 @@ describe('fuzzing the JSON routes', async () => {
   });
 
   for (const op of jsonRoutes) {
-    it(`body of ${op.name}`, async (context) => {
+    it(`body of ${op.name}`, async () => {
       const tally = new Map<number, number>();
       const schema = ((op.operation.requestBody as RequestBodyObject).content['application/json'].schema ??
         {}) as Schema;
@@ -202,12 +205,12 @@ describe('fuzzing the JSON routes', async () => {
         ),
         { seed: SEED, numRuns: RUNS },
       );
-      report(context, tally);
+      report(op, tally);
     });
   }
 
   for (const op of queryRoutes) {
-    it(`query string of ${op.name}`, async (context) => {
+    it(`query string of ${op.name}`, async () => {
       const tally = new Map<number, number>();
       const parameters = (op.operation.parameters ?? []).filter(
         (p): p is ParameterObject => !isReference(p) && p.in === 'query',
@@ -229,7 +232,7 @@ describe('fuzzing the JSON routes', async () => {
         fc.asyncProperty(cases, (query) => check(op, tally, (test) => test.query(query.query()))),
         { seed: SEED, numRuns: RUNS * 2 },
       );
-      report(context, tally);
+      report(op, tally);
     });
   }
 

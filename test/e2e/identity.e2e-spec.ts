@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
@@ -12,14 +12,14 @@ describe('members, API keys and spaces', () => {
   let builder: Actor;
   const path = (suffix: string) => `/api/w/${a.workspace.sId}${suffix}`;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     user = await world.member(a.workspace, 'user');
     builder = await world.member(a.workspace, 'builder');
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   describe('members', () => {
     it('lists the members with their roles', async () => {

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { describe, it } from '@jest/globals';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SCOPES } from 'src/platform/auth/scopes';

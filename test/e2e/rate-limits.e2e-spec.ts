@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type request from 'supertest';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -44,12 +44,12 @@ describe('rate limits per API key', () => {
     }
   };
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({ config: { rateLimitRequests: 3, rateLimitWindowSeconds: WINDOW_SECONDS } });
     world = new World(t);
     a = await world.workspace();
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   it('answers the fourth request of a key with 429 rate_limit_error, Retry-After and the X-RateLimit headers', async () => {
     await awayFromWindowEnd();

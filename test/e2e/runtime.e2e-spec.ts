@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { RunSettings } from 'src/platform/config/app-config';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { AgentRunner } from 'src/modules/runtime/application/agent-runner.service';
@@ -73,7 +73,7 @@ describe('agent runtime', () => {
     agents[name] = res.body.agentConfiguration.sId as string;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     const openaiUrl = await openai.start();
     t = await createTestApp({
       config: {
@@ -89,7 +89,7 @@ describe('agent runtime', () => {
     agents = await world.globalAgents(a);
     await createAgent('gpt', { providerId: 'openai', modelId: 'gpt-test', temperature: 0.2 });
   });
-  after(async () => {
+  afterAll(async () => {
     await t.close();
     await openai.stop();
   });
@@ -318,10 +318,10 @@ describe('agent runtime', () => {
     const readBoth = async (later: string, earlier: string) =>
       [await messages(later), await messages(earlier)] as const;
 
-    before(async () => {
+    beforeAll(async () => {
       slow = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 4 });
     });
-    after(() => slow.close());
+    afterAll(() => slow.close());
 
     it('answers one message at a time, and as many as allowed once it has ended', async () => {
       let release!: () => void;
@@ -357,10 +357,10 @@ describe('agent runtime', () => {
           .expect(200)
       ).body.conversation.sId as string;
 
-    before(async () => {
+    beforeAll(async () => {
       single = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 1 });
     });
-    after(() => single.close());
+    afterAll(() => single.close());
 
     it('answers a message once the answer before it has ended', async () => {
       const first = await post('First in line');

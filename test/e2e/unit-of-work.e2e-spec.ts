@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -7,11 +7,11 @@ describe('unit of work', () => {
   let t: TestApp;
   let unitOfWork: TypeormUnitOfWork;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp();
     unitOfWork = t.app.get(TypeormUnitOfWork);
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   /** A read that notes when it starts and ends, on the current transaction's connection if any. */
   const reads = (log: string[]) =>

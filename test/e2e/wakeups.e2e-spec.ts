@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { Client } from 'pg';
 import { Clock } from 'src/platform/clock/clock';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
@@ -45,7 +45,7 @@ describe('wake-ups', () => {
     ...extra,
   });
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({
       config: {
         runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
@@ -58,7 +58,7 @@ describe('wake-ups', () => {
     other = await world.member(a.workspace, 'user');
     assistant = (await world.globalAgents(a)).assistant;
   });
-  after(() => t.close());
+  afterAll(() => t.close());
 
   it('fires a one-shot wake-up once: the system message, the reply, the fired state and the event', async () => {
     const cId = await newConversation();
@@ -294,7 +294,7 @@ describe('wake-ups', () => {
         )
       ).map((row) => row.status);
 
-    before(async () => {
+    beforeAll(async () => {
       timed = await createTestApp({
         overrides: [{ provide: Clock, useValue: clock }],
         config: {
@@ -308,7 +308,7 @@ describe('wake-ups', () => {
       owner = await timedWorld.member(fixture.workspace, 'user');
       agentSIds = await timedWorld.globalAgents(fixture);
     });
-    after(() => timed.close());
+    afterAll(() => timed.close());
 
     it('fires more than a batch in one pass, and cancels in the same pass those that can never fire', async () => {
       const fireAt = at(60_000);

@@ -1,4 +1,4 @@
-import { expect } from 'expect';
+import { expect } from '@jest/globals';
 import { apiSchemaValidator } from 'test/support/api-document';
 
 declare module 'expect' {

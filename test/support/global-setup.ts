@@ -14,15 +14,21 @@ export interface GlobalTestState {
   dataDir: string | null;
   adminUrl: string;
   runId: string;
-  /** Handed to every test process. */
-  env: Record<string, string>;
 }
+
+/** Where the setup leaves its state for the teardown, which Jest runs in the same process. */
+export const GLOBAL_STATE = Symbol.for('workspace-agent-api.test.global-state');
 
 /**
  * One PostgreSQL for the whole run (embedded, or DATABASE_URL when it names a test database),
  * and one template database migrated by the real CLI; each e2e file copies the template.
+ * Jest starts its workers after this, with this process's environment: that is how they learn
+ * where the database and the service build are.
  */
-export default async function globalSetup(): Promise<GlobalTestState> {
+export default async function globalSetup(
+  _globalConfig: unknown,
+  project: { rootDir: string },
+): Promise<void> {
   const runId = Math.random().toString(36).slice(2, 8);
   let adminUrl: string;
   let release: () => Promise<void>;
@@ -55,15 +61,17 @@ export default async function globalSetup(): Promise<GlobalTestState> {
   await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(template)}`);
   await admin.end();
 
-  await run(process.execPath, [join(__dirname, '..', '..', 'src', 'cli.js'), 'migration', 'run'], {
+  const serviceBuild = join(project.rootDir, 'dist');
+  await run(process.execPath, [join(serviceBuild, 'src', 'cli.js'), 'migration', 'run'], {
     env: { ...process.env, DATABASE_URL: withDatabase(adminUrl, template), LOG_LEVEL: 'error' },
   });
 
-  return {
-    release,
-    dataDir,
-    adminUrl,
-    runId,
-    env: { [TEST_ENV.adminUrl]: adminUrl, [TEST_ENV.templateDatabase]: template, [TEST_ENV.runId]: runId },
-  };
+  const state: GlobalTestState = { release, dataDir, adminUrl, runId };
+  (globalThis as { [GLOBAL_STATE]?: GlobalTestState })[GLOBAL_STATE] = state;
+  Object.assign(process.env, {
+    [TEST_ENV.adminUrl]: adminUrl,
+    [TEST_ENV.templateDatabase]: template,
+    [TEST_ENV.runId]: runId,
+    [TEST_ENV.serviceBuild]: serviceBuild,
+  });
 }

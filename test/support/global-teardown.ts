@@ -1,8 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { Client } from 'pg';
-import type { GlobalTestState } from 'test/support/global-setup';
+import { GLOBAL_STATE, type GlobalTestState } from 'test/support/global-setup';
 
-export default async function globalTeardown(state: GlobalTestState): Promise<void> {
+export default async function globalTeardown(): Promise<void> {
+  const state = (globalThis as { [GLOBAL_STATE]?: GlobalTestState })[GLOBAL_STATE];
+  if (!state) throw new Error('The global setup left no state: it did not run or failed.');
   if (state.dataDir) {
     await state.release();
     await rm(state.dataDir, { recursive: true, force: true });

@@ -4,9 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from 'src/platform/net/free-port';
+import { TEST_ENV } from 'test/support/test-database';
 
-const MAIN = join(__dirname, '..', '..', 'src', 'main.js');
-const CLI = join(__dirname, '..', '..', 'src', 'cli.js');
+/** A file of the built service, which the global setup locates. */
+function built(file: string): string {
+  const build = process.env[TEST_ENV.serviceBuild];
+  if (!build)
+    throw new Error(`${TEST_ENV.serviceBuild} is not set: run e2e tests through their Jest config.`);
+  return join(build, 'src', file);
+}
+
 const runFile = promisify(execFile);
 
 /** The built service (`dist/`), run as its own process the way `npm start` runs it. */
@@ -32,7 +39,7 @@ function serviceEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child: ChildProcess = spawn(process.execPath, [MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [built('main.js')], {
     env: serviceEnv({ ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,7 +78,7 @@ export async function runServiceToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [built('main.js')], {
       env: serviceEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -89,7 +96,9 @@ export async function runCli(
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await runFile(process.execPath, [CLI, ...args], { env: serviceEnv(env) });
+    const { stdout, stderr } = await runFile(process.execPath, [built('cli.js'), ...args], {
+      env: serviceEnv(env),
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

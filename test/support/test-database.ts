@@ -3,6 +3,8 @@ export const TEST_ENV = {
   adminUrl: 'WA_TEST_ADMIN_DATABASE_URL',
   templateDatabase: 'WA_TEST_TEMPLATE_DATABASE',
   runId: 'WA_TEST_RUN_ID',
+  /** The service's own build (`dist/`), which the fault specs run as separate processes. */
+  serviceBuild: 'WA_TEST_SERVICE_BUILD',
 } as const;
 
 export function withDatabase(url: string, database: string): string {

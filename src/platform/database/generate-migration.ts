@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 
@@ -50,5 +50,30 @@ ${render([...sql.downQueries].reverse())}
 }
 `;
   await writeFile(file, source, { flag: 'wx' });
+  await writeMigrationIndex(directory);
   return file;
+}
+
+const MIGRATION_FILE = /^(\d+)-([A-Z][A-Za-z0-9]*)\.ts$/;
+
+/**
+ * Rewrites `migrations/index.ts`, the list the DataSource runs: classes rather than a file glob,
+ * so loading migrations needs no dynamic import (which a test runner's module sandbox refuses).
+ */
+export async function writeMigrationIndex(directory: string): Promise<void> {
+  const migrations = (await readdir(directory))
+    .flatMap((name) => {
+      const match = MIGRATION_FILE.exec(name);
+      return match ? [{ module: name.slice(0, -3), className: `${match[2]}${match[1]}` }] : [];
+    })
+    .sort((x, y) => x.module.localeCompare(y.module));
+  const source = `import type { MigrationInterface } from 'typeorm';
+${migrations.map(({ module, className }) => `import { ${className} } from './${module}';`).join('\n')}
+
+/** Every migration, oldest first; written by \`migration generate\`. */
+export const MIGRATIONS: (new () => MigrationInterface)[] = [
+${migrations.map(({ className }) => `  ${className},`).join('\n')}
+];
+`;
+  await writeFile(join(directory, 'index.ts'), source);
 }

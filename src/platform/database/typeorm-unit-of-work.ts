@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 const CACHED_PLAN_CHANGED = '0A000';
 

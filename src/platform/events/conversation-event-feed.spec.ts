@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import type { ConversationEventLog, StoredConversationEvent } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import type { EventDoorbell } from 'src/platform/events/event-doorbell';

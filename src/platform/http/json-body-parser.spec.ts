@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { JSON_MAX_DEPTH, parseJsonBody } from 'src/platform/http/json-body-parser';
 import { UNSTORABLE_TEXT_MESSAGE } from 'src/platform/http/storable-text';

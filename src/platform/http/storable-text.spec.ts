@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { isStorableText } from 'src/platform/http/storable-text';
 
 describe('isStorableText', () => {

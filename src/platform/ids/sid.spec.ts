@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { generatePrefixedSId, generateSId, randomBase62 } from 'src/platform/ids/sid';
 
 describe('sId generation', () => {

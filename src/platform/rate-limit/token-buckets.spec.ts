@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
 
 describe('TokenBuckets', () => {

@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 
 describe('UrgentWork', () => {

@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { RemoteServerWithViews, resolveToolset } from 'src/modules/agents/domain/toolset-resolution';
 
 const crm: RemoteServerWithViews = {

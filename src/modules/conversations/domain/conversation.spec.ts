@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { deriveTitle, isUnread } from 'src/modules/conversations/domain/conversation';
 
 describe('conversation rules', () => {

@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import {
   CONNECTOR_PROVIDERS,

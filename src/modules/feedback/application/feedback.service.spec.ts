@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';

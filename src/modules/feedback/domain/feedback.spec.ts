@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { FEEDBACK_CONTENT_MAX, giveFeedback } from 'src/modules/feedback/domain/feedback';
 

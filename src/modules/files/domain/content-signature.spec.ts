@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { matchesSignature } from 'src/modules/files/domain/content-signature';
 
 const bytes = (...parts: (string | number[])[]) =>

@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { FILE_NAME_MAX, sanitiseFileName } from 'src/modules/files/domain/file-name';
 
 describe('sanitiseFileName', () => {

@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { checkNewFile, normaliseContentType } from 'src/modules/files/domain/file-policy';
 
 const MIB = 1024 * 1024;

@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { checkUseCaseMetadata } from 'src/modules/files/domain/use-case-metadata';
 
 describe('use case metadata', () => {

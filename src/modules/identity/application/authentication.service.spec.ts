@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
 import type {

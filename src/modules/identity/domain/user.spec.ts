@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { normaliseEmail, userNameParts } from 'src/modules/identity/domain/user';
 
 describe('user names', () => {

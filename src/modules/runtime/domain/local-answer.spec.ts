@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { chunkAnswer, localAnswer } from 'src/modules/runtime/domain/local-answer';
 
 describe('the local model', () => {

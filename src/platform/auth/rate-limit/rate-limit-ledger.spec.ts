@@ -1,5 +1,4 @@
-import { describe, it } from 'node:test';
-import { expect } from 'expect';
+import { describe, expect, it } from '@jest/globals';
 import { RateLimitLedger } from 'src/platform/auth/rate-limit/rate-limit-ledger';
 
 const MINUTE = 60_000;

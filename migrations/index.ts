@@ -1,0 +1,23 @@
+import type { MigrationInterface } from 'typeorm';
+import { Identity1795305672391 } from './1795305672391-Identity';
+import { DataSources1795306250750 } from './1795306250750-DataSources';
+import { Agents1795306308426 } from './1795306308426-Agents';
+import { Files1795306807032 } from './1795306807032-Files';
+import { Conversations1795307110057 } from './1795307110057-Conversations';
+import { AgentRuns1795308952014 } from './1795308952014-AgentRuns';
+import { Feedback1795310238783 } from './1795310238783-Feedback';
+import { WakeUps1795310327396 } from './1795310327396-WakeUps';
+import { RateLimits1795311124859 } from './1795311124859-RateLimits';
+
+/** Every migration, oldest first; written by `migration generate`. */
+export const MIGRATIONS: (new () => MigrationInterface)[] = [
+  Identity1795305672391,
+  DataSources1795306250750,
+  Agents1795306308426,
+  Files1795306807032,
+  Conversations1795307110057,
+  AgentRuns1795308952014,
+  Feedback1795310238783,
+  WakeUps1795310327396,
+  RateLimits1795311124859,
+];
