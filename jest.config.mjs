@@ -34,12 +34,6 @@ export default {
       testMatch: ['**/*.e2e-spec.js'],
       globalSetup: '<rootDir>/dist-test/test/support/global-setup.js',
       globalTeardown: '<rootDir>/dist-test/test/support/global-teardown.js',
-      // Temporary, until HTTP moves to Express: @fastify/static (CommonJS) requires
-      // content-disposition 3, which is ESM only, and Jest cannot require an ES module. Version 2
-      // (CommonJS, the same `create`) stands in. Remove this with @fastify/static.
-      moduleNameMapper: {
-        '^content-disposition$': '<rootDir>/node_modules/content-disposition/dist/index.js',
-      },
     },
   ],
 };

@@ -1,4 +1,4 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { afterAll, beforeAll, beforeEach, describe, it, jest } from '@jest/globals';
 import { Controller, Logger } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
@@ -47,7 +47,7 @@ describe('in-process events', () => {
 
   const conversations = () => `/api/w/${a.workspace.sId}/assistant/conversations`;
 
-  before(async () => {
+  beforeAll(async () => {
     t = await createTestApp({
       controllers: [TestListeners],
       config: {
@@ -59,7 +59,7 @@ describe('in-process events', () => {
     world = new World(t);
     a = await world.workspace();
   });
-  after(() => t.close());
+  afterAll(() => t.close());
   beforeEach(() => {
     TestListeners.scheduled = [];
     TestListeners.failPosted = false;
@@ -102,12 +102,7 @@ describe('in-process events', () => {
 
   it('logs a failing listener of a posted message; the message stays and the agent still answers', async () => {
     const { assistant } = await world.globalAgents(a);
-    const logged: unknown[] = [];
-    const original = Logger.prototype.error;
-    Logger.prototype.error = function (this: Logger, message: unknown, ...rest: unknown[]) {
-      logged.push(message);
-      return original.call(this, message, ...rest);
-    };
+    const logError = jest.spyOn(Logger.prototype, 'error');
     TestListeners.failPosted = true;
     try {
       const res = await api(t, a.admin)
@@ -126,9 +121,11 @@ describe('in-process events', () => {
         (list) => list.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
       );
       expect(messages[0]).toMatchObject({ type: 'user_message', content: 'Still answered?' });
-      expect(logged).toContain('posted listener failed on purpose');
+      expect(logError.mock.calls.map(([message]): unknown => message)).toContain(
+        'posted listener failed on purpose',
+      );
     } finally {
-      Logger.prototype.error = original;
+      logError.mockRestore();
     }
   });
 
