@@ -4,7 +4,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
 import { answerClientErrorsWithEnvelope, refusedMalformedUrl } from 'src/platform/http/client-errors';
-import { readJsonBody } from 'src/platform/http/json-body-parser';
+import { pendingBody } from 'src/platform/http/json-body-parser';
 import { sendJson } from 'src/platform/http/send-json';
 import { createValidationPipe } from 'src/platform/http/validation';
 import { AppLogger } from 'src/platform/logging/app-logger';
@@ -64,11 +64,13 @@ export function configureApp(app: NestExpressApplication): OpenAPIObject {
   app.useLogger(logger);
   answerClientErrorsWithEnvelope(app.getHttpServer());
   // One plain Node middleware (each router layer costs every request): request id, access log,
-  // URL checks, JSON body.
+  // URL checks, and the body left pending until a route that takes one reads it.
   app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
     assignRequestId(req, res);
     logger.logRequest(req, res);
-    if (!refusedMalformedUrl(req, res)) readJsonBody(req, res, next);
+    if (refusedMalformedUrl(req, res)) return;
+    pendingBody(req);
+    next();
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());

@@ -1,13 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { DomainError } from 'src/platform/errors/domain-error';
-import { JSON_MAX_DEPTH, parseJsonBody } from 'src/platform/http/json-body-parser';
+import {
+  JSON_MAX_ARRAY_ITEMS,
+  JSON_MAX_DEPTH,
+  JSON_MAX_VALUES,
+  parseJsonBody,
+} from 'src/platform/http/json-body-parser';
 import { UNSTORABLE_TEXT_MESSAGE } from 'src/platform/http/storable-text';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
+const parse = (headers: Record<string, string>, text: string) => parseJsonBody(headers, Buffer.from(text));
+
 function refusal(headers: Record<string, string>, text: string): { code: string; message: string } {
   try {
-    parseJsonBody(headers, text);
+    parse(headers, text);
   } catch (error) {
     if (error instanceof DomainError) return { code: error.code, message: error.message };
     throw error;
@@ -17,10 +24,10 @@ function refusal(headers: Record<string, string>, text: string): { code: string;
 
 describe('parseJsonBody', () => {
   it('parses objects and arrays, and reads an empty body as an empty object', () => {
-    expect(parseJsonBody(JSON_TYPE, '{"a":[1,{"b":null}]}')).toEqual({ a: [1, { b: null }] });
-    expect(parseJsonBody(JSON_TYPE, '[1,2]')).toEqual([1, 2]);
-    expect(parseJsonBody(JSON_TYPE, '  \n')).toEqual({});
-    expect(parseJsonBody({ 'content-type': 'application/json; charset="UTF-8"' }, '{}')).toEqual({});
+    expect(parse(JSON_TYPE, '{"a":[1,{"b":null}]}')).toEqual({ a: [1, { b: null }] });
+    expect(parse(JSON_TYPE, '[1,2]')).toEqual([1, 2]);
+    expect(parse(JSON_TYPE, '  \n')).toEqual({});
+    expect(parse({ 'content-type': 'application/json; charset="UTF-8"' }, '{}')).toEqual({});
   });
 
   it('refuses text that is not JSON, and a bare JSON value', () => {
@@ -45,7 +52,7 @@ describe('parseJsonBody', () => {
       code: 'unsupported_media_type',
       message: 'The request body must not be compressed; got Content-Encoding "gzip".',
     });
-    expect(parseJsonBody({ ...JSON_TYPE, 'content-encoding': 'identity' }, '{}')).toEqual({});
+    expect(parse({ ...JSON_TYPE, 'content-encoding': 'identity' }, '{}')).toEqual({});
   });
 
   it('names the first unstorable text and refuses nesting past the limit', () => {
@@ -55,6 +62,37 @@ describe('parseJsonBody', () => {
       `The JSON body is nested deeper than ${JSON_MAX_DEPTH} levels.`,
     );
     const allowed = '['.repeat(JSON_MAX_DEPTH) + ']'.repeat(JSON_MAX_DEPTH);
-    expect(() => parseJsonBody(JSON_TYPE, allowed)).not.toThrow();
+    expect(() => parse(JSON_TYPE, allowed)).not.toThrow();
+  });
+
+  it('refuses invalid UTF-8 instead of replacing it', () => {
+    const bytes = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    expect(() => parseJsonBody(JSON_TYPE, bytes)).toThrow('The JSON body is not valid UTF-8.');
+    expect(parse(JSON_TYPE, '{"name":"café ☕"}')).toEqual({ name: 'café ☕' });
+  });
+
+  it('refuses an array over its limit and a body of too many values before anything reads them', () => {
+    const items = (count: number) => `[${Array(count).fill('{}').join(',')}]`;
+    expect(() => parse(JSON_TYPE, `{"message":{"mentions":${items(JSON_MAX_ARRAY_ITEMS)}}}`)).not.toThrow();
+    expect(refusal(JSON_TYPE, `{"message":{"mentions":${items(330_000)}}}`)).toEqual({
+      code: 'invalid_request_error',
+      message: `message.mentions: an array takes at most ${JSON_MAX_ARRAY_ITEMS} items; got 330000.`,
+    });
+    const many = Array.from({ length: 20 }, (_, i) => `"k${i}":${items(600)}`).join(',');
+    expect(refusal(JSON_TYPE, `{${many}}`)).toEqual({
+      code: 'invalid_request_error',
+      message: `The JSON body holds more than ${JSON_MAX_VALUES} values.`,
+    });
+  });
+
+  it('refuses prototype keys, at any depth', () => {
+    for (const [text, path] of [
+      ['{"__proto__":{"admin":true}}', '__proto__'],
+      ['{"a":[{"constructor":{"prototype":1}}]}', 'a.0.constructor'],
+    ]) {
+      expect(refusal(JSON_TYPE, text).message).toBe(
+        `${path}: property ${path.split('.').pop()} should not exist.`,
+      );
+    }
   });
 });

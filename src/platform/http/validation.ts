@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { UnreadBody } from 'src/platform/http/json-body-parser';
+import { PendingJsonBody, UnreadBody } from 'src/platform/http/json-body-parser';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -21,14 +21,26 @@ function describe(errors: ValidationError[], parent = ''): string[] {
  * the look-ups that follow. A route that takes a JSON body refuses any other body (415).
  */
 class ApiValidationPipe extends ValidationPipe {
-  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'param') return Promise.resolve(value);
-    if (value instanceof UnreadBody) return Promise.reject(value.refusal());
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'param') return value;
+    if (value instanceof UnreadBody) throw value.refusal();
+    if (value instanceof PendingJsonBody) return super.transform(await value.read(), metadata);
     return super.transform(value, metadata) as Promise<unknown>;
   }
 }
 
 /** Whitelisting, unknown keys refused, payloads transformed to DTO instances; failures name the field. */
+/** A refusal names the first few problems: enough to fix the request, never a body of megabytes. */
+export const MAX_LISTED_PROBLEMS = 10;
+
+function refusalMessage(errors: ValidationError[]): string {
+  const problems = describe(errors);
+  if (problems.length === 0) return 'Invalid request.';
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS).join('; ');
+  const more = problems.length - MAX_LISTED_PROBLEMS;
+  return more > 0 ? `${listed}; and ${more} more problem${more === 1 ? '' : 's'}.` : listed;
+}
+
 export function createValidationPipe(): ValidationPipe {
   return new ApiValidationPipe({
     whitelist: true,
@@ -36,6 +48,6 @@ export function createValidationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     transform: true,
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new InvalidRequestError(describe(errors).join('; ') || 'Invalid request.'),
+    exceptionFactory: (errors) => new InvalidRequestError(refusalMessage(errors)),
   });
 }
