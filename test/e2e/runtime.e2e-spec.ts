@@ -347,6 +347,52 @@ describe('agent runtime', () => {
     });
   });
 
+  describe('with answers shared across workspaces', () => {
+    let shared: TestApp;
+    let other: WorkspaceFixture;
+    let otherAgents: Record<string, string>;
+    const post = async (fixture: WorkspaceFixture, assistant: string, content: string) =>
+      (
+        await api(shared, fixture.admin)
+          .post(`/api/w/${fixture.workspace.sId}/assistant/conversations`)
+          .send({ message: { content, mentions: [{ configurationId: assistant }], context } })
+          .expect(200)
+      ).body.conversation.sId as string;
+    const messagesOf = async (fixture: WorkspaceFixture, cId: string) =>
+      (
+        await api(shared, fixture.admin)
+          .get(`/api/w/${fixture.workspace.sId}/assistant/conversations/${cId}/messages`)
+          .expect(200)
+      ).body.messages as MessageBody[];
+
+    beforeAll(async () => {
+      shared = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 2 });
+      other = await world.workspace();
+      otherAgents = await world.globalAgents(other);
+    });
+    afterAll(() => shared.close());
+
+    it("answers another workspace's mention while one workspace's burst still waits", async () => {
+      const burst: string[] = [];
+      for (let i = 0; i < 4; i++) burst.push(await post(a, agents.assistant, `Burst ${i}`));
+      const lone = await post(other, otherAgents.assistant, 'Just one question');
+      // Read the burst's last message after the lone one: if it has not started then, it had not before.
+      const [loneStarted, lastOfBurst] = await until(
+        async () => [await messagesOf(other, lone), await messagesOf(a, burst[3])] as const,
+        ([list]) => list.length === 2,
+      );
+      expect(loneStarted[1]).toMatchObject({ type: 'agent_message' });
+      expect(lastOfBurst.map((m) => m.type)).toEqual(['user_message']);
+      for (const [fixture, cId] of [[other, lone] as const, ...burst.map((cId) => [a, cId] as const)]) {
+        const done = await until(
+          () => messagesOf(fixture, cId),
+          (list) => list.length === 2 && list[1].status !== 'created',
+        );
+        expect(done[1].status).toBe('succeeded');
+      }
+    });
+  });
+
   describe('with one answer at a time', () => {
     let single: TestApp;
     const post = async (content: string) =>

@@ -9,6 +9,7 @@ import {
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
 import type { Message } from 'src/modules/conversations/domain/message';
+import { FairQueue } from 'src/modules/runtime/domain/fair-queue';
 import {
   ModelError,
   ModelMessage,
@@ -25,8 +26,9 @@ const FLUSH_MS = 100;
  * Answers mentions: creates the agent messages, then generates each outside the HTTP request.
  * Runs are recorded on the messages with this process's id and a heartbeat, so the runs of a
  * process that died are failed by the others (or by itself after a restart). At most
- * `runs.concurrency` posted messages are answered at once; the others wait in order, their agent
- * messages not yet created.
+ * `runs.concurrency` posted messages are answered at once; the others wait, their agent messages
+ * not yet created, taken round-robin across workspaces, and no workspace holds every slot: one
+ * tenant's burst of mentions cannot starve the others.
  */
 @Injectable()
 export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -36,8 +38,10 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly running = new Map<number, AbortController>();
   /** Answers under way (their agent messages being created, then generated). */
   private readonly inFlight = new Set<Promise<void>>();
-  /** Posted messages waiting for a free answer slot, oldest first. */
-  private readonly waiting: MessagePosted[] = [];
+  /** Posted messages waiting for a free answer slot, by workspace, oldest first. */
+  private readonly waiting = new FairQueue<number, MessagePosted>();
+  /** Answers under way per workspace id. */
+  private readonly inFlightByWorkspace = new Map<number, number>();
   private stopping = false;
   private waitingForIdle = false;
   private timers: NodeJS.Timeout[] = [];
@@ -71,7 +75,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   /** A posted message waits its turn for an answer slot. */
   @OnCommittedEvent('conversation.message_posted')
   enqueue(posted: MessagePosted): void {
-    this.waiting.push(posted);
+    this.waiting.push(posted.conversation.workspaceId, posted);
     this.startWaiting();
   }
 
@@ -94,15 +98,24 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private startWaiting(): void {
     const held = this.urgent.busy && !this.stopping;
     const limit = held ? WHILE_URGENT : this.config.runs.concurrency;
-    while (this.inFlight.size < limit && this.waiting.length > 0) {
-      const posted = this.waiting.shift()!;
+    // One slot stays free for other workspaces (a stopping process answers everything at once).
+    const share = this.stopping ? Infinity : Math.max(1, limit - 1);
+    const admits = (workspaceId: number) => (this.inFlightByWorkspace.get(workspaceId) ?? 0) < share;
+    while (this.inFlight.size < limit) {
+      const posted = this.waiting.take(admits);
+      if (posted === undefined) break;
+      const workspaceId = posted.conversation.workspaceId;
+      this.inFlightByWorkspace.set(workspaceId, (this.inFlightByWorkspace.get(workspaceId) ?? 0) + 1);
       const answer = this.answer(posted).finally(() => {
         this.inFlight.delete(answer);
+        const left = this.inFlightByWorkspace.get(workspaceId)! - 1;
+        if (left === 0) this.inFlightByWorkspace.delete(workspaceId);
+        else this.inFlightByWorkspace.set(workspaceId, left);
         this.startWaiting();
       });
       this.inFlight.add(answer);
     }
-    if (held && this.waiting.length > 0 && !this.waitingForIdle) {
+    if (held && this.waiting.size > 0 && !this.waitingForIdle) {
       this.waitingForIdle = true;
       void this.urgent.idle().then(() => {
         this.waitingForIdle = false;
