@@ -12,6 +12,7 @@ const context = { username: 'ada', timezone: 'Europe/Paris' };
 describe('bounded work per request', () => {
   let t: TestApp;
   let a: WorkspaceFixture;
+  let baseUrl: string;
   const conversations = () => `/api/w/${a.workspace.sId}/assistant/conversations`;
   const count = async () =>
     (await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM conversations'))[0].n;
@@ -19,6 +20,7 @@ describe('bounded work per request', () => {
   beforeAll(async () => {
     t = await createTestApp();
     a = await new World(t).workspace();
+    baseUrl = await t.listen();
   });
   afterAll(() => t.close());
 
@@ -90,6 +92,32 @@ describe('bounded work per request', () => {
     expect(message.split('; ')).toHaveLength(MAX_LISTED_PROBLEMS + 1);
     expect(message).toMatch(/^message\.mentions\.0\.configurationId .*; and \d+ more problems\.$/);
     expect(message.length).toBeLessThan(2_000);
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses invalid UTF-8 and prototype keys with 400, and creates nothing', async () => {
+    const before = await count();
+    const invalid = Buffer.concat([Buffer.from('{"title":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    for (const [body, message] of [
+      [invalid, 'The JSON body is not valid UTF-8.'],
+      [
+        Buffer.from('{"title":"x","__proto__":{"admin":true}}'),
+        '__proto__: property __proto__ should not exist.',
+      ],
+    ] as const) {
+      // The exact bytes, through fetch: supertest would serialise a Buffer as JSON.
+      const res = await fetch(`${baseUrl}${conversations()}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${a.admin.secret}` },
+        body,
+      });
+      const answer: unknown = await res.json();
+      expect({ status: res.status, body: answer }).toEqual({
+        status: 400,
+        body: { error: { type: 'invalid_request_error', message } },
+      });
+      expect(answer).toMatchApiSchema('ErrorResponse');
+    }
     expect(await count()).toBe(before);
   });
 });
