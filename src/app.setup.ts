@@ -53,7 +53,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Workspace-scoped agents, conversations, live conversation events, files, wake-ups, feedback and data source views.',
     )
     .setVersion(API_VERSION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API key: `sk-…`' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'sk-…',
+      description:
+        "An API key of the path's workspace: `sk-…` (the CLI's `keys create`, or POST /api/w/{wId}/keys).",
+    })
     .build();
   return SwaggerModule.createDocument(app, config);
 }

@@ -220,7 +220,11 @@ describe('API conventions', () => {
     expect(res.body.openapi).toMatch(/^3\.0\./);
     expect(res.body.info.version).toBe(API_VERSION);
     expect(API_VERSION).toBe('1.0.2');
-    expect(res.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(res.body.components.securitySchemes.bearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'sk-…',
+    });
     const ajv = new Ajv04({ strict: false, allErrors: true });
     addFormats(ajv);
     const validate = ajv.compile(openApi30Schema);
