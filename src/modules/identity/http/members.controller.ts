@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -34,7 +34,12 @@ export class MembersController {
   }
 
   @Get('members')
-  @Auth({ scopes: [] })
+  @Auth({ scopes: ['admin'] })
+  @ApiOperation({
+    summary: 'List the members of the workspace with their roles and emails.',
+    description:
+      'Needs a key with the `admin` scope (the member directory, emails included); any role may call it.',
+  })
   @ApiOkResponse({ type: MembersResponse })
   async list(@CurrentCaller() caller: Caller): Promise<MembersResponse> {
     return { members: (await this.workspaces.listMembers(caller)).map(presentMember) };
