@@ -275,7 +275,8 @@ export class AgentsService {
     patch: AgentPatch,
   ): Promise<{ details: AgentDetails; skipped: SkippedAction[] }> {
     const current = await this.agents.findLatest(caller.workspaceId, sId);
-    if (!current) throw new AgentNotFound(sId);
+    // Whatever the patch, even a favourite alone: its answer shows the agent's tools and spaces.
+    if (!current || !(await this.isReadable(caller, current))) throw new AgentNotFound(sId);
     const { userFavorite, editors, ...versioned } = patch;
     const changesVersion = Object.values(versioned).some((value) => value !== undefined);
     if (editors !== undefined || changesVersion) await this.requireEditRights(caller, current);
@@ -350,6 +351,15 @@ export class AgentsService {
       skillIds,
     };
     return { draft, skipped };
+  }
+
+  private async isReadable(caller: Caller, agent: AgentVersion): Promise<boolean> {
+    const [editors, accessibleSpaceIds] = await this.unitOfWork.all([
+      () => this.agents.editorsOf(caller.workspaceId, [agent.sId]),
+      () => this.accessibleSpaceIds(caller),
+    ]);
+    const isEditor = (editors.get(agent.sId) ?? []).includes(caller.userId);
+    return isReadableBy(agent, { isAdmin: caller.isAdmin, isEditor, accessibleSpaceIds });
   }
 
   private async requireEditRights(caller: Caller, agent: AgentVersion): Promise<void> {
