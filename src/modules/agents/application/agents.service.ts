@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
-import { OnEventInTransaction, WorkspaceCreated } from 'src/platform/events/in-process-events';
+import { MemberRemoved, OnEventInTransaction, WorkspaceCreated } from 'src/platform/events/in-process-events';
 import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
@@ -138,6 +138,12 @@ export class AgentsService {
   @OnEventInTransaction('workspace.created')
   async createGlobalAgents({ workspace }: WorkspaceCreated): Promise<void> {
     for (const draft of globalAgentDrafts(workspace.id, generateSId)) await this.agents.insertVersion(draft);
+  }
+
+  /** A removed member edits nothing, even once added back. */
+  @OnEventInTransaction('workspace.member_removed')
+  async dropRemovedEditor({ workspaceId, user }: MemberRemoved): Promise<void> {
+    await this.agents.removeEditor(workspaceId, user.id);
   }
 
   async create(caller: Caller, input: NewAgent): Promise<AgentDetails> {
