@@ -229,6 +229,36 @@ describe('agent configurations', () => {
       const seen = (await list(user)).find((x) => x.sId === agent.sId)!;
       expect(seen).toMatchObject({ canRead: false, instructions: null });
     });
+
+    it('answers 404 to a PATCH on an agent the caller cannot read, revealing and changing nothing', async () => {
+      const restricted = await createAgent(a.admin);
+      await api(t, a.admin)
+        .patch(patchPath(restricted.sId))
+        .send({ toolset: [{ name: 'crm', type: 'MCP', configuration: { mcp_server_name: 'CRM' } }] })
+        .expect(200);
+      const hidden = await createAgent(builder, { scope: 'hidden' });
+      const favorites = () =>
+        t.dataSource.query('SELECT agent_s_id FROM agent_favorites WHERE user_id = $1', [user.user.id]);
+      const before = await favorites();
+      for (const body of [{ userFavorite: true }, { userFavorite: true, instructions: 'Leak.' }]) {
+        for (const agent of [restricted, hidden]) {
+          const res = await api(t, user).patch(patchPath(agent.sId)).send(body);
+          expect({ status: res.status, body: res.body }).toEqual({
+            status: 404,
+            body: { error: { type: 'agent_configuration_not_found', message: expect.any(String) } },
+          });
+          expect(res.body).toMatchApiSchema('ErrorResponse');
+          expect(JSON.stringify(res.body)).not.toContain(sales);
+        }
+      }
+      expect(await favorites()).toEqual(before);
+      const own = await api(t, a.admin)
+        .patch(patchPath(restricted.sId))
+        .send({ userFavorite: true })
+        .expect(200);
+      expect(own.body).toMatchApiSchema('UpdatedAgentConfigurationResponse');
+      expect(own.body.agentConfiguration.userFavorite).toBe(true);
+    });
   });
 
   describe('views and flags', () => {

@@ -662,6 +662,40 @@ describe('files', () => {
       await post(local(file.uploadUrl!), [{ content: Buffer.from('contract') }]).expect(200);
       await api(t, a.admin).get(file.path).expect(200);
     });
+
+    it('lets exactly the readers of its conversation read a conversation file, metadata and content', async () => {
+      const space = await api(t, a.admin)
+        .post(`/api/w/${a.workspace.sId}/spaces`)
+        .send({ name: 'Board', memberIds: [a.admin.user.sId] })
+        .expect(200);
+      const spaceId = space.body.space.sId as string;
+      const conversation = await api(t, a.admin)
+        .post(`/api/w/${a.workspace.sId}/assistant/conversations`)
+        .send({ title: 'Board minutes', spaceId })
+        .expect(200);
+      const conversationId = conversation.body.conversation.sId as string;
+      expectError(
+        await api(t, member).get(`/api/w/${a.workspace.sId}/assistant/conversations/${conversationId}`),
+        403,
+        'conversation_access_restricted',
+      );
+      const file = await create(a.admin, textFile(100, { useCaseMetadata: { conversationId } }));
+      await post(local(file.uploadUrl!), [{ content: Buffer.from('minutes') }]).expect(200);
+
+      expectError(await api(t, member).get(file.path), 404, 'file_not_found');
+      expectError(await api(t, member).get(`${file.path}?action=download`), 404, 'file_not_found');
+      expectError(await api(t, member).delete(file.path), 404, 'file_not_found');
+      const record = await api(t, a.admin).get(file.path).expect(200);
+      expect(record.body).toMatchApiSchema('FileResponse');
+      expect((await downloadBytes(a.admin, file.path)).toString()).toBe('minutes');
+
+      await api(t, a.admin)
+        .post(`/api/w/${a.workspace.sId}/spaces/${spaceId}/members/${member.user.sId}`)
+        .expect(200);
+      const now = await api(t, member).get(file.path).expect(200);
+      expect(now.body).toMatchApiSchema('FileResponse');
+      expect((await downloadBytes(member, file.path)).toString()).toBe('minutes');
+    });
   });
 
   describe('the sweep of files never uploaded', () => {

@@ -154,15 +154,57 @@ describe('members, API keys and spaces', () => {
       );
     });
 
+    it('needs the admin scope to create, list or revoke keys and to list members', async () => {
+      const narrow = await world.key(user, ['read:file']);
+      const keysBefore = await t.dataSource.query('SELECT s_id, revoked_at FROM api_keys ORDER BY id');
+      for (const res of [
+        await api(t, narrow).post(path('/keys')).send({ name: 'minted' }),
+        await api(t, narrow)
+          .post(path('/keys'))
+          .send({ name: 'minted', scopes: ['read:file'] }),
+        await api(t, narrow).get(path('/keys')),
+        await api(t, narrow).delete(path(`/keys/${user.keyId}`)),
+        await api(t, narrow).get(path('/members')),
+      ]) {
+        expect({ status: res.status, type: res.body.error?.type }).toEqual({
+          status: 403,
+          type: 'insufficient_key_scope',
+        });
+        expect(res.body).toMatchApiSchema('ErrorResponse');
+      }
+      expect(await t.dataSource.query('SELECT s_id, revoked_at FROM api_keys ORDER BY id')).toEqual(
+        keysBefore,
+      );
+      const me = await api(t, narrow).get(path('/me')).expect(200);
+      expect(me.body).toMatchApiSchema('MeResponse');
+      for (const route of ['/keys', '/members']) {
+        const item = t.document.paths[`/api/w/{wId}${route}`] as Record<string, Record<string, unknown>>;
+        expect(item.get['x-required-scopes']).toEqual(['admin']);
+      }
+    });
+
     it('never grants more scopes than the calling key has', async () => {
-      const narrow = await world.key(user, ['read:agent']);
+      const narrow = await world.key(user, ['admin', 'read:agent']);
       const res = await api(t, narrow)
         .post(path('/keys'))
-        .send({ name: 'wider', scopes: ['read:agent', 'admin'] })
+        .send({ name: 'wider', scopes: ['read:agent', 'write:file'] })
         .expect(403);
-      expect(res.body.error.message).toContain('admin');
+      expect(res.body).toMatchApiSchema('ErrorResponse');
+      expect(res.body.error.message).toContain('write:file');
       const inherited = await api(t, narrow).post(path('/keys')).send({ name: 'same' }).expect(200);
-      expect(inherited.body.apiKey.scopes).toEqual(['read:agent']);
+      expect(inherited.body).toMatchApiSchema('CreatedApiKeyResponse');
+      expect(inherited.body.apiKey.scopes).toEqual(['admin', 'read:agent']);
+      const fewer = await api(t, narrow)
+        .post(path('/keys'))
+        .send({ name: 'fewer', scopes: ['read:agent'] })
+        .expect(200);
+      expect(fewer.body.apiKey.scopes).toEqual(['read:agent']);
+      const adminNarrow = await world.key(a.admin, ['admin']);
+      const forOther = await api(t, adminNarrow)
+        .post(path('/keys'))
+        .send({ name: 'for builder', userId: builder.user.sId, scopes: ['read:file'] })
+        .expect(403);
+      expect(forOther.body.error.message).toContain('read:file');
     });
 
     it('lets only admins create keys for another member', async () => {

@@ -12,6 +12,15 @@ export interface WorkspaceCreated {
   creator: User;
 }
 
+/**
+ * A member left the workspace, in the current transaction: membership, spaces and keys are gone;
+ * what other contexts hold for them (scheduled wake-ups) goes with them or the removal fails.
+ */
+export interface MemberRemoved {
+  workspaceId: number;
+  user: User;
+}
+
 /** A user message was posted or edited: what the runtime needs to answer it. */
 export interface MessagePosted {
   caller: Caller;
@@ -38,6 +47,7 @@ export interface WakeUpScheduled {
  */
 export interface InTransactionEvents {
   'workspace.created': WorkspaceCreated;
+  'workspace.member_removed': MemberRemoved;
 }
 
 /**

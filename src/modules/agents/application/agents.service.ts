@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
-import { OnEventInTransaction, WorkspaceCreated } from 'src/platform/events/in-process-events';
+import { MemberRemoved, OnEventInTransaction, WorkspaceCreated } from 'src/platform/events/in-process-events';
 import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
@@ -140,6 +140,12 @@ export class AgentsService {
     for (const draft of globalAgentDrafts(workspace.id, generateSId)) await this.agents.insertVersion(draft);
   }
 
+  /** A removed member edits nothing, even once added back. */
+  @OnEventInTransaction('workspace.member_removed')
+  async dropRemovedEditor({ workspaceId, user }: MemberRemoved): Promise<void> {
+    await this.agents.removeEditor(workspaceId, user.id);
+  }
+
   async create(caller: Caller, input: NewAgent): Promise<AgentDetails> {
     if (!caller.isBuilder) throw new ForbiddenError('Only builders and admins can create agents.');
     const agent = await this.unitOfWork.run(async () => {
@@ -275,7 +281,8 @@ export class AgentsService {
     patch: AgentPatch,
   ): Promise<{ details: AgentDetails; skipped: SkippedAction[] }> {
     const current = await this.agents.findLatest(caller.workspaceId, sId);
-    if (!current) throw new AgentNotFound(sId);
+    // Whatever the patch, even a favourite alone: its answer shows the agent's tools and spaces.
+    if (!current || !(await this.isReadable(caller, current))) throw new AgentNotFound(sId);
     const { userFavorite, editors, ...versioned } = patch;
     const changesVersion = Object.values(versioned).some((value) => value !== undefined);
     if (editors !== undefined || changesVersion) await this.requireEditRights(caller, current);
@@ -350,6 +357,15 @@ export class AgentsService {
       skillIds,
     };
     return { draft, skipped };
+  }
+
+  private async isReadable(caller: Caller, agent: AgentVersion): Promise<boolean> {
+    const [editors, accessibleSpaceIds] = await this.unitOfWork.all([
+      () => this.agents.editorsOf(caller.workspaceId, [agent.sId]),
+      () => this.accessibleSpaceIds(caller),
+    ]);
+    const isEditor = (editors.get(agent.sId) ?? []).includes(caller.userId);
+    return isReadableBy(agent, { isAdmin: caller.isAdmin, isEditor, accessibleSpaceIds });
   }
 
   private async requireEditRights(caller: Caller, agent: AgentVersion): Promise<void> {

@@ -99,7 +99,12 @@ export class AgentConfigurationsController {
 
   @Patch('api/v1/w/:wId/assistant/agent_configurations/:sId')
   @Auth({ scopes: ['write:agent'] })
-  @ApiOperation({ summary: 'Update an agent configuration (endpoint 1).' })
+  @ApiOperation({
+    summary: 'Update an agent configuration (endpoint 1).',
+    description:
+      'An agent the caller cannot read (hidden and not theirs to edit, or using tools of a space ' +
+      'the caller cannot access) answers 404 whatever the body, a `userFavorite` alone included.',
+  })
   @ApiOkResponse({ type: UpdatedAgentConfigurationResponse })
   @ApiErrors(400, 404)
   async update(

@@ -163,6 +163,10 @@ export class TypeormAgentRepository extends AgentRepository {
     }
   }
 
+  async removeEditor(workspaceId: number, userId: number): Promise<void> {
+    await this.db.repository(AgentEditorEntity).delete({ workspaceId, userId });
+  }
+
   async agentsEditedBy(workspaceId: number, userId: number): Promise<string[]> {
     const rows = await this.db.repository(AgentEditorEntity).findBy({ workspaceId, userId });
     return rows.map((row) => row.agentSId);

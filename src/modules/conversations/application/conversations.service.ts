@@ -131,6 +131,19 @@ export class ConversationsService {
     return conversation;
   }
 
+  /** Whether the caller can read this conversation of its workspace (false when there is none). */
+  async canRead(caller: Caller, sId: string): Promise<boolean> {
+    const conversation = await this.conversations.find(caller.workspaceId, sId);
+    if (!conversation) return false;
+    try {
+      await this.assertCanRead(caller, conversation);
+      return true;
+    } catch (error) {
+      if (error instanceof ConversationAccessRestricted) return false;
+      throw error;
+    }
+  }
+
   /** `get` with the caller's participation and whether forks exist, read together. */
   async getForReader(caller: Caller, sId: string): Promise<ConversationRead> {
     const read = await this.conversations.findForReader(caller.workspaceId, sId, caller.userId);

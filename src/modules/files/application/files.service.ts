@@ -92,7 +92,10 @@ export class FilesService {
     });
   }
 
-  /** A file of the caller's workspace; a file of a space the caller cannot access is "not found". */
+  /**
+   * A file of the caller's workspace; one of a space the caller cannot access, or of a conversation
+   * the caller cannot read, is "not found".
+   */
   async get(caller: Caller, fileSId: string): Promise<FileRecord> {
     const file = await this.files.find(caller.workspaceId, fileSId);
     if (!file || !(await this.canSee(caller, file))) throw new FileNotFound(fileSId);
@@ -209,10 +212,13 @@ export class FilesService {
     return file;
   }
 
+  /** A file of a space goes with the space, a file of a conversation with that conversation. */
   private async canSee(caller: Caller, file: FileRecord): Promise<boolean> {
-    const { spaceId } = file.useCaseMetadata;
-    if (!spaceId) return true;
-    return (await this.spaces.listAccessible(caller)).some((space) => space.sId === spaceId);
+    const { spaceId, conversationId } = file.useCaseMetadata;
+    if (spaceId && !(await this.spaces.listAccessible(caller)).some((space) => space.sId === spaceId)) {
+      return false;
+    }
+    return !conversationId || this.conversations.canRead(caller, conversationId);
   }
 
   private async contentOf(file: FileRecord): Promise<Readable> {

@@ -18,6 +18,7 @@ import {
   ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -87,6 +88,13 @@ export class FilesController {
 
   @Get(':fileId')
   @Auth({ scopes: ['read:file'] })
+  @ApiOperation({
+    summary: 'Get a file record, or its content with `action=download`.',
+    description:
+      'A file of a space (`useCaseMetadata.spaceId`) is readable by the members of that space; a ' +
+      'file of a conversation (`useCaseMetadata.conversationId`) by those who can read that ' +
+      'conversation. Anyone else gets 404 `file_not_found`, for the record and the content alike.',
+  })
   @ApiExtraModels(FileResponse)
   @ApiOkResponse({
     description: 'The file record; with `action=download`, its content.',

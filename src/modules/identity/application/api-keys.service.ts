@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import type { Scope } from 'src/platform/auth/scopes';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
@@ -26,6 +27,7 @@ export class ApiKeysService {
   constructor(
     private readonly identity: IdentityRepository,
     private readonly authentication: AuthenticationService,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** Creates a key for a member; no scopes given means every scope. */
@@ -88,12 +90,27 @@ export class ApiKeysService {
     return this.revokeKey(key);
   }
 
+  /**
+   * Revokes every key of a member (their removal) in the current transaction; this process stops
+   * accepting them once it commits.
+   */
+  async revokeAllOf(workspaceId: number, userId: number): Promise<ApiKey[]> {
+    const revoked = await this.identity.revokeApiKeysOf(workspaceId, userId, new Date());
+    this.unitOfWork.afterCommit(() => this.forgetRevoked(revoked));
+    return revoked;
+  }
+
   private async revokeKey(key: ApiKey): Promise<ApiKey> {
     const revoked = key.revokedAt
       ? key
       : await this.identity.revokeApiKey(key.workspaceId, key.id, new Date());
-    this.authentication.forgetKey(key.id);
+    this.forgetRevoked([key]);
     return revoked;
+  }
+
+  /** Where every revocation reaches this process's key cache. */
+  private forgetRevoked(keys: ApiKey[]): void {
+    for (const key of keys) this.authentication.forgetKey(key.id);
   }
 
   private isKeyAdmin(caller: Caller): boolean {

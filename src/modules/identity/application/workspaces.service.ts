@@ -204,6 +204,39 @@ export class WorkspacesService {
     return member;
   }
 
+  /**
+   * Admins remove members: their membership, spaces and keys go in one transaction with what other
+   * contexts hold for them (wake-ups, agent editorships); their messages stay. The last admin
+   * cannot be removed, however many try at once.
+   */
+  async removeMember(caller: Caller, userSId: string): Promise<Member> {
+    const removed = await this.unitOfWork.run(async () => {
+      const found = await this.identity.findMember(caller.workspaceId, userSId);
+      if (!found) throw new UserNotFound(userSId);
+      if (found.membership.role === 'admin') {
+        const admins = await this.identity.lockAdminMemberships(caller.workspaceId);
+        if (admins.every((admin) => admin.id === found.membership.id)) {
+          throw new ForbiddenError(
+            'The last admin of a workspace cannot be removed: promote another member first.',
+          );
+        }
+      }
+      // Another removal of the same member committed first.
+      if (!(await this.identity.deleteMembership(caller.workspaceId, found.membership.id))) {
+        throw new UserNotFound(userSId);
+      }
+      await this.identity.removeFromSpaces(caller.workspaceId, found.user.id);
+      await this.apiKeys.revokeAllOf(caller.workspaceId, found.user.id);
+      await this.inProcessEvents.emitInTransaction('workspace.member_removed', {
+        workspaceId: caller.workspaceId,
+        user: found.user,
+      });
+      return found;
+    });
+    this.authentication.forgetMember(caller.workspaceId, removed.user.id);
+    return removed;
+  }
+
   async me(caller: Caller): Promise<{ member: Member; workspace: Workspace; scopes: readonly Scope[] }> {
     const [member, workspace] = await Promise.all([
       this.identity.findMember(caller.workspaceId, caller.userSId),

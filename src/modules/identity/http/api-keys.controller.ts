@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -20,7 +20,14 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(200)
-  @Auth({ scopes: [] })
+  @Auth({ scopes: ['admin'] })
+  @ApiOperation({
+    summary: 'Create an API key; its secret is shown once.',
+    description:
+      'Needs a key with the `admin` scope. The new key has at most the scopes of the calling key ' +
+      '(none given: the same scopes); asking for more answers 403. Members create keys for ' +
+      'themselves; admins, with `userId`, for any member.',
+  })
   @ApiOkResponse({ type: CreatedApiKeyResponse })
   @ApiErrors(400, 404)
   async create(
@@ -31,7 +38,12 @@ export class ApiKeysController {
   }
 
   @Get()
-  @Auth({ scopes: [] })
+  @Auth({ scopes: ['admin'] })
+  @ApiOperation({
+    summary: 'List API keys, never their secrets.',
+    description:
+      'Needs a key with the `admin` scope. Admins see every key of the workspace; other members their own.',
+  })
   @ApiOkResponse({
     type: ApiKeysResponse,
     description: 'Admins see every key; other members their own. Never secrets.',
@@ -41,7 +53,13 @@ export class ApiKeysController {
   }
 
   @Delete(':keyId')
-  @Auth({ scopes: [] })
+  @Auth({ scopes: ['admin'] })
+  @ApiOperation({
+    summary: 'Revoke an API key, at once.',
+    description:
+      'Needs a key with the `admin` scope. Members revoke their own keys, admins any key of the ' +
+      'workspace; keys created with a revoked key stay valid (keys belong to members, not to keys).',
+  })
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The revoked key (revoking twice is not an error).' })
   @ApiErrors(404)
   async revoke(@CurrentCaller() caller: Caller, @Param() params: KeyParams): Promise<ApiKeyResponse> {

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -34,7 +34,12 @@ export class MembersController {
   }
 
   @Get('members')
-  @Auth({ scopes: [] })
+  @Auth({ scopes: ['admin'] })
+  @ApiOperation({
+    summary: 'List the members of the workspace with their roles and emails.',
+    description:
+      'Needs a key with the `admin` scope (the member directory, emails included); any role may call it.',
+  })
   @ApiOkResponse({ type: MembersResponse })
   async list(@CurrentCaller() caller: Caller): Promise<MembersResponse> {
     return { members: (await this.workspaces.listMembers(caller)).map(presentMember) };
@@ -59,5 +64,21 @@ export class MembersController {
     @Body() body: ChangeRoleDto,
   ): Promise<MemberResponse> {
     return { member: presentMember(await this.workspaces.changeRole(caller, params.userId, body.role)) };
+  }
+
+  @Delete('members/:userId')
+  @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Remove a member from the workspace.',
+    description:
+      "Revokes the member's API keys at once, takes them out of every space, cancels the wake-ups " +
+      'they scheduled and drops them as editor of agents. Their messages stay, shown with their ' +
+      'name as before. The last admin cannot be removed (403). Answers the removed member with ' +
+      'the role they had; removing them again answers 404, and adding them back starts afresh.',
+  })
+  @ApiOkResponse({ type: MemberResponse, description: 'The removed member, as they were.' })
+  @ApiErrors(404)
+  async remove(@CurrentCaller() caller: Caller, @Param() params: MemberParams): Promise<MemberResponse> {
+    return { member: presentMember(await this.workspaces.removeMember(caller, params.userId)) };
   }
 }

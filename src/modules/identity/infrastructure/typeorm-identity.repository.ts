@@ -213,6 +213,11 @@ export class TypeormIdentityRepository extends IdentityRepository {
     return rows.map(toMembership);
   }
 
+  async deleteMembership(workspaceId: number, membershipId: number): Promise<boolean> {
+    const result = await this.memberships.delete({ id: membershipId, workspaceId });
+    return result.affected === 1;
+  }
+
   async createSpace(sId: string, workspaceId: number, name: string, kind: SpaceKind): Promise<Space> {
     try {
       return toSpace(await this.spaces.save(this.spaces.create({ sId, workspaceId, name, kind })));
@@ -279,6 +284,10 @@ export class TypeormIdentityRepository extends IdentityRepository {
     await this.spaceMembers.delete({ workspaceId, spaceId, userId });
   }
 
+  async removeFromSpaces(workspaceId: number, userId: number): Promise<void> {
+    await this.spaceMembers.delete({ workspaceId, userId });
+  }
+
   /** Keys of a workspace with their owner's sId. */
   private async keys(
     workspaceId: number,
@@ -317,6 +326,21 @@ export class TypeormIdentityRepository extends IdentityRepository {
       .where('id = :keyId AND workspace_id = :workspaceId AND revoked_at IS NULL', { keyId, workspaceId })
       .execute();
     return (await this.keys(workspaceId, { id: keyId }))[0];
+  }
+
+  async revokeApiKeysOf(workspaceId: number, userId: number, at: Date): Promise<ApiKey[]> {
+    const result = await this.apiKeys
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: at })
+      .where('workspace_id = :workspaceId AND user_id = :userId AND revoked_at IS NULL', {
+        workspaceId,
+        userId,
+      })
+      .returning(['id'])
+      .execute();
+    const ids = new Set((result.raw as { id: number }[]).map((row) => row.id));
+    return (await this.keys(workspaceId, { userId })).filter((key) => ids.has(key.id));
   }
 
   async findKeyPrincipal(secretHash: string): Promise<KeyPrincipal | null> {

@@ -3,7 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
-import { InProcessEvents } from 'src/platform/events/in-process-events';
+import { InProcessEvents, MemberRemoved, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
@@ -112,6 +112,14 @@ export class WakeUpsService {
       return after;
     });
     return details(wakeUp);
+  }
+
+  /** A member who leaves takes their scheduled wake-ups along, each cancellation announced. */
+  @OnEventInTransaction('workspace.member_removed')
+  async cancelOwnedBy({ workspaceId, user }: MemberRemoved): Promise<void> {
+    for (const { wakeUp, conversationSId } of await this.wakeUps.cancelScheduledOf(workspaceId, user.id)) {
+      await this.announce({ id: wakeUp.conversationId, sId: conversationSId, workspaceId }, wakeUp, user.sId);
+    }
   }
 
   /** `wake_up_updated` in the conversation's log, in the current transaction. */

@@ -79,6 +79,30 @@ export class TypeormWakeUpRepository extends WakeUpRepository {
     };
   }
 
+  async cancelScheduledOf(
+    workspaceId: number,
+    ownerId: number,
+  ): Promise<{ wakeUp: WakeUp; conversationSId: string }[]> {
+    const [cancelled] = await this.db
+      .manager()
+      .query<[{ id: number }[], number]>(
+        "UPDATE wakeups SET status = 'cancelled', next_fire_at = NULL, updated_at = now() WHERE workspace_id = $1 AND owner_id = $2 AND status = 'scheduled' RETURNING id",
+        [workspaceId, ownerId],
+      );
+    if (cancelled.length === 0) return [];
+    // The conversations' sIds name them in the announcements (a read across contexts, as in ARCHITECTURE).
+    const rows = await this.wakeUps
+      .createQueryBuilder('w')
+      .innerJoinAndSelect('w.conversation', 'c')
+      .where('w.workspace_id = :workspaceId AND w.id IN (:...ids)', {
+        workspaceId,
+        ids: cancelled.map((row) => row.id),
+      })
+      .orderBy('w.id', 'ASC')
+      .getMany();
+    return rows.map((row) => ({ wakeUp: toWakeUp(row), conversationSId: row.conversation!.sId }));
+  }
+
   async claimDue(now: Date, limit: number): Promise<WakeUp[]> {
     const found = await this.wakeUps
       .createQueryBuilder('w')

@@ -42,6 +42,8 @@ export abstract class AgentRepository {
 
   abstract editorsOf(workspaceId: number, sIds: string[]): Promise<Map<string, number[]>>;
   abstract replaceEditors(workspaceId: number, sId: string, userIds: number[]): Promise<void>;
+  /** Drops the user from the editors of every agent of the workspace. */
+  abstract removeEditor(workspaceId: number, userId: number): Promise<void>;
   abstract agentsEditedBy(workspaceId: number, userId: number): Promise<string[]>;
 
   abstract favoritesOf(workspaceId: number, userId: number): Promise<Set<string>>;

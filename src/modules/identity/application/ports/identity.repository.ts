@@ -50,6 +50,8 @@ export abstract class IdentityRepository {
   abstract updateMembershipRole(workspaceId: number, membershipId: number, role: Role): Promise<Membership>;
   /** The admins' memberships, locked until the transaction ends (so two demotions cannot both pass). */
   abstract lockAdminMemberships(workspaceId: number): Promise<Membership[]>;
+  /** False when the membership was already gone. */
+  abstract deleteMembership(workspaceId: number, membershipId: number): Promise<boolean>;
 
   abstract createSpace(sId: string, workspaceId: number, name: string, kind: SpaceKind): Promise<Space>;
   abstract findSpace(workspaceId: number, spaceSId: string): Promise<Space | null>;
@@ -59,11 +61,15 @@ export abstract class IdentityRepository {
   abstract listSpaceMemberIds(workspaceId: number, spaceIds: number[]): Promise<Map<number, string[]>>;
   abstract addSpaceMembers(workspaceId: number, spaceId: number, userIds: number[]): Promise<void>;
   abstract removeSpaceMember(workspaceId: number, spaceId: number, userId: number): Promise<void>;
+  /** Takes the user out of every space of the workspace. */
+  abstract removeFromSpaces(workspaceId: number, userId: number): Promise<void>;
 
   abstract createApiKey(key: NewApiKey): Promise<ApiKey>;
   abstract findApiKey(workspaceId: number, keySId: string): Promise<ApiKey | null>;
   abstract listApiKeys(workspaceId: number, userId: number | null): Promise<ApiKey[]>;
   abstract revokeApiKey(workspaceId: number, keyId: number, at: Date): Promise<ApiKey>;
+  /** Revokes every key of a member that is not yet revoked; returns those it revoked. */
+  abstract revokeApiKeysOf(workspaceId: number, userId: number, at: Date): Promise<ApiKey[]>;
   abstract findKeyPrincipal(secretHash: string): Promise<KeyPrincipal | null>;
   abstract touchApiKey(keyId: number, at: Date): Promise<void>;
 }

@@ -12,6 +12,11 @@ export abstract class WakeUpRepository {
   abstract find(workspaceId: number, conversationId: number, sId: string): Promise<WakeUp | null>;
   /** Cancels if still scheduled (waiting for a firing that holds the row); returns the row as it ends up. */
   abstract cancel(workspaceId: number, id: number): Promise<{ wakeUp: WakeUp; changed: boolean }>;
+  /** Cancels every scheduled wake-up of an owner (waiting for firings that hold them); returns those it cancelled. */
+  abstract cancelScheduledOf(
+    workspaceId: number,
+    ownerId: number,
+  ): Promise<{ wakeUp: WakeUp; conversationSId: string }[]>;
   /** Locks up to `limit` due wake-ups, earliest first, for the current transaction, skipping those other transactions hold. */
   abstract claimDue(now: Date, limit: number): Promise<WakeUp[]>;
   /** Locks this wake-up if it is still scheduled and due. */

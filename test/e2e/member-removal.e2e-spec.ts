@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import request from 'supertest';
+import { expect } from 'test/support/expect';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { World, WorkspaceFixture, api } from 'test/support/world';
+
+const context = { username: 'grace', timezone: 'Europe/Paris' };
+
+describe('removing a member', () => {
+  let t: TestApp;
+  let world: World;
+  let a: WorkspaceFixture;
+  let b: WorkspaceFixture;
+  let assistant: string;
+  const path = (suffix: string) => `/api/w/${a.workspace.sId}${suffix}`;
+  const member = (userSId: string) => path(`/members/${userSId}`);
+
+  const expectError = (res: request.Response, status: number, type: string) => {
+    expect({ status: res.status, body: res.body }).toEqual({
+      status,
+      body: { error: { type, message: expect.any(String) } },
+    });
+    expect(res.body).toMatchApiSchema('ErrorResponse');
+  };
+  const memberSIds = async () =>
+    (
+      (await api(t, a.admin).get(path('/members')).expect(200)).body.members as { user: { sId: string } }[]
+    ).map((m) => m.user.sId);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    world = new World(t);
+    [a, b] = await Promise.all([world.workspace(), world.workspace()]);
+    assistant = (await world.globalAgents(a)).assistant;
+  });
+  afterAll(() => t.close());
+
+  it('revokes their keys at once, cancels their wake-ups, leaves their spaces and keeps their messages', async () => {
+    const leaver = await world.member(a.workspace, 'builder');
+    const secondKey = await world.key(leaver, ['read:conversation']);
+    const space = await api(t, a.admin)
+      .post(path('/spaces'))
+      .send({ name: 'Ops', memberIds: [leaver.user.sId, a.admin.user.sId] })
+      .expect(200);
+    const created = await api(t, leaver)
+      .post(path('/assistant/conversations'))
+      .send({ title: 'Plans' })
+      .expect(200);
+    const cId = created.body.conversation.sId as string;
+    const posted = await api(t, leaver)
+      .post(path(`/assistant/conversations/${cId}/messages`))
+      .send({ content: 'Notes for later', mentions: [], context })
+      .expect(200);
+    const wakeUp = await api(t, leaver)
+      .post(path(`/assistant/conversations/${cId}/wakeups`))
+      .send({
+        agentConfigurationId: assistant,
+        scheduleConfig: { type: 'one_shot', fireAt: Date.now() + 3_600_000 },
+        reason: 'Follow up',
+      })
+      .expect(200);
+    const agent = await api(t, leaver)
+      .post(path('/assistant/agent_configurations'))
+      .send({
+        assistant: {
+          name: 'leavers-agent',
+          description: 'Drafts replies',
+          instructions: 'Be brief.',
+          scope: 'visible',
+          model: { providerId: 'local', modelId: 'local-1', temperature: 0.3 },
+        },
+      })
+      .expect(200);
+    const agentSId = agent.body.agentConfiguration.sId as string;
+    await api(t, leaver).get(path('/me')).expect(200);
+
+    const res = await api(t, a.admin).delete(member(leaver.user.sId)).expect(200);
+    expect(res.body).toMatchApiSchema('MemberResponse');
+    expect(res.body.member).toMatchObject({ user: { sId: leaver.user.sId }, role: 'builder' });
+
+    for (const key of [leaver, secondKey]) {
+      expectError(await api(t, key).get(path('/me')), 401, 'invalid_api_key_error');
+    }
+    const keys = await t.dataSource.query<{ revoked_at: Date | null }[]>(
+      'SELECT revoked_at FROM api_keys WHERE user_id = $1 AND workspace_id = $2',
+      [leaver.user.id, a.workspace.id],
+    );
+    expect(keys).toHaveLength(2);
+    expect(keys.every((key) => key.revoked_at instanceof Date)).toBe(true);
+    expect(await memberSIds()).not.toContain(leaver.user.sId);
+
+    const wakeUps = await api(t, a.admin)
+      .get(path(`/assistant/conversations/${cId}/wakeups`))
+      .expect(200);
+    expect(wakeUps.body).toMatchApiSchema('WakeUpsResponse');
+    expect(wakeUps.body.wakeUps).toEqual([
+      expect.objectContaining({ sId: wakeUp.body.wakeUp.sId, status: 'cancelled', owner: leaver.user.sId }),
+    ]);
+    const events = await t.dataSource.query<{ payload: { wakeUp: { status: string } } }[]>(
+      "SELECT payload FROM conversation_events WHERE type = 'wake_up_updated' AND workspace_id = $1 ORDER BY id",
+      [a.workspace.id],
+    );
+    expect(events.map((event) => event.payload.wakeUp.status)).toEqual(['scheduled', 'cancelled']);
+
+    const messages = await api(t, a.admin)
+      .get(path(`/assistant/conversations/${cId}/messages`))
+      .expect(200);
+    expect(messages.body).toMatchApiSchema('MessagesResponse');
+    expect(messages.body.messages).toEqual([
+      expect.objectContaining({
+        sId: posted.body.message.sId,
+        content: 'Notes for later',
+        user: posted.body.message.user,
+      }),
+    ]);
+    expect(messages.body.messages[0].user).toMatchObject({
+      sId: leaver.user.sId,
+      fullName: leaver.user.fullName,
+    });
+
+    const spaces = await api(t, a.admin).get(path('/spaces')).expect(200);
+    const ops = (spaces.body.spaces as { sId: string; memberIds: string[] }[]).find(
+      (s) => s.sId === space.body.space.sId,
+    )!;
+    expect(ops.memberIds).toEqual([a.admin.user.sId]);
+
+    expectError(await api(t, a.admin).delete(member(leaver.user.sId)), 404, 'user_not_found');
+    expectError(
+      await api(t, a.admin).patch(member(leaver.user.sId)).send({ role: 'admin' }),
+      404,
+      'user_not_found',
+    );
+
+    // Back as a new member: the old keys stay revoked, and the old spaces are not given back.
+    const back = await api(t, a.admin)
+      .post(path('/members'))
+      .send({ email: leaver.user.email, fullName: leaver.user.fullName, role: 'user' })
+      .expect(200);
+    expect(back.body.member).toMatchObject({ user: { sId: leaver.user.sId }, role: 'user' });
+    expectError(await api(t, leaver).get(path('/me')), 401, 'invalid_api_key_error');
+    const returning = await world.key(leaver);
+    const seen = await api(t, returning).get(path('/spaces')).expect(200);
+    expect((seen.body.spaces as { name: string }[]).map((s) => s.name)).toEqual(['Company Data']);
+    const edit = await api(t, returning)
+      .patch(`/api/v1/w/${a.workspace.sId}/assistant/agent_configurations/${agentSId}`)
+      .send({ instructions: 'Be verbose.' });
+    expectError(edit, 403, 'workspace_auth_error');
+    const described = await api(t, a.admin)
+      .get(path(`/assistant/agent_configurations/${agentSId}`))
+      .expect(200);
+    expect(described.body).toMatchApiSchema('AgentConfigurationResponse');
+    expect(described.body.agentConfiguration.editors).toEqual([]);
+  });
+
+  it('is for admins holding the admin scope, within their workspace', async () => {
+    const target = await world.member(a.workspace, 'user');
+    const builder = await world.member(a.workspace, 'builder');
+    expectError(await api(t, builder).delete(member(target.user.sId)), 403, 'workspace_auth_error');
+    const narrowAdmin = await world.key(a.admin, ['read:conversation', 'write:conversation']);
+    expectError(await api(t, narrowAdmin).delete(member(target.user.sId)), 403, 'insufficient_key_scope');
+    for (const userSId of [b.admin.user.sId, 'noSuchUser1']) {
+      expectError(await api(t, a.admin).delete(member(userSId)), 404, 'user_not_found');
+    }
+    await api(t, b.admin).get(`/api/w/${b.workspace.sId}/me`).expect(200);
+    await api(t, target).get(path('/me')).expect(200);
+    expect(await memberSIds()).toContain(target.user.sId);
+
+    const operation = (
+      t.document.paths['/api/w/{wId}/members/{userId}'] as Record<string, Record<string, unknown>>
+    ).delete;
+    expect(operation).toMatchObject({
+      summary: expect.any(String),
+      description: expect.any(String),
+      'x-required-scopes': ['admin'],
+      'x-required-roles': ['admin'],
+      responses: expect.objectContaining({
+        200: expect.anything(),
+        403: expect.anything(),
+        404: expect.anything(),
+      }),
+    });
+  });
+
+  it('never removes the last admin, even when two admins remove each other at once', async () => {
+    expectError(await api(t, a.admin).delete(member(a.admin.user.sId)), 403, 'workspace_auth_error');
+    await api(t, a.admin).get(path('/me')).expect(200);
+
+    const second = await world.member(a.workspace, 'admin');
+    const answers = await Promise.all([
+      api(t, a.admin).delete(member(second.user.sId)),
+      api(t, second).delete(member(a.admin.user.sId)),
+    ]);
+    const statuses = answers.map((res) => res.status).sort();
+    // One removal wins; the other is refused, or finds its caller's key revoked by the first.
+    expect(statuses[0]).toBe(200);
+    expect([401, 403]).toContain(statuses[1]);
+    const admins = (
+      (
+        await api(t, answers[0].status === 200 ? a.admin : second)
+          .get(path('/members'))
+          .expect(200)
+      ).body.members as { role: string }[]
+    ).filter((m) => m.role === 'admin');
+    expect(admins).toHaveLength(1);
+  });
+});
