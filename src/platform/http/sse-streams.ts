@@ -19,7 +19,7 @@ export class SseStreams implements BeforeApplicationShutdown {
   constructor(private readonly config: AppConfig) {}
 
   /** The stream writes its own head and body on the Node response (headers set before it are kept). */
-  start(res: ServerResponse, source: SseSource, fromId: string): SseStream {
+  start(res: ServerResponse, source: SseSource, fromId: bigint): SseStream {
     const stream = new SseStream(res, source, fromId, this.config.sse);
     this.open.add(stream);
     if (this.timers.length === 0) this.startTimers();

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEventLog, MAX_EVENT_ID } from 'src/platform/events/conversation-event';
 import {
   CONVERSATION_EVENT_SCHEMA,
   ConversationStreamEvent,
@@ -23,7 +23,7 @@ import { SseStreams } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationParams } from 'src/modules/conversations/http/dto/conversation.dto';
 
-/** Event ids are bigint positions in the log. */
+/** Event ids are bigint positions in the log: digits, at most the 64-bit maximum. */
 const EVENT_ID = /^\d{1,19}$/;
 
 class StreamQuery {
@@ -32,15 +32,16 @@ class StreamQuery {
   lastEventId?: string;
 }
 
-function resumeCursor(header: string | undefined, query: string | undefined): string | null {
+function resumeCursor(header: string | undefined, query: string | undefined): bigint | null {
   const cursor = header ?? query;
   if (cursor === undefined || cursor === '') return null;
-  if (!EVENT_ID.test(cursor)) {
+  const id = EVENT_ID.test(cursor.replace(/^0+(?=\d)/, '')) ? BigInt(cursor) : null;
+  if (id === null || id > MAX_EVENT_ID) {
     throw new InvalidRequestError(
       'Last-Event-ID / lastEventId: must be the id of an event this stream sent.',
     );
   }
-  return cursor.replace(/^0+(?=\d)/, '');
+  return id;
 }
 
 @ApiTags('conversations')
