@@ -45,6 +45,8 @@ export class SseStream {
   /** A read of the log, or the delivery of its events, is under way. */
   private reading = false;
   private rungWhileReading = false;
+  /** Access re-checks under way: nothing is delivered until every one has let the stream go on. */
+  private holds = 0;
   private closed = false;
   private lastDelivery = Date.now();
   private lastWrite = Date.now();
@@ -96,8 +98,20 @@ export class SseStream {
     this.ring();
   }
 
+  /** Holds delivery while the caller's access is re-checked; events read meanwhile are read again. */
+  hold(): void {
+    this.holds++;
+  }
+
+  /** Ends a hold; once none is left, delivers what was held back. */
+  release(): void {
+    if (this.holds === 0) return;
+    this.holds--;
+    this.ring();
+  }
+
   private ring(): void {
-    if (this.closed) return;
+    if (this.closed || this.holds > 0) return;
     if (this.reading) {
       this.rungWhileReading = true;
       return;
@@ -120,6 +134,11 @@ export class SseStream {
   private deliver(events: SseEvent[], from: number): void {
     if (this.closed) return;
     for (let i = from; i < events.length; i++) {
+      if (this.holds > 0) {
+        // Read again from the last event sent once the hold ends (release rings).
+        this.reading = false;
+        return;
+      }
       const ok = this.write(events[i].frame, events[i].chunk);
       this.lastId = events[i].id;
       this.lastDelivery = this.lastWrite = Date.now();
