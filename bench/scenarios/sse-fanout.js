@@ -97,7 +97,11 @@ module.exports = {
   name: 'sse-fanout',
   async run({ service }) {
     const { wId, cId, secret, headers } = await conversation(service, 'SSE fan-out bench');
-    const fanout = await startService({ dataDir: service.dataDir });
+    // One key holds every stream: the per-key and per-workspace caps are raised for the run.
+    const fanout = await startService({
+      env: { SSE_MAX_KEY_STREAMS: String(SUBSCRIBERS), SSE_MAX_WORKSPACE_STREAMS: String(SUBSCRIBERS) },
+      dataDir: service.dataDir,
+    });
     const agent = streamAgent();
     try {
       checkOpenFiles([process.pid, fanout.pid], SUBSCRIBERS + SPARE_FILES);

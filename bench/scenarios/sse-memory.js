@@ -40,7 +40,12 @@ module.exports = {
     const reportDir = mkdtempSync(join(tmpdir(), 'wa-bench-memory-'));
     const report = join(reportDir, 'memory.json');
     const measured = await startService({
-      env: { BENCH_MEMORY_REPORT: report },
+      // One key holds every stream: the per-key and per-workspace caps are raised for the run.
+      env: {
+        BENCH_MEMORY_REPORT: report,
+        SSE_MAX_KEY_STREAMS: String(SUBSCRIBERS),
+        SSE_MAX_WORKSPACE_STREAMS: String(SUBSCRIBERS),
+      },
       dataDir: service.dataDir,
       nodeArgs: ['--expose-gc', '--require', join(__dirname, '..', 'gc-on-signal.js')],
     });

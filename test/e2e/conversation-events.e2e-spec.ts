@@ -161,6 +161,19 @@ describe('conversation event stream', () => {
       [ssePath('nope123456'), auth(a.admin.secret), 404, 'conversation_not_found'],
       [`${ssePath(cId)}?lastEventId=abc`, auth(a.admin.secret), 400, 'invalid_request_error'],
       [ssePath(cId), { ...auth(a.admin.secret), 'Last-Event-ID': '-1' }, 400, 'invalid_request_error'],
+      // One past the largest 64-bit id, and more digits than any id has.
+      [
+        ssePath(cId),
+        { ...auth(a.admin.secret), 'Last-Event-ID': '9223372036854775808' },
+        400,
+        'invalid_request_error',
+      ],
+      [
+        `${ssePath(cId)}?lastEventId=99999999999999999999`,
+        auth(a.admin.secret),
+        400,
+        'invalid_request_error',
+      ],
     ];
     const narrow = await world.key(a.admin, ['read:agent']);
     cases.push([ssePath(cId), auth(narrow.secret), 403, 'insufficient_key_scope']);
@@ -170,7 +183,9 @@ describe('conversation event stream', () => {
         status,
         contentType: expect.stringMatching(/^application\/json/),
       });
-      expect(JSON.parse(await res.body())).toEqual({ error: { type, message: expect.any(String) } });
+      const body: unknown = JSON.parse(await res.body());
+      expect(body).toEqual({ error: { type, message: expect.any(String) } });
+      expect(body).toMatchApiSchema('ErrorResponse');
     }
   });
 

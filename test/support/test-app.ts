@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppModule } from 'src/app.module';
 import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup';
-import { AppConfig, AppConfigValues, loadAppConfig } from 'src/platform/config/app-config';
+import { AppConfig, AppConfigValues, SseSettings, loadAppConfig } from 'src/platform/config/app-config';
 import { randomBase62 } from 'src/platform/ids/sid';
 import { setApiDocument } from 'test/support/api-document';
 import { TEST_ENV, withDatabase } from 'test/support/test-database';
@@ -27,7 +27,8 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  config?: Partial<AppConfigValues>;
+  /** `sse` is merged over the defaults, so a spec sets only the settings it is about. */
+  config?: Partial<Omit<AppConfigValues, 'sse'>> & { sse?: Partial<SseSettings> };
   /** Extra controllers, for behaviour no production route can trigger (an unexpected exception). */
   controllers?: Type[];
   /** Share a database created by an earlier createTestApp (two instances on one database). */
@@ -74,10 +75,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     : await createTestDatabase();
   // Its own data directory (file contents, URL signing secret), never the working copy's.
   const dataDir = await mkdtemp(join(tmpdir(), 'wa-app-'));
+  const defaults = loadAppConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
   const config = new AppConfig({
-    ...loadAppConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' }),
+    ...defaults,
     dataDir,
     ...options.config,
+    sse: { ...defaults.sse, ...options.config?.sse },
     databaseUrl: database.url,
   });
   let builder = Test.createTestingModule({

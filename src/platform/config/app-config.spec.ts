@@ -22,6 +22,24 @@ describe('loadAppConfig', () => {
       rateLimitWindowSeconds: 60,
     });
     expect(config.runs.concurrency).toBe(8);
+    expect(config.sse).toMatchObject({
+      maxStreamsPerKey: 50,
+      maxStreamsPerWorkspace: 1000,
+      accessRecheckMs: 30_000,
+    });
+  });
+
+  it('reads the event stream caps and the access re-check period', () => {
+    const config = loadAppConfig({
+      SSE_MAX_KEY_STREAMS: '3',
+      SSE_MAX_WORKSPACE_STREAMS: '7',
+      SSE_ACCESS_RECHECK_MS: '250',
+    });
+    expect(config.sse).toMatchObject({
+      maxStreamsPerKey: 3,
+      maxStreamsPerWorkspace: 7,
+      accessRecheckMs: 250,
+    });
   });
 
   it('reads every variable', () => {
@@ -121,6 +139,9 @@ describe('loadAppConfig', () => {
     [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and 86400/],
     [{ RATE_LIMIT_WINDOW_SECONDS: 'minute' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer/],
     [{ RUN_CONCURRENCY: '0' }, /^RUN_CONCURRENCY must be an integer between 1 and 10000/],
+    [{ SSE_MAX_KEY_STREAMS: '0' }, /^SSE_MAX_KEY_STREAMS must be an integer between 1 and/],
+    [{ SSE_MAX_WORKSPACE_STREAMS: 'lots' }, /^SSE_MAX_WORKSPACE_STREAMS must be an integer/],
+    [{ SSE_ACCESS_RECHECK_MS: '5' }, /^SSE_ACCESS_RECHECK_MS must be a number of milliseconds/],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

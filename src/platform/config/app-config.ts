@@ -74,7 +74,17 @@ export interface SseSettings {
   pollMs: number;
   /** A client that does not read for this long is disconnected instead of buffering for it. */
   slowClientTimeoutMs: number;
+  /** Open streams one API key may hold on a process; more are refused with 429. */
+  maxStreamsPerKey: number;
+  /** Open streams one workspace may hold on a process; more are refused with 429. */
+  maxStreamsPerWorkspace: number;
+  /** Every open stream's access is re-checked this often (revocations are heard at once). */
+  accessRecheckMs: number;
 }
+
+/** Far above what a browser-heavy team opens (a tab holds one stream per open conversation). */
+export const DEFAULT_SSE_MAX_KEY_STREAMS = 50;
+export const DEFAULT_SSE_MAX_WORKSPACE_STREAMS = 1_000;
 
 /** Validated configuration; also the injection token for it. */
 export class AppConfig implements AppConfigValues {
@@ -304,6 +314,15 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       heartbeatMs: readDuration(env, 'SSE_HEARTBEAT_MS', 15_000),
       pollMs: readDuration(env, 'SSE_POLL_MS', 5_000),
       slowClientTimeoutMs: readDuration(env, 'SSE_SLOW_CLIENT_TIMEOUT_MS', 30_000),
+      maxStreamsPerKey: readInteger(env, 'SSE_MAX_KEY_STREAMS', DEFAULT_SSE_MAX_KEY_STREAMS, 1, 1_000_000),
+      maxStreamsPerWorkspace: readInteger(
+        env,
+        'SSE_MAX_WORKSPACE_STREAMS',
+        DEFAULT_SSE_MAX_WORKSPACE_STREAMS,
+        1,
+        1_000_000,
+      ),
+      accessRecheckMs: readDuration(env, 'SSE_ACCESS_RECHECK_MS', 30_000),
     },
     runs: {
       heartbeatMs: readDuration(env, 'RUN_HEARTBEAT_MS', 5_000),

@@ -7,16 +7,16 @@ import type { EventDoorbell } from 'src/platform/events/event-doorbell';
 function eventLog(events: StoredConversationEvent[]) {
   const log = {
     reads: 0,
-    readAfter(conversationId: number, afterId: string, limit: number): Promise<StoredConversationEvent[]> {
+    readAfter(conversationId: number, afterId: bigint, limit: number): Promise<StoredConversationEvent[]> {
       log.reads++;
-      const after = events.filter((event) => BigInt(event.id) > BigInt(afterId)).slice(0, limit);
+      const after = events.filter((event) => event.id > afterId).slice(0, limit);
       return Promise.resolve(after.filter((event) => event.conversationId === conversationId));
     },
   };
   return log;
 }
 
-const stored = (id: string, text: string): StoredConversationEvent =>
+const stored = (id: bigint, text: string): StoredConversationEvent =>
   ({
     id,
     conversationId: 4,
@@ -31,28 +31,28 @@ function feedOver(events: StoredConversationEvent[]) {
 
 describe('ConversationEventFeed', () => {
   it('answers the streams that ask for one position in one turn with one read, serialised once', async () => {
-    const { log, feed } = feedOver([stored('7', 'hello'), stored('9', 'again')]);
+    const { log, feed } = feedOver([stored(7n, 'hello'), stored(9n, 'again')]);
     const sources = Array.from({ length: 100 }, () => feed.source(4));
-    const batches = await Promise.all(sources.map((source) => source.read('5', 200)));
+    const batches = await Promise.all(sources.map((source) => source.read(5n, 200)));
     expect(log.reads).toBe(1);
     const hello = 'id: 7\ndata: {"type":"user_message_new","text":"hello"}\n\n';
     const again = 'id: 9\ndata: {"type":"user_message_new","text":"again"}\n\n';
     expect(batches[0]).toEqual([
-      { id: '7', frame: hello, chunk: `38\r\n${hello}\r\n` },
-      { id: '9', frame: again, chunk: `38\r\n${again}\r\n` },
+      { id: 7n, frame: hello, chunk: `38\r\n${hello}\r\n` },
+      { id: 9n, frame: again, chunk: `38\r\n${again}\r\n` },
     ]);
     for (const batch of batches) expect(batch[1].frame).toBe(batches[0][1].frame);
   });
 
   it('reads again for another position, and in a later turn at the same position', async () => {
-    const events = [stored('7', 'hello')];
+    const events = [stored(7n, 'hello')];
     const { log, feed } = feedOver(events);
     const source = feed.source(4);
-    await Promise.all([source.read('5', 200), source.read('7', 200)]);
+    await Promise.all([source.read(5n, 200), source.read(7n, 200)]);
     expect(log.reads).toBe(2);
-    events.push(stored('8', 'committed since'));
+    events.push(stored(8n, 'committed since'));
     await new Promise((resolve) => setImmediate(resolve));
-    expect((await source.read('7', 200)).map((event) => event.id)).toEqual(['8']);
+    expect((await source.read(7n, 200)).map((event) => event.id)).toEqual([8n]);
     expect(log.reads).toBe(3);
   });
 });

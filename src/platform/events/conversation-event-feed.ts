@@ -26,7 +26,7 @@ export class ConversationEventFeed {
     };
   }
 
-  private read(conversationId: number, afterId: string, limit: number): Promise<SseEvent[]> {
+  private read(conversationId: number, afterId: bigint, limit: number): Promise<SseEvent[]> {
     const key = `${conversationId}:${afterId}:${limit}`;
     let read = this.reads.get(key);
     if (!read) {

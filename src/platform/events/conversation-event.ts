@@ -45,9 +45,15 @@ export type ConversationEvent = {
   [T in ConversationEventType]: ConversationEventOf<T>;
 }[ConversationEventType];
 
+/** The largest event id: ids are PostgreSQL `bigint`s, signed 64-bit integers. */
+export const MAX_EVENT_ID = 2n ** 63n - 1n;
+
 export interface StoredConversationEvent {
-  /** Position in the log: strictly increasing across the whole service. */
-  id: string;
+  /**
+   * Position in the log: strictly increasing across the whole service. A bigint, never a string
+   * or a number: strings sort 13 before 2, and numbers lose precision past 2^53.
+   */
+  id: bigint;
   conversationId: number;
   event: ConversationEvent;
 }
@@ -55,13 +61,13 @@ export interface StoredConversationEvent {
 /** Port: the ordered, durable event log of conversations (an outbox; see ARCHITECTURE §5). */
 export abstract class ConversationEventLog {
   /** Appends in the current transaction; the doorbell rings once it commits. */
-  abstract append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<string>;
+  abstract append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint>;
   /** Events of a conversation with id > `afterId`, oldest first. */
   abstract readAfter(
     conversationId: number,
-    afterId: string,
+    afterId: bigint,
     limit: number,
   ): Promise<StoredConversationEvent[]>;
-  /** The id of the newest event of a conversation ('0' when it has none). */
-  abstract lastId(conversationId: number): Promise<string>;
+  /** The id of the newest event of a conversation (0 when it has none). */
+  abstract lastId(conversationId: number): Promise<bigint>;
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
+import { ACCESS_CHANGES_CHANNEL } from 'src/platform/events/access-changes';
 import { CONVERSATION_EVENTS_CHANNEL } from 'src/platform/events/typeorm-conversation-event-log';
 import { DataSource } from 'typeorm';
 
@@ -11,12 +12,14 @@ const RECONNECT_MAX_MS = 5_000;
 /**
  * One LISTEN connection per process. A notification only says "conversation N has news"; the
  * subscribers then read the log. After a reconnection every subscriber is rung, since
- * notifications sent while the connection was down are lost.
+ * notifications sent while the connection was down are lost. The same connection hears access
+ * notices, so they arrive in commit order with the events.
  */
 @Injectable()
 export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EventDoorbell.name);
   private readonly subscribers = new Map<number, Set<Ring>>();
+  private readonly accessListeners: ((payload: string | null) => void)[] = [];
   private client: Client | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private reconnectDelay = RECONNECT_MIN_MS;
@@ -37,6 +40,11 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
       rings.delete(ring);
       if (rings.size === 0) this.subscribers.delete(conversationId);
     };
+  }
+
+  /** Hears each access notice's payload, and `null` after a reconnection (notices may be lost). */
+  onAccessNotice(listener: (payload: string | null) => void): void {
+    this.accessListeners.push(listener);
   }
 
   /** Subscriptions currently held (observability and tests). */
@@ -61,12 +69,16 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
   private async connect(): Promise<void> {
     const options = this.dataSource.options as { url?: string };
     const client = new Client({ connectionString: options.url, connectionTimeoutMillis: 5_000 });
-    client.on('notification', (message) => this.onNotification(message.payload));
+    client.on('notification', (message) => {
+      if (message.channel === ACCESS_CHANGES_CHANNEL) {
+        for (const listener of this.accessListeners) listener(message.payload ?? '');
+      } else this.onNotification(message.payload);
+    });
     client.on('error', (error) => this.onLost(client, error));
     client.on('end', () => this.onLost(client, null));
     try {
       await client.connect();
-      await client.query(`LISTEN ${CONVERSATION_EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${CONVERSATION_EVENTS_CHANNEL}; LISTEN ${ACCESS_CHANGES_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       this.scheduleReconnect(error);
@@ -82,6 +94,7 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
     if (wasDown) {
       this.logger.log('Listening for conversation events again');
       this.ringEveryone();
+      for (const listener of this.accessListeners) listener(null);
     }
   }
 

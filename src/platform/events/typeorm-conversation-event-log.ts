@@ -21,7 +21,7 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     super();
   }
 
-  async append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<string> {
+  async append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint> {
     return this.db.run(async () => {
       // Ids come from one sequence but transactions commit in any order: holding a per-conversation
       // lock from the insert to the commit makes ids commit in order, so a reader never skips one.
@@ -45,27 +45,31 @@ export class TypeormConversationEventLog extends ConversationEventLog {
           CONVERSATION_EVENTS_CHANNEL,
         ],
       );
-      return row.id;
+      return BigInt(row.id);
     });
   }
 
   async readAfter(
     conversationId: number,
-    afterId: string,
+    afterId: bigint,
     limit: number,
   ): Promise<StoredConversationEvent[]> {
+    // Ordered by the bigint column itself: an output alias of the same name would take precedence
+    // in ORDER BY, and a text alias sorts 13 before 2. pg hands bigints over as strings.
     const rows = await this.dataSource.query<{ id: string; payload: ConversationEvent }[]>(
-      'SELECT id::text AS id, payload FROM conversation_events WHERE conversation_id = $1 AND id > $2 ORDER BY id LIMIT $3',
-      [conversationId, afterId, limit],
+      `SELECT e.id, e.payload FROM conversation_events e
+       WHERE e.conversation_id = $1 AND e.id > $2::bigint
+       ORDER BY e.id LIMIT $3`,
+      [conversationId, afterId.toString(), limit],
     );
-    return rows.map((row) => ({ id: row.id, conversationId, event: row.payload }));
+    return rows.map((row) => ({ id: BigInt(row.id), conversationId, event: row.payload }));
   }
 
-  async lastId(conversationId: number): Promise<string> {
+  async lastId(conversationId: number): Promise<bigint> {
     const rows = await this.dataSource.query<{ id: string | null }[]>(
-      'SELECT max(id)::text AS id FROM conversation_events WHERE conversation_id = $1',
+      'SELECT max(id) AS id FROM conversation_events WHERE conversation_id = $1',
       [conversationId],
     );
-    return rows[0]?.id ?? '0';
+    return BigInt(rows[0]?.id ?? 0);
   }
 }

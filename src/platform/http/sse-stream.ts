@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { SseSettings } from 'src/platform/config/app-config';
 
 export interface SseEvent {
-  id: string;
+  /** Position in the log (a 64-bit integer). */
+  id: bigint;
   /** The whole `id:`/`data:` block, serialised once however many streams send it. */
   frame: string;
   /** `frame` as one HTTP/1.1 chunk, framed once too. */
@@ -15,7 +16,7 @@ function asChunk(text: string): string {
 }
 
 /** An event as an SSE block; `data` must serialise to one line (JSON does). */
-export function sseEvent(id: string, data: unknown): SseEvent {
+export function sseEvent(id: bigint, data: unknown): SseEvent {
   const frame = `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
   return { id, frame, chunk: asChunk(frame) };
 }
@@ -25,12 +26,13 @@ const PING_CHUNK = asChunk(PING);
 
 export interface SseSource {
   /** Events after `afterId`, oldest first, at most `limit`. */
-  read(afterId: string, limit: number): Promise<SseEvent[]>;
+  read(afterId: bigint, limit: number): Promise<SseEvent[]>;
   /** Calls `ring` when new events may exist; returns the unsubscribe. */
   subscribe(ring: () => void): () => void;
 }
 
-const BATCH = 200;
+/** Events read from the log at a time. */
+export const SSE_BATCH = 200;
 
 /**
  * One Server-Sent-Events connection reading a durable log: it never queues events in memory
@@ -39,10 +41,12 @@ const BATCH = 200;
  * drives the heartbeats and slow polls of every stream from one timer each.
  */
 export class SseStream {
-  private lastId: string;
+  private lastId: bigint;
   /** A read of the log, or the delivery of its events, is under way. */
   private reading = false;
   private rungWhileReading = false;
+  /** Access re-checks under way: nothing is delivered until every one has let the stream go on. */
+  private holds = 0;
   private closed = false;
   private lastDelivery = Date.now();
   private lastWrite = Date.now();
@@ -53,8 +57,9 @@ export class SseStream {
   constructor(
     private readonly res: ServerResponse,
     private readonly source: SseSource,
-    fromId: string,
+    fromId: bigint,
     private readonly settings: SseSettings,
+    private readonly batch = SSE_BATCH,
   ) {
     this.lastId = fromId;
     res.statusCode = 200;
@@ -93,8 +98,20 @@ export class SseStream {
     this.ring();
   }
 
+  /** Holds delivery while the caller's access is re-checked; events read meanwhile are read again. */
+  hold(): void {
+    this.holds++;
+  }
+
+  /** Ends a hold; once none is left, delivers what was held back. */
+  release(): void {
+    if (this.holds === 0) return;
+    this.holds--;
+    this.ring();
+  }
+
   private ring(): void {
-    if (this.closed) return;
+    if (this.closed || this.holds > 0) return;
     if (this.reading) {
       this.rungWhileReading = true;
       return;
@@ -108,7 +125,7 @@ export class SseStream {
     this.reading = true;
     this.rungWhileReading = false;
     this.source
-      .read(this.lastId, BATCH)
+      .read(this.lastId, this.batch)
       .then((events) => this.deliver(events, 0))
       .catch(() => this.close(true));
   }
@@ -117,6 +134,11 @@ export class SseStream {
   private deliver(events: SseEvent[], from: number): void {
     if (this.closed) return;
     for (let i = from; i < events.length; i++) {
+      if (this.holds > 0) {
+        // Read again from the last event sent once the hold ends (release rings).
+        this.reading = false;
+        return;
+      }
       const ok = this.write(events[i].frame, events[i].chunk);
       this.lastId = events[i].id;
       this.lastDelivery = this.lastWrite = Date.now();
@@ -127,7 +149,7 @@ export class SseStream {
         return;
       }
     }
-    if (events.length === BATCH || this.rungWhileReading) {
+    if (events.length === this.batch || this.rungWhileReading) {
       this.read();
       return;
     }

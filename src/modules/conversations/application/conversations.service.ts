@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { AccessChanges } from 'src/platform/events/access-changes';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
+import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import type { Space } from 'src/modules/identity/domain/space';
@@ -92,6 +94,8 @@ export class ConversationsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly views: MessageViews,
     private readonly inProcessEvents: InProcessEvents,
+    private readonly apiKeys: ApiKeysService,
+    private readonly accessChanges: AccessChanges,
   ) {}
 
   async create(
@@ -361,14 +365,48 @@ export class ConversationsService {
     conversation: Conversation,
     accessibleSpaces: () => Promise<Space[]>,
   ): Promise<void> {
-    if (conversation.requestedSpaceIds.length === 0 && conversation.spaceId === null) return;
-    const accessible = await accessibleSpaces();
-    const sIds = new Set(accessible.map((space) => space.sId));
-    const ids = new Set(accessible.map((space) => space.id));
-    const allowed =
-      conversation.requestedSpaceIds.every((spaceSId) => sIds.has(spaceSId)) &&
-      (conversation.spaceId === null || ids.has(conversation.spaceId));
-    if (!allowed) throw new ConversationAccessRestricted();
+    if (!isRestricted(conversation)) return;
+    if (!canReadWith(conversation, await accessibleSpaces())) throw new ConversationAccessRestricted();
+  }
+
+  /**
+   * Whether each key may still read its conversation (`get`'s checks, on the key, membership and
+   * spaces as they are now): for open event streams, many at once, in three queries whatever
+   * their number.
+   */
+  async stillReadable(
+    grants: readonly { keyId: string; workspaceId: number; conversationId: number }[],
+  ): Promise<boolean[]> {
+    const [callers, conversations] = await Promise.all([
+      this.apiKeys.currentCallers(grants.map((grant) => grant.keyId)),
+      this.conversations.findByRefs(
+        [
+          ...idsByWorkspace(
+            grants.map(({ workspaceId, conversationId }) => ({ workspaceId, id: conversationId })),
+          ),
+        ].map(([workspaceId, ids]) => ({ workspaceId, ids })),
+      ),
+    ]);
+    const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]));
+    const checks = grants.map((grant) => {
+      const caller = callers.get(grant.keyId);
+      const conversation = byId.get(grant.conversationId);
+      const usable =
+        caller?.workspaceId === grant.workspaceId &&
+        caller.hasScope('read:conversation') &&
+        conversation?.workspaceId === grant.workspaceId;
+      return usable ? { caller, conversation } : null;
+    });
+    const restricted = checks.filter((check) => check !== null && isRestricted(check.conversation));
+    const spaces = await this.spaces.listAccessibleToMembers(
+      restricted.map((check) => ({ workspaceId: check!.caller.workspaceId, userId: check!.caller.userId })),
+    );
+    const spacesOf = new Map(restricted.map((check, i) => [check, spaces[i]]));
+    return checks.map((check) => {
+      if (check === null) return false;
+      const accessible = spacesOf.get(check);
+      return accessible === undefined || canReadWith(check.conversation, accessible);
+    });
   }
 
   /**
@@ -512,6 +550,14 @@ export class ConversationsService {
       };
     });
     const firstRanks = await this.conversations.reserveRanks(reservations);
+    for (const reservation of reservations) {
+      // Members lacking a newly requested space lose access: announced before this message's
+      // events, so their open streams hold them back until they are re-checked.
+      const before = byConversation.get(reservation.id)![0].conversation;
+      if (reservation.requestedSpaceIds.length > before.requestedSpaceIds.length) {
+        await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: reservation.id });
+      }
+    }
     const nextRank = new Map(firstRanks);
     const messages = await this.messages.insertUserMessages(
       drafts.map(({ caller, conversation, input, previous, authorId }) => {
@@ -651,4 +697,19 @@ function memoize<A, R>(
     }
     return result;
   };
+}
+
+/** A conversation in a space, or one whose agents need spaces, is not readable by every member. */
+function isRestricted(conversation: Conversation): boolean {
+  return conversation.requestedSpaceIds.length > 0 || conversation.spaceId !== null;
+}
+
+/** Readers must access every space the conversation's agents need, and its own space. */
+function canReadWith(conversation: Conversation, accessible: Space[]): boolean {
+  const sIds = new Set(accessible.map((space) => space.sId));
+  const ids = new Set(accessible.map((space) => space.id));
+  return (
+    conversation.requestedSpaceIds.every((spaceSId) => sIds.has(spaceSId)) &&
+    (conversation.spaceId === null || ids.has(conversation.spaceId))
+  );
 }

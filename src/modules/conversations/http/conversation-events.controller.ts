@@ -12,18 +12,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEventLog, MAX_EVENT_ID } from 'src/platform/events/conversation-event';
 import {
   CONVERSATION_EVENT_SCHEMA,
   ConversationStreamEvent,
 } from 'src/platform/events/conversation-event.schemas';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { ApiErrors } from 'src/platform/http/api-errors';
-import { SseStreams } from 'src/platform/http/sse-streams';
+import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationParams } from 'src/modules/conversations/http/dto/conversation.dto';
 
-/** Event ids are bigint positions in the log. */
+/** Event ids are bigint positions in the log: digits, at most the 64-bit maximum. */
 const EVENT_ID = /^\d{1,19}$/;
 
 class StreamQuery {
@@ -32,15 +32,16 @@ class StreamQuery {
   lastEventId?: string;
 }
 
-function resumeCursor(header: string | undefined, query: string | undefined): string | null {
+function resumeCursor(header: string | undefined, query: string | undefined): bigint | null {
   const cursor = header ?? query;
   if (cursor === undefined || cursor === '') return null;
-  if (!EVENT_ID.test(cursor)) {
+  const id = EVENT_ID.test(cursor.replace(/^0+(?=\d)/, '')) ? BigInt(cursor) : null;
+  if (id === null || id > MAX_EVENT_ID) {
     throw new InvalidRequestError(
       'Last-Event-ID / lastEventId: must be the id of an event this stream sent.',
     );
   }
-  return cursor.replace(/^0+(?=\d)/, '');
+  return id;
 }
 
 @ApiTags('conversations')
@@ -86,11 +87,11 @@ export class ConversationEventsController {
   @ApiOperation({
     summary: 'The conversation event stream (Server-Sent Events).',
     description:
-      'Each event is `id: <event id>`, `data: <event JSON>`, blank line. Resume with the Last-Event-ID header or the lastEventId query parameter; without either, only new events are sent. A `: ping` comment every 15 s.',
+      'Each event is `id: <event id>`, `data: <event JSON>`, blank line. Resume with the Last-Event-ID header or the lastEventId query parameter (an event id: a 64-bit integer); without either, only new events are sent. A `: ping` comment every 15 s. The stream ends, with nothing more sent, once the caller loses access: its key revoked, or the member no longer able to read the conversation (re-checked at once after such a change, and every 30 s). A key holds at most 50 open streams and a workspace 1,000 per server process (configurable); one more is refused with 429 `rate_limit_error`.',
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: CONVERSATION_EVENT_SCHEMA } } })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 429)
   async stream(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
@@ -101,6 +102,20 @@ export class ConversationEventsController {
     const cursor = resumeCursor(lastEventId, query.lastEventId);
     const conversation = await this.conversations.get(caller, params.cId);
     const fromId = cursor ?? (await this.events.lastId(conversation.id));
-    this.streams.start(res, this.feed.source(conversation.id), fromId);
+    this.streams.start(
+      res,
+      this.feed.source(conversation.id),
+      fromId,
+      {
+        keyId: caller.keyId,
+        workspaceId: caller.workspaceId,
+        userId: caller.userId,
+        conversationId: conversation.id,
+      },
+      this.stillReadable,
+    );
   }
+
+  /** One function for every stream, so their re-checks are batched together. */
+  private readonly stillReadable: StreamAccessCheck = (grants) => this.conversations.stillReadable(grants);
 }

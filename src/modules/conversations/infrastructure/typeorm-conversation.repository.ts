@@ -119,6 +119,15 @@ export class TypeormConversationRepository extends ConversationRepository {
     return (await this.conversations.findBy({ workspaceId, id: In(ids) })).map(toConversation);
   }
 
+  async findByRefs(refs: { workspaceId: number; ids: number[] }[]): Promise<Conversation[]> {
+    const where = refs.filter((ref) => ref.ids.length > 0);
+    if (where.length === 0) return [];
+    const found = await this.conversations.findBy(
+      where.map(({ workspaceId, ids }) => ({ workspaceId, id: In(ids) })),
+    );
+    return found.map(toConversation);
+  }
+
   async findChildren(workspaceId: number, parentIds: number[]): Promise<Conversation[]> {
     if (parentIds.length === 0) return [];
     const rows = await this.conversations.find({

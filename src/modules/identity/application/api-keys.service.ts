@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import type { Scope } from 'src/platform/auth/scopes';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { AccessChanges } from 'src/platform/events/access-changes';
 import { ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
@@ -28,6 +29,7 @@ export class ApiKeysService {
     private readonly identity: IdentityRepository,
     private readonly authentication: AuthenticationService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly accessChanges: AccessChanges,
   ) {}
 
   /** Creates a key for a member; no scopes given means every scope. */
@@ -91,19 +93,49 @@ export class ApiKeysService {
   }
 
   /**
-   * Revokes every key of a member (their removal) in the current transaction; this process stops
-   * accepting them once it commits.
+   * Revokes every key of a member (their removal) in the current transaction, announced to every
+   * process (their open streams close); this process stops accepting them once it commits.
    */
   async revokeAllOf(workspaceId: number, userId: number): Promise<ApiKey[]> {
     const revoked = await this.identity.revokeApiKeysOf(workspaceId, userId, new Date());
+    for (const key of revoked) await this.accessChanges.announce({ kind: 'key_revoked', keyId: key.sId });
     this.unitOfWork.afterCommit(() => this.forgetRevoked(revoked));
     return revoked;
   }
 
+  /**
+   * The callers these keys give now, read fresh (no cache): revoked keys and keys whose owner has
+   * left the workspace are missing. One query for all (re-checks of open event streams).
+   */
+  async currentCallers(keySIds: string[]): Promise<Map<string, Caller>> {
+    const standings = await this.identity.findKeyStandings([...new Set(keySIds)]);
+    const callers = new Map<string, Caller>();
+    for (const standing of standings) {
+      if (standing.revoked || standing.role === null) continue;
+      callers.set(
+        standing.keySId,
+        new Caller(
+          standing.workspaceId,
+          standing.workspaceSId,
+          standing.userId,
+          standing.userSId,
+          standing.role,
+          standing.scopes,
+          standing.keySId,
+        ),
+      );
+    }
+    return callers;
+  }
+
+  /** The revocation and its announcement commit together, so every process hears of it. */
   private async revokeKey(key: ApiKey): Promise<ApiKey> {
-    const revoked = key.revokedAt
-      ? key
-      : await this.identity.revokeApiKey(key.workspaceId, key.id, new Date());
+    const revoked = await this.unitOfWork.run(async () => {
+      if (key.revokedAt) return key;
+      const updated = await this.identity.revokeApiKey(key.workspaceId, key.id, new Date());
+      await this.accessChanges.announce({ kind: 'key_revoked', keyId: key.sId });
+      return updated;
+    });
     this.forgetRevoked([key]);
     return revoked;
   }

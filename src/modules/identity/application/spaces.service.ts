@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { AccessChanges } from 'src/platform/events/access-changes';
 import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
@@ -13,6 +14,7 @@ export class SpacesService {
   constructor(
     private readonly identity: IdentityRepository,
     private readonly unitOfWork: UnitOfWork,
+    private readonly accessChanges: AccessChanges,
   ) {}
 
   /** The spaces the caller can access: the global space and the regular spaces it is a member of. */
@@ -73,10 +75,19 @@ export class SpacesService {
     return space;
   }
 
+  /** Announced with the removal, so the member's open streams re-check their access. */
   async removeMember(caller: Caller, spaceSId: string, userSId: string): Promise<Space> {
     const { space, userId } = await this.regularSpaceAndMember(caller, spaceSId, userSId);
-    await this.identity.removeSpaceMember(caller.workspaceId, space.id, userId);
+    await this.unitOfWork.run(async () => {
+      await this.identity.removeSpaceMember(caller.workspaceId, space.id, userId);
+      await this.accessChanges.announce({ kind: 'member_changed', workspaceId: caller.workspaceId, userId });
+    });
     return space;
+  }
+
+  /** `listAccessible` of several members at once (`members[i]`'s spaces at `i`), in one batch. */
+  listAccessibleToMembers(members: { workspaceId: number; userId: number }[]): Promise<Space[][]> {
+    return this.identity.listAccessibleSpacesOfMembers(members);
   }
 
   async memberIds(caller: Caller, spaces: Space[]): Promise<Map<number, string[]>> {

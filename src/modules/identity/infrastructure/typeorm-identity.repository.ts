@@ -7,6 +7,7 @@ import { In } from 'typeorm';
 import {
   IdentityRepository,
   KeyPrincipal,
+  KeyStanding,
   Member,
   NewApiKey,
 } from 'src/modules/identity/application/ports/identity.repository';
@@ -256,6 +257,28 @@ export class TypeormIdentityRepository extends IdentityRepository {
     return (await query.getMany()).map(toSpace);
   }
 
+  async listAccessibleSpacesOfMembers(
+    members: { workspaceId: number; userId: number }[],
+  ): Promise<Space[][]> {
+    if (members.length === 0) return [];
+    const workspaceIds = [...new Set(members.map((member) => member.workspaceId))];
+    const userIds = [...new Set(members.map((member) => member.userId))];
+    const [spaces, memberships] = await Promise.all([
+      this.spaces.find({ where: { workspaceId: In(workspaceIds) }, order: { id: 'ASC' } }),
+      this.spaceMembers.findBy({ workspaceId: In(workspaceIds), userId: In(userIds) }),
+    ]);
+    const joined = new Set(memberships.map((row) => `${row.spaceId}:${row.userId}`));
+    return members.map(({ workspaceId, userId }) =>
+      spaces
+        .filter(
+          (space) =>
+            space.workspaceId === workspaceId &&
+            (space.kind === 'global' || joined.has(`${space.id}:${userId}`)),
+        )
+        .map(toSpace),
+    );
+  }
+
   async listSpaceMemberIds(workspaceId: number, spaceIds: number[]): Promise<Map<number, string[]>> {
     const result = new Map<number, string[]>(spaceIds.map((id) => [id, []]));
     if (spaceIds.length === 0) return result;
@@ -357,6 +380,21 @@ export class TypeormIdentityRepository extends IdentityRepository {
       user: toUser(user),
       membership: membership && toMembership(membership),
     };
+  }
+
+  async findKeyStandings(keySIds: string[]): Promise<KeyStanding[]> {
+    if (keySIds.length === 0) return [];
+    return this.db.manager().query<KeyStanding[]>(
+      `SELECT k.s_id AS "keySId", k.revoked_at IS NOT NULL AS revoked, k.scopes,
+              w.id AS "workspaceId", w.s_id AS "workspaceSId", u.id AS "userId", u.s_id AS "userSId",
+              m.role
+       FROM api_keys k
+       JOIN workspaces w ON w.id = k.workspace_id
+       JOIN users u ON u.id = k.user_id
+       LEFT JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
+       WHERE k.s_id = ANY($1::varchar[])`,
+      [keySIds],
+    );
   }
 
   async touchApiKey(keyId: number, at: Date): Promise<void> {

@@ -33,6 +33,8 @@ export abstract class ConversationRepository {
   /** `find`, the user's participation and whether forks exist, in one round trip (the hot read path). */
   abstract findForReader(workspaceId: number, sId: string, userId: number): Promise<ConversationRead | null>;
   abstract findByIds(workspaceId: number, ids: number[]): Promise<Conversation[]>;
+  /** Conversations of several workspaces by row id, in one query, each scoped by its workspace. */
+  abstract findByRefs(refs: { workspaceId: number; ids: number[] }[]): Promise<Conversation[]>;
   abstract findChildren(workspaceId: number, parentIds: number[]): Promise<Conversation[]>;
   /** The user's conversations, newest first, strictly older than the cursor (a conversation id). */
   abstract listForUser(

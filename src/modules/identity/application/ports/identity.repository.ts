@@ -19,6 +19,18 @@ export interface KeyPrincipal {
   membership: Membership | null;
 }
 
+/** A key as it stands now, with its owner's current role (null once the owner has left). */
+export interface KeyStanding {
+  keySId: string;
+  revoked: boolean;
+  scopes: Scope[];
+  workspaceId: number;
+  workspaceSId: string;
+  userId: number;
+  userSId: string;
+  role: Role | null;
+}
+
 export interface NewApiKey {
   sId: string;
   workspaceId: number;
@@ -58,6 +70,10 @@ export abstract class IdentityRepository {
   abstract spaceNameExists(workspaceId: number, name: string): Promise<boolean>;
   /** All spaces of the workspace when `userId` is null; otherwise the global space and those it is a member of. */
   abstract listSpaces(workspaceId: number, userId: number | null): Promise<Space[]>;
+  /** For each member (in order): the spaces it can access, as `listSpaces` gives them; one batch. */
+  abstract listAccessibleSpacesOfMembers(
+    members: { workspaceId: number; userId: number }[],
+  ): Promise<Space[][]>;
   abstract listSpaceMemberIds(workspaceId: number, spaceIds: number[]): Promise<Map<number, string[]>>;
   abstract addSpaceMembers(workspaceId: number, spaceId: number, userIds: number[]): Promise<void>;
   abstract removeSpaceMember(workspaceId: number, spaceId: number, userId: number): Promise<void>;
@@ -71,5 +87,7 @@ export abstract class IdentityRepository {
   /** Revokes every key of a member that is not yet revoked; returns those it revoked. */
   abstract revokeApiKeysOf(workspaceId: number, userId: number, at: Date): Promise<ApiKey[]>;
   abstract findKeyPrincipal(secretHash: string): Promise<KeyPrincipal | null>;
+  /** The keys of these sIds, read fresh, in one query; unknown sIds are left out. */
+  abstract findKeyStandings(keySIds: string[]): Promise<KeyStanding[]>;
   abstract touchApiKey(keyId: number, at: Date): Promise<void>;
 }

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import fc from 'fast-check';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
+import { SseSource, SseStream } from 'src/platform/http/sse-stream';
+import { expect } from 'test/support/expect';
+import { TestApp, createTestApp } from 'test/support/test-app';
+
+/** What a stream writes, without a socket: each frame as written. */
+class CapturedResponse extends EventEmitter {
+  statusCode = 0;
+  readonly chunkedEncoding = false;
+  readonly socket = null;
+  writableEnded = false;
+  readonly writableNeedDrain = false;
+  readonly frames: string[] = [];
+
+  setHeader(): void {}
+  flushHeaders(): void {}
+  write(frame: string): boolean {
+    this.frames.push(frame);
+    return true;
+  }
+  end(): void {
+    this.writableEnded = true;
+  }
+  destroy(): void {
+    this.writableEnded = true;
+  }
+}
+
+interface Logged {
+  id: bigint;
+  title: string;
+}
+
+const CONVERSATIONS = 3;
+const byId = (x: Logged, y: Logged) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+
+/**
+ * Random interleavings of appends to several conversations, with the id sequence started just
+ * below a random power of ten (up to 10^18, past JavaScript's exact integers), then replays from
+ * random positions with random batch sizes, through the log and through a stream: each replay is
+ * exactly the suffix of its conversation's log after the position, in numeric order.
+ */
+describe('event log replay (property)', () => {
+  let t: TestApp;
+  let log: ConversationEventLog;
+  let feed: ConversationEventFeed;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    log = t.app.get(ConversationEventLog);
+    feed = t.app.get(ConversationEventFeed);
+  });
+  afterAll(() => t.close());
+
+  /** Appends the rounds (each round's appends at once); returns each conversation's log, sorted. */
+  async function appendRounds(rounds: number[][]): Promise<Logged[][]> {
+    const logs: Logged[][] = Array.from({ length: CONVERSATIONS }, () => []);
+    let n = 0;
+    for (const round of rounds) {
+      await Promise.all(
+        round.map(async (conversation) => {
+          const title = `c${conversation} #${n++}`;
+          const id = await log.append(1, conversation + 1, {
+            type: 'conversation_title',
+            created: Date.now(),
+            title,
+          });
+          logs[conversation].push({ id, title });
+        }),
+      );
+    }
+    return logs.map((entries) => entries.sort(byId));
+  }
+
+  async function replayFromLog(conversation: number, afterId: bigint, batch: number): Promise<Logged[]> {
+    const replayed: Logged[] = [];
+    for (let after = afterId; ;) {
+      const events = await log.readAfter(conversation + 1, after, batch);
+      for (const { id, event } of events) replayed.push({ id, title: (event as { title: string }).title });
+      if (events.length < batch) return replayed;
+      after = events[events.length - 1].id;
+    }
+  }
+
+  async function replayFromStream(conversation: number, afterId: bigint, batch: number): Promise<Logged[]> {
+    const source = feed.source(conversation + 1);
+    let pending = 0;
+    let lastSize = batch;
+    const watched: SseSource = {
+      subscribe: (ring) => source.subscribe(ring),
+      read: (after, limit) => {
+        pending++;
+        return source.read(after, limit).then((events) => {
+          pending--;
+          lastSize = events.length;
+          return events;
+        });
+      },
+    };
+    const res = new CapturedResponse();
+    const stream = new SseStream(res as unknown as ServerResponse, watched, afterId, t.config.sse, batch);
+    // Caught up once a read brought less than a batch and nothing else is under way.
+    const deadline = Date.now() + 5_000;
+    while (pending > 0 || lastSize === batch) {
+      if (Date.now() > deadline) throw new Error('the stream did not catch up in time');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    stream.close();
+    return res.frames.map((frame) => {
+      const [, id, data] = /^id: (\d+)\ndata: (.*)\n\n$/.exec(frame)!;
+      return { id: BigInt(id), title: (JSON.parse(data) as { title: string }).title };
+    });
+  }
+
+  it('replays every event after any position, once and in numeric order, at any batch size', async () => {
+    const scenario = fc.record({
+      magnitude: fc.integer({ min: 1, max: 18 }),
+      below: fc.integer({ min: 1, max: 25 }),
+      rounds: fc.array(
+        fc.array(fc.integer({ min: 0, max: CONVERSATIONS - 1 }), { minLength: 1, maxLength: 4 }),
+        {
+          minLength: 1,
+          maxLength: 10,
+        },
+      ),
+      replays: fc.array(
+        fc.record({
+          conversation: fc.integer({ min: 0, max: CONVERSATIONS - 1 }),
+          position: fc.nat(),
+          batch: fc.integer({ min: 1, max: 7 }),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ magnitude, below, rounds, replays }) => {
+        const start = 10n ** BigInt(magnitude) - BigInt(below);
+        await t.dataSource.query('TRUNCATE conversation_events');
+        await t.dataSource.query(
+          `SELECT setval(pg_get_serial_sequence('conversation_events', 'id'), $1::bigint)`,
+          [String(start > 0n ? start : 1n)],
+        );
+        const logs = await appendRounds(rounds);
+        const everyId = [0n, ...logs.flat().map((entry) => entry.id)];
+        for (const { conversation, position, batch } of replays) {
+          const afterId = everyId[position % everyId.length];
+          const expected = logs[conversation].filter((entry) => entry.id > afterId);
+          expect(await replayFromLog(conversation, afterId, batch)).toEqual(expected);
+          expect(await replayFromStream(conversation, afterId, batch)).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
