@@ -135,6 +135,23 @@ describe('event stream access and caps', () => {
     }
   });
 
+  it('closes the streams of a member removed from the workspace, and sends nothing after', async () => {
+    const leaver = await world.member(a.workspace, 'user');
+    const cId = await newConversation();
+    const stream = await openSse(`${baseUrl}${ssePath(cId)}`, auth(leaver));
+    try {
+      await post(cId, 'before');
+      await stream.waitForEvents(1);
+      const removed = await api(t, a.admin).delete(`/api/w/${wId}/members/${leaver.user.sId}`).expect(200);
+      expect(removed.body).toMatchApiSchema('MemberResponse');
+      await post(cId, 'after');
+      await endsWithin(stream, 2_000);
+      expect(contents(stream)).toEqual(['before']);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('closes a stream on another process when its key is revoked', async () => {
     const other = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
