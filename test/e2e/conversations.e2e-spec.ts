@@ -368,6 +368,55 @@ describe('conversations and messages', () => {
       expect(await t.dataSource.query('SELECT count(*)::int AS n FROM messages')).toEqual(before);
     });
 
+    it('refuses a context timezone that is not an IANA zone, naming the field, and writes nothing', async () => {
+      const { conversation } = await createConversation(a.admin);
+      // Messages counted in this conversation: agents answering earlier tests may still be writing.
+      const counts = async () =>
+        (
+          await t.dataSource.query(
+            `SELECT (SELECT count(*)::int FROM conversations) AS conversations,
+                    (SELECT count(*)::int FROM messages m JOIN conversations c ON c.id = m.conversation_id
+                     WHERE c.s_id = $1) AS messages`,
+            [conversation.sId],
+          )
+        )[0] as { conversations: number; messages: number };
+      const before = await counts();
+      for (const timezone of ['Mars/Olympus_Mons', '+01:00', 'not a zone', '']) {
+        const posted = await api(t, a.admin)
+          .post(`${base()}/${conversation.sId}/messages`)
+          .send({ content: 'x', mentions: [], context: { username: 'ada', timezone } });
+        expect({ status: posted.status, body: posted.body }).toEqual({
+          status: 400,
+          body: {
+            error: { type: 'invalid_request_error', message: expect.stringMatching(/^context\.timezone: /) },
+          },
+        });
+        expect(posted.body).toMatchApiSchema('ErrorResponse');
+        const created = await api(t, a.admin)
+          .post(base())
+          .send({ message: { content: 'x', mentions: [], context: { username: 'ada', timezone } } });
+        expect({ status: created.status, body: created.body }).toEqual({
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              message: expect.stringMatching(/^message\.context\.timezone: /),
+            },
+          },
+        });
+      }
+      expect(await counts()).toEqual(before);
+      const accepted = await api(t, a.admin)
+        .post(`${base()}/${conversation.sId}/messages`)
+        .send({
+          content: 'x',
+          mentions: [],
+          context: { username: 'ada', timezone: 'America/Argentina/Buenos_Aires' },
+        })
+        .expect(200);
+      expect(accepted.body).toMatchApiSchema('UserMessageResponse');
+    });
+
     it('refuses a body that is not JSON with 415 and creates nothing', async () => {
       const before = await t.dataSource.query('SELECT count(*)::int AS n FROM conversations');
       for (const [type, body] of [

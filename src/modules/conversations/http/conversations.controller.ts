@@ -56,7 +56,7 @@ export class ConversationsController {
     const { conversation, message } = await this.conversations.create(caller, {
       title: body.title,
       spaceId: body.spaceId,
-      message: body.message && toMessageInput(body.message),
+      message: body.message && toMessageInput(body.message, 'message.'),
     });
     const response: CreatedConversationResponse = { conversation: await this.present(caller, conversation) };
     if (message) response.message = await this.presentUserMessage(caller, message);
