@@ -9,6 +9,7 @@ import { Feedback1795310238783 } from './1795310238783-Feedback';
 import { WakeUps1795310327396 } from './1795310327396-WakeUps';
 import { RateLimits1795311124859 } from './1795311124859-RateLimits';
 import { UploadHeartbeat1795395564614 } from './1795395564614-UploadHeartbeat';
+import { NormalisedNames1795395987024 } from './1795395987024-NormalisedNames';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   WakeUps1795310327396,
   RateLimits1795311124859,
   UploadHeartbeat1795395564614,
+  NormalisedNames1795395987024,
 ];
