@@ -25,6 +25,7 @@ import { ConversationParams } from 'src/modules/conversations/http/dto/conversat
 
 /** Event ids are bigint positions in the log. */
 const EVENT_ID = /^\d{1,19}$/;
+const EVENT_ID_MAX = 2n ** 63n - 1n;
 
 class StreamQuery {
   @IsOptional()
@@ -35,7 +36,8 @@ class StreamQuery {
 function resumeCursor(header: string | undefined, query: string | undefined): string | null {
   const cursor = header ?? query;
   if (cursor === undefined || cursor === '') return null;
-  if (!EVENT_ID.test(cursor)) {
+  // Event ids are PostgreSQL bigints: a larger number would fail the query, not find nothing.
+  if (!EVENT_ID.test(cursor) || BigInt(cursor) > EVENT_ID_MAX) {
     throw new InvalidRequestError(
       'Last-Event-ID / lastEventId: must be the id of an event this stream sent.',
     );
