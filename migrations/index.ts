@@ -8,6 +8,8 @@ import { AgentRuns1795308952014 } from './1795308952014-AgentRuns';
 import { Feedback1795310238783 } from './1795310238783-Feedback';
 import { WakeUps1795310327396 } from './1795310327396-WakeUps';
 import { RateLimits1795311124859 } from './1795311124859-RateLimits';
+import { UploadHeartbeat1795395564614 } from './1795395564614-UploadHeartbeat';
+import { NormalisedNames1795395987024 } from './1795395987024-NormalisedNames';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -20,4 +22,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Feedback1795310238783,
   WakeUps1795310327396,
   RateLimits1795311124859,
+  UploadHeartbeat1795395564614,
+  NormalisedNames1795395987024,
 ];

@@ -30,7 +30,8 @@ function upload(url) {
       'Content-Type: text/plain\r\n\r\n',
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const chunk = randomBytes(MIB);
+  // Text, as the declared text/plain must be (the service checks it is UTF-8).
+  const chunk = Buffer.from(randomBytes(MIB).toString('base64').slice(0, MIB));
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: 'POST',

@@ -44,6 +44,21 @@ describe('authentication and the guard', () => {
     }
   });
 
+  it('takes the bearer scheme in any case (RFC 9110), and still checks the key', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+      const res = await request(t.http)
+        .get(members(a.workspace.sId))
+        .set('Authorization', `${scheme} ${a.admin.secret}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchApiSchema('MembersResponse');
+      expectError(
+        await request(t.http).get(members(a.workspace.sId)).set('Authorization', `${scheme} sk-unknown`),
+        401,
+        'invalid_api_key_error',
+      );
+    }
+  });
+
   it('answers an unknown key with 401 invalid_api_key_error', async () => {
     for (const secret of ['sk-00000000000000000000000000000000', 'not-a-key']) {
       expectError(await api(t, { secret }).get(members(a.workspace.sId)), 401, 'invalid_api_key_error');

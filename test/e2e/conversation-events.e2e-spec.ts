@@ -189,6 +189,30 @@ describe('conversation event stream', () => {
     }
   });
 
+  it('refuses an event id past the range of event ids with 400, not a broken stream', async () => {
+    const cId = await newConversation();
+    for (const [path, headers] of [
+      [`${ssePath(cId)}?lastEventId=9223372036854775808`, auth(a.admin.secret)],
+      [ssePath(cId), { ...auth(a.admin.secret), 'Last-Event-ID': '9999999999999999999' }],
+    ] as const) {
+      const res = await openSse(`${baseUrl}${path}`, headers);
+      expect({ status: res.status, contentType: res.headers['content-type'] }).toEqual({
+        status: 400,
+        contentType: expect.stringMatching(/^application\/json/),
+      });
+      const body: unknown = JSON.parse(await res.body());
+      expect(body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+      expect(body).toMatchApiSchema('ErrorResponse');
+    }
+    // The largest id there can be is a valid position: nothing comes after it.
+    const last = await openSse(
+      `${baseUrl}${ssePath(cId)}?lastEventId=9223372036854775807`,
+      auth(a.admin.secret),
+    );
+    expect(last.status).toBe(200);
+    last.close();
+  });
+
   it('sends heartbeats and releases everything when the client disconnects', async () => {
     const doorbell = t.app.get(EventDoorbell);
     const streams = t.app.get(SseStreams);

@@ -196,6 +196,99 @@ describe('conversations and messages', () => {
     expect((log[3].payload.message as { version: number }).version).toBe(1);
   });
 
+  it('takes only emoji or :shortcodes: as reactions, and at most 20 different ones per message', async () => {
+    const { conversation } = await createConversation(member, { title: 'Reactions' });
+    const path = `${base()}/${conversation.sId}`;
+    const posted = await api(t, member)
+      .post(`${path}/messages`)
+      .send({ content: 'react to me', mentions: [], context })
+      .expect(200);
+    const reactions = `${path}/messages/${posted.body.message.sId}/reactions`;
+    const stored = async () =>
+      (
+        await t.dataSource.query<{ emoji: string }[]>(
+          `SELECT r.emoji FROM message_reactions r JOIN messages m ON m.id = r.message_id WHERE m.s_id = $1
+           ORDER BY r.created_at, r.emoji`,
+          [posted.body.message.sId],
+        )
+      ).map((row) => row.emoji);
+    const refused = async (actor: Actor, emoji: string, message: RegExp) => {
+      const res = await api(t, actor).post(reactions).send({ emoji });
+      expect({ status: res.status, type: res.body.error?.type }).toEqual({
+        status: 400,
+        type: 'invalid_request_error',
+      });
+      expect(res.body).toMatchApiSchema('ErrorResponse');
+      expect(res.body.error.message).toMatch(message);
+    };
+
+    for (const emoji of ['lol', 'a', '👍👍', 'x👍', ':not a code:', 'Ledger\u200b', '1']) {
+      await refused(member, emoji, /^emoji: must be one emoji/);
+    }
+    expect(await stored()).toEqual([]);
+
+    // The text form of an emoji is the same reaction as its emoji form.
+    const hearts = await api(t, member).post(reactions).send({ emoji: '❤' }).expect(200);
+    expect(hearts.body).toMatchApiSchema('MessageResponse');
+    await api(t, a.admin).post(reactions).send({ emoji: '❤️' }).expect(200);
+    const grouped = await api(t, member).post(reactions).send({ emoji: ':tada:' }).expect(200);
+    expect(
+      (grouped.body.message.reactions as { emoji: string; users: unknown[] }[]).map((r) => [
+        r.emoji,
+        r.users.length,
+      ]),
+    ).toEqual([
+      ['❤️', 2],
+      [':tada:', 1],
+    ]);
+
+    // 18 more different emoji fill the cap of 20; the 21st is refused, already-given emoji still count.
+    const more = ['👍🏽', '🇫🇷', '👨‍👩‍👧', '🏳️‍🌈', '1️⃣', ':+1:'].concat(
+      Array.from({ length: 12 }, (_, i) => `:custom_${i}:`),
+    );
+    for (const emoji of more) await api(t, member).post(reactions).send({ emoji }).expect(200);
+    expect(new Set(await stored()).size).toBe(20);
+    await refused(a.admin, '🚀', /already has 20 different reactions/);
+    await refused(member, ':one_too_many:', /already has 20 different reactions/);
+    const joined = await api(t, a.admin).post(reactions).send({ emoji: ':tada:' }).expect(200);
+    expect(joined.body).toMatchApiSchema('MessageResponse');
+    expect(new Set(await stored()).size).toBe(20);
+    expect((await stored()).length).toBe(22);
+
+    // Removing by the text form removes the emoji form; then a new emoji fits again.
+    const removed = await api(t, member).delete(reactions).send({ emoji: '❤' }).expect(200);
+    expect(removed.body).toMatchApiSchema('MessageResponse');
+    await api(t, a.admin).delete(reactions).send({ emoji: '❤' }).expect(200);
+    await api(t, member).post(reactions).send({ emoji: '🚀' }).expect(200);
+    expect(await stored()).not.toContain('❤️');
+    expect(new Set(await stored()).size).toBe(20);
+  });
+
+  it('keeps the cap of different reactions under concurrent reactions', async () => {
+    const { conversation } = await createConversation(member, { title: 'Racing reactions' });
+    const path = `${base()}/${conversation.sId}`;
+    const posted = await api(t, member)
+      .post(`${path}/messages`)
+      .send({ content: 'race', mentions: [], context })
+      .expect(200);
+    const reactions = `${path}/messages/${posted.body.message.sId}/reactions`;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        api(t, member)
+          .post(reactions)
+          .send({ emoji: `:race_${i}:` }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(20);
+    expect(answers.filter((res) => res.status === 400)).toHaveLength(10);
+    const [{ n }] = await t.dataSource.query<{ n: number }[]>(
+      `SELECT count(DISTINCT r.emoji)::int AS n FROM message_reactions r JOIN messages m ON m.id = r.message_id
+       WHERE m.s_id = $1`,
+      [posted.body.message.sId],
+    );
+    expect(n).toBe(20);
+  });
+
   it('lists the caller conversations newest first, with a cursor', async () => {
     const actor = await world.member(a.workspace, 'builder');
     const made: string[] = [];
@@ -366,6 +459,55 @@ describe('conversations and messages', () => {
         });
       }
       expect(await t.dataSource.query('SELECT count(*)::int AS n FROM messages')).toEqual(before);
+    });
+
+    it('refuses a context timezone that is not an IANA zone, naming the field, and writes nothing', async () => {
+      const { conversation } = await createConversation(a.admin);
+      // Messages counted in this conversation: agents answering earlier tests may still be writing.
+      const counts = async () =>
+        (
+          await t.dataSource.query(
+            `SELECT (SELECT count(*)::int FROM conversations) AS conversations,
+                    (SELECT count(*)::int FROM messages m JOIN conversations c ON c.id = m.conversation_id
+                     WHERE c.s_id = $1) AS messages`,
+            [conversation.sId],
+          )
+        )[0] as { conversations: number; messages: number };
+      const before = await counts();
+      for (const timezone of ['Mars/Olympus_Mons', '+01:00', 'not a zone', '']) {
+        const posted = await api(t, a.admin)
+          .post(`${base()}/${conversation.sId}/messages`)
+          .send({ content: 'x', mentions: [], context: { username: 'ada', timezone } });
+        expect({ status: posted.status, body: posted.body }).toEqual({
+          status: 400,
+          body: {
+            error: { type: 'invalid_request_error', message: expect.stringMatching(/^context\.timezone: /) },
+          },
+        });
+        expect(posted.body).toMatchApiSchema('ErrorResponse');
+        const created = await api(t, a.admin)
+          .post(base())
+          .send({ message: { content: 'x', mentions: [], context: { username: 'ada', timezone } } });
+        expect({ status: created.status, body: created.body }).toEqual({
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              message: expect.stringMatching(/^message\.context\.timezone: /),
+            },
+          },
+        });
+      }
+      expect(await counts()).toEqual(before);
+      const accepted = await api(t, a.admin)
+        .post(`${base()}/${conversation.sId}/messages`)
+        .send({
+          content: 'x',
+          mentions: [],
+          context: { username: 'ada', timezone: 'America/Argentina/Buenos_Aires' },
+        })
+        .expect(200);
+      expect(accepted.body).toMatchApiSchema('UserMessageResponse');
     });
 
     it('refuses a body that is not JSON with 415 and creates nothing', async () => {

@@ -171,6 +171,38 @@ describe('data sources and data source views', () => {
         .expect(200);
     });
 
+    it('compares names after Unicode compatibility folding (NFKC) and refuses invisible characters', async () => {
+      const count = async () =>
+        Number((await t.dataSource.query<{ n: string }[]>('SELECT count(*) AS n FROM data_sources'))[0].n);
+      await createDataSource(globalSpace, { name: 'Ledger book' });
+      const before = await count();
+      // Full-width look-alikes are the same name.
+      for (const name of ['Ｌｅｄｇｅｒ ｂｏｏｋ', 'LEDGER BOOＫ']) {
+        const res = await api(t, a.admin).post(admin(globalSpace, '/data_sources')).send({ name });
+        expectError(res, 409, 'conflict');
+      }
+      for (const name of [
+        'Ledgers\u200b',
+        'Led\u200dgers',
+        '\u2066Ledgers\u2069',
+        'Ledg\u00aders',
+        'No\ufefftes',
+      ]) {
+        const res = await api(t, a.admin).post(admin(globalSpace, '/data_sources')).send({ name });
+        expectError(res, 400, 'invalid_request_error');
+        expect(res.body.error.message).toMatch(/^name: must not contain invisible characters/);
+      }
+      expect(await count()).toBe(before);
+      // Emoji keep their variation selector; the ﬁ ligature folds to "fi".
+      const emoji = await createDataSource(globalSpace, { name: '❤️ Favourite ﬁles' });
+      expect(emoji.dataSource.name).toBe('❤️ Favourite ﬁles');
+      expectError(
+        await api(t, a.admin).post(admin(globalSpace, '/data_sources')).send({ name: '❤️ favourite files' }),
+        409,
+        'conflict',
+      );
+    });
+
     it('lets exactly one of several simultaneous creations with the same name succeed', async () => {
       const results = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>

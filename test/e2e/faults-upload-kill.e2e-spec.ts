@@ -4,15 +4,13 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { FilesService, UPLOAD_MAX_DURATION_MS } from 'src/modules/files/application/files.service';
 import { asBytes } from 'test/support/bytes';
 import { expect } from 'test/support/expect';
 import { Bootstrapped, bootstrapWorkspace, serviceApi, useServedApiDocument } from 'test/support/service-api';
 import { freePort } from 'src/platform/net/free-port';
 import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
-import { createTestApp, createTestDatabase } from 'test/support/test-app';
+import { createTestDatabase } from 'test/support/test-app';
 import { until } from 'test/support/until';
-import { api } from 'test/support/world';
 
 interface FileBody {
   sId: string;
@@ -24,31 +22,37 @@ interface FileBody {
 const CUT_SIZE = 4 * 1024 * 1024;
 
 /**
- * A multipart upload that sends its form's opening and `first` bytes of content, then waits: the
- * rest never comes. Resolves with how the request ended (an answer, or the connection's error).
+ * A multipart upload that sends its form's opening and `first` bytes of content, then waits for
+ * `finish` with the rest, if it ever comes. `outcome` resolves with how the request ended (an
+ * answer, or the connection's error).
  */
-function startUpload(url: string, declaredSize: number, first: Buffer): Promise<string> {
+function startUpload(
+  url: string,
+  declaredSize: number,
+  first: Buffer,
+): { outcome: Promise<string>; finish: (rest: Buffer) => void } {
   const boundary = `faults${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.txt"\r\n` +
       'Content-Type: text/plain\r\n\r\n',
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return new Promise((resolve) => {
-    const req = httpRequest(url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': `multipart/form-data; boundary=${boundary}`,
-        'Content-Length': String(head.length + declaredSize + tail.length),
-      },
-    });
+  const req = httpRequest(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      'Content-Length': String(head.length + declaredSize + tail.length),
+    },
+  });
+  const outcome = new Promise<string>((resolve) => {
     req.on('response', (res) => {
       res.resume();
       resolve(`answered ${res.statusCode}`);
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve(`failed ${error.code ?? error.message}`));
-    req.write(Buffer.concat([head, first]));
   });
+  req.write(Buffer.concat([head, first]));
+  return { outcome, finish: (rest) => req.end(Buffer.concat([rest, tail])) };
 }
 
 describe('an app process killed during an upload', () => {
@@ -86,7 +90,7 @@ describe('an app process killed during an upload', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('leaves no ready record without its content, refuses a second upload cleanly, and the sweep fails it later', async () => {
+  it('leaves no ready record without its content, refuses a second upload cleanly, and a later start fails it and removes its partial content', async () => {
     const first = await startService(env);
     processes.push(first);
     await useServedApiDocument(first.baseUrl);
@@ -128,7 +132,7 @@ describe('an app process killed during an upload', () => {
 
     // A file whose upload is under way, with bytes already in storage, when the process dies.
     const cut = await create(first.baseUrl, CUT_SIZE);
-    const outcome = startUpload(cut.uploadUrl!, CUT_SIZE, Buffer.alloc(256 * 1024, 'a'));
+    const { outcome } = startUpload(cut.uploadUrl!, CUT_SIZE, Buffer.alloc(256 * 1024, 'a'));
     await until(
       async () => {
         const drafts = await readdir(incoming).catch(() => [] as string[]);
@@ -185,30 +189,50 @@ describe('an app process killed during an upload', () => {
     for (const row of ready.rows) expect(await exists(blobPath(row.s_id))).toBe(true);
     expect(await second.stop()).toBe(0);
 
-    // The design's cleanup: once the window has closed and the claim is older than any upload can
-    // run, the sweep fails the file. Run it as it would then run, rather than waiting an hour.
-    const t = await createTestApp({ databaseUrl: database.url, config: { dataDir } });
-    try {
-      const later = new Date(Date.now() + 24 * 3600 * 1000 + UPLOAD_MAX_DURATION_MS);
-      expect(await t.app.get(FilesService).sweepExpired(later)).toBe(1);
-      const swept = await db.query<{ s_id: string; status: string }>(
-        'SELECT s_id, status FROM files WHERE workspace_id = $1 ORDER BY id',
-        [workspaceId],
-      );
-      expect(swept.rows).toEqual([
-        { s_id: done.sId, status: 'ready' },
-        { s_id: cut.sId, status: 'failed' },
-        { s_id: again.sId, status: 'ready' },
-      ]);
-      const failed = await api(t, boot.apiKey).get(`/api/w/${wId}/files/${cut.sId}`).expect(200);
-      expect(failed.body).toMatchApiSchema('FileResponse');
-      expect(failed.body.file).toMatchObject({ status: 'failed' });
-      expect(failed.body.file.uploadUrl).toBeUndefined();
-      expect(await exists(blobPath(cut.sId))).toBe(false);
-      expect(await exists(blobPath(done.sId))).toBe(true);
-      expect(await exists(blobPath(again.sId))).toBe(true);
-    } finally {
-      await t.close();
-    }
+    // A draft of the killed upload is still in storage; the next start finds the upload dead (no
+    // heartbeat for two sweep intervals), fails its file and removes the draft, without waiting
+    // for the upload window to close.
+    expect((await readdir(incoming)).length).toBe(1);
+    const quickSweeps = { ...env, FILE_SWEEP_INTERVAL_SECONDS: '1' };
+    const third = await startService(quickSweeps);
+    processes.push(third);
+    const failed = await until(
+      () => getFile(third.baseUrl, cut.sId),
+      (file) => file.status === 'failed',
+      10_000,
+    );
+    expect(failed.uploadUrl).toBeUndefined();
+    expect(
+      await until(
+        () => readdir(incoming),
+        (names) => names.length === 0,
+        10_000,
+      ),
+    ).toEqual([]);
+    const [{ failure_reason }] = (
+      await db.query<{ failure_reason: string }>('SELECT failure_reason FROM files WHERE s_id = $1', [
+        cut.sId,
+      ])
+    ).rows;
+    expect(failure_reason).toMatch(/stopped with the process/);
+    expect(await exists(blobPath(cut.sId))).toBe(false);
+    expect(await exists(blobPath(done.sId))).toBe(true);
+    expect(await exists(blobPath(again.sId))).toBe(true);
+
+    // An upload that is alive is not failed, however long it pauses: its process keeps it beating.
+    const slow = await create(third.baseUrl, 2048);
+    const upload = startUpload(slow.uploadUrl!, 2048, Buffer.alloc(1024, 's'));
+    await until(
+      () => readdir(incoming),
+      (names) => names.length === 1,
+      10_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect((await getFile(third.baseUrl, slow.sId)).status).toBe('created');
+    expect((await readdir(incoming)).length).toBe(1);
+    upload.finish(Buffer.alloc(1024, 's'));
+    expect(await upload.outcome).toBe('answered 200');
+    expect((await getFile(third.baseUrl, slow.sId)).status).toBe('ready');
+    expect(await third.stop()).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
 import { UrlSigner } from 'src/platform/auth/url-signer';
@@ -369,6 +369,75 @@ describe('files', () => {
           400,
           'file_type_not_supported',
         );
+        await expectNothingStored(a, fake.sId, 'failed');
+      });
+    }
+
+    const OLE_HEAD = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+    const ZIP_HEAD = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00]);
+    const declared: [string, Buffer, Buffer, string][] = [
+      [
+        'text/plain',
+        Buffer.from('Grüße, naïve café 👍\n'),
+        Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+        'Latin-1 text',
+      ],
+      [
+        'text/markdown',
+        Buffer.from('# Notes\n\n- ✓ done\n'),
+        Buffer.concat([PNG, Buffer.alloc(64)]),
+        'a PNG',
+      ],
+      [
+        'text/csv',
+        Buffer.from('name,city\nZoë,Zürich\n'),
+        Buffer.from('name\u0000city\n'),
+        'text with a NUL byte',
+      ],
+      [
+        'application/json',
+        Buffer.from('{"rows":[{"name":"Zoë","n":1.5e3}],"ok":true}'),
+        Buffer.from('{"rows":[1,2,]}'),
+        'JSON with a trailing comma',
+      ],
+      ['application/json', Buffer.from('[]'), Buffer.from('{"unterminated": "str'), 'cut-off JSON'],
+      [
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        Buffer.concat([ZIP_HEAD, Buffer.alloc(100, 1)]),
+        Buffer.from('<html>not a document</html>'),
+        'HTML',
+      ],
+      [
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        Buffer.concat([ZIP_HEAD, Buffer.alloc(100, 2)]),
+        Buffer.concat([OLE_HEAD, Buffer.alloc(100)]),
+        'an OLE file',
+      ],
+      [
+        'application/msword',
+        Buffer.concat([OLE_HEAD, Buffer.alloc(100)]),
+        Buffer.concat([ZIP_HEAD, Buffer.alloc(100)]),
+        'a zip file',
+      ],
+      [
+        'application/vnd.ms-excel',
+        Buffer.concat([OLE_HEAD, Buffer.alloc(50)]),
+        Buffer.from('a,b\n1,2\n'),
+        'CSV text',
+      ],
+    ];
+    for (const [contentType, genuine, impostor, label] of declared) {
+      it(`takes ${contentType} content that is what it claims, and refuses ${label} declared as one, storing nothing`, async () => {
+        const good = await create(member, { ...textFile(genuine.length), contentType });
+        const ok = await post(local(good.uploadUrl!), [{ content: genuine, contentType }]).expect(200);
+        expect(ok.body).toMatchApiSchema('FileResponse');
+        expect(ok.body.file).toMatchObject({ status: 'ready', fileSize: genuine.length });
+        expect(await readFile(blobPath(a, good.sId))).toEqual(genuine);
+
+        const fake = await create(member, { ...textFile(impostor.length), contentType });
+        const refused = await post(local(fake.uploadUrl!), [{ content: impostor, contentType }]);
+        expectError(refused, 400, 'file_type_not_supported');
+        expect(refused.body.error.message).toMatch(/not (UTF-8 text|valid JSON|look like)|NUL/);
         await expectNothingStored(a, fake.sId, 'failed');
       });
     }

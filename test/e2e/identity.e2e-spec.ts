@@ -284,6 +284,29 @@ describe('members, API keys and spaces', () => {
       expect(duplicate.body.error.type).toBe('conflict');
     });
 
+    it('compares space names after NFKC folding and refuses invisible characters, writing nothing', async () => {
+      const count = async () =>
+        Number((await t.dataSource.query<{ n: string }[]>('SELECT count(*) AS n FROM spaces'))[0].n);
+      const created = await api(t, a.admin).post(path('/spaces')).send({ name: 'Ledger' }).expect(200);
+      expect(created.body).toMatchApiSchema('SpaceResponse');
+      const before = await count();
+      const lookalike = await api(t, a.admin)
+        .post(path('/spaces'))
+        .send({ name: 'Ｌｅｄｇｅｒ' })
+        .expect(409);
+      expect(lookalike.body).toMatchApiSchema('ErrorResponse');
+      expect(lookalike.body.error.type).toBe('conflict');
+      for (const name of ['Ledger\u200b', 'Led\u200cger', '\u200eLedger', 'Ledger\u2060']) {
+        const res = await api(t, a.admin).post(path('/spaces')).send({ name }).expect(400);
+        expect(res.body).toMatchApiSchema('ErrorResponse');
+        expect(res.body.error).toEqual({
+          type: 'invalid_request_error',
+          message: expect.stringMatching(/^name: must not contain invisible characters/),
+        });
+      }
+      expect(await count()).toBe(before);
+    });
+
     it('refuses members of another workspace and foreign spaces', async () => {
       const res = await api(t, a.admin)
         .post(path('/spaces'))

@@ -188,6 +188,40 @@ describe('wake-ups', () => {
     expect(conflict.body.error.type).toBe('invalid_request_error');
   });
 
+  it('refuses out-of-range fireAt numbers and says which field is wrong, writing nothing', async () => {
+    const cId = await newConversation();
+    const count = async () =>
+      (await t.dataSource.query('SELECT count(*)::int AS n FROM wakeups'))[0].n as number;
+    const before = await count();
+    const refused = async (body: Record<string, unknown> | string, message: RegExp) => {
+      const res = await api(t, member)
+        .post(`${conversations()}/${cId}/wakeups`)
+        .set('Content-Type', 'application/json')
+        .send(typeof body === 'string' ? body : JSON.stringify(body));
+      expect({ status: res.status, type: res.body.error?.type }).toEqual({
+        status: 400,
+        type: 'invalid_request_error',
+      });
+      expect(res.body).toMatchApiSchema('ErrorResponse');
+      expect(res.body.error.message).toMatch(message);
+    };
+    // Sent as raw JSON text, so the numbers reach the service exactly as a client wrote them.
+    const withFireAt = (fireAt: string) =>
+      `{"agentConfigurationId":"${assistant}","reason":"Check","scheduleConfig":{"type":"one_shot","fireAt":${fireAt}}}`;
+    for (const fireAt of ['1e308', '8640000000000001', '9007199254740993', '1e20', '-1e308']) {
+      await refused(withFireAt(fireAt), /^scheduleConfig\.fireAt\b/);
+    }
+    await refused(
+      { ...oneShot(60_000), agentConfigurationId: 'noSuchAgnt' },
+      /^agentConfigurationId: .*noSuchAgnt/,
+    );
+    await refused(
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * * *' } },
+      /^scheduleConfig\.timezone: required for cron/,
+    );
+    expect(await count()).toBe(before);
+  });
+
   it('follows a cron expression in its timezone and expires after maxFires', async () => {
     const clock = new FakeClock(new Date('2026-11-23T07:00:00Z'));
     const timed = await createTestApp({

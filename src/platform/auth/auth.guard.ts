@@ -14,7 +14,8 @@ import { retryAfterSeconds, setRateLimitHeaders } from 'src/platform/auth/rate-l
 import { RateLimiter } from 'src/platform/auth/rate-limit/rate-limiter';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 
-const BEARER = /^Bearer +([^\s]+) *$/;
+/** The scheme is case-insensitive (RFC 9110 §11.1): `bearer sk-…` is the same credential. */
+const BEARER = /^Bearer +([^\s]+) *$/i;
 
 function pathOf(url: string): string {
   const query = url.indexOf('?');

@@ -192,15 +192,15 @@ export class AgentsService {
 
   /**
    * The agents a message may mention: live (active) agents of the workspace the caller can read.
-   * Anything else is a 400 naming it.
+   * Anything else is a 400 naming it and `field`, the request field that gave the sIds.
    */
-  async resolveMentions(caller: Caller, sIds: string[]): Promise<AgentDetails[]> {
+  async resolveMentions(caller: Caller, sIds: string[], field = 'mentions'): Promise<AgentDetails[]> {
     if (sIds.length === 0) return [];
     const found = await this.describe(caller, sIds);
     const usable = found.filter((details) => details.agent.status === 'active' && details.canRead);
     const missing = sIds.filter((sId) => !usable.some((details) => details.agent.sId === sId));
     if (missing.length > 0) {
-      throw new InvalidRequestError(`mentions: no usable agent with configurationId ${missing.join(', ')}.`);
+      throw new InvalidRequestError(`${field}: no usable agent with configurationId ${missing.join(', ')}.`);
     }
     return usable;
   }

@@ -30,6 +30,7 @@ import {
   UserMessage,
   agentMentions,
 } from 'src/modules/conversations/domain/message';
+import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
 
 export interface MessageInput {
   content: string;
@@ -266,18 +267,31 @@ export class ConversationsService {
     };
   }
 
+  /**
+   * Adds or removes the caller's reaction. A new emoji on a message counts against the cap, checked
+   * under a per-message lock so that concurrent reactions cannot pass it together.
+   */
   async react(
     caller: Caller,
     sId: string,
     messageSId: string,
-    emoji: string,
+    emojiInput: string,
     add: boolean,
   ): Promise<Message> {
+    // Removal also takes a string that is not an emoji: reactions stored before the rule can go.
+    const emoji = add ? parseEmoji(emojiInput) : (canonicalEmoji(emojiInput) ?? emojiInput);
     const conversation = await this.get(caller, sId);
     const message = await this.findMessage(caller, conversation, messageSId);
     const reaction = { messageId: message.id, userId: caller.userId, emoji };
-    if (add) await this.messages.addReaction(caller.workspaceId, reaction);
-    else await this.messages.removeReaction(caller.workspaceId, reaction);
+    if (!add) {
+      await this.messages.removeReaction(caller.workspaceId, reaction);
+      return message;
+    }
+    await this.unitOfWork.run(async () => {
+      await this.messages.lockReactions(message.id);
+      checkNewReaction(emoji, await this.messages.emojisOn(caller.workspaceId, message.id));
+      await this.messages.addReaction(caller.workspaceId, reaction);
+    });
     return message;
   }
 

@@ -9,6 +9,7 @@ import { ConversationsService } from 'src/modules/conversations/application/conv
 import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { UserMessage } from 'src/modules/conversations/domain/message';
+import { REACTIONS_PER_MESSAGE_MAX } from 'src/modules/conversations/domain/reaction';
 import {
   ConversationParams,
   CreateConversationDto,
@@ -56,7 +57,7 @@ export class ConversationsController {
     const { conversation, message } = await this.conversations.create(caller, {
       title: body.title,
       spaceId: body.spaceId,
-      message: body.message && toMessageInput(body.message),
+      message: body.message && toMessageInput(body.message, 'message.'),
     });
     const response: CreatedConversationResponse = { conversation: await this.present(caller, conversation) };
     if (message) response.message = await this.presentUserMessage(caller, message);
@@ -155,6 +156,10 @@ export class ConversationsController {
   @Post(':cId/messages/:mId/reactions')
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: "Add the caller's reaction to a message.",
+    description: `Adding a reaction the caller already gave changes nothing. A message carries at most ${REACTIONS_PER_MESSAGE_MAX} different emoji: a new one past that is 400 (reacting with one already there is always taken).`,
+  })
   @ApiOkResponse({ type: MessageResponse })
   @ApiErrors(400, 404)
   async react(
@@ -168,6 +173,10 @@ export class ConversationsController {
 
   @Delete(':cId/messages/:mId/reactions')
   @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: "Remove the caller's reaction from a message.",
+    description: 'Removing a reaction the caller did not give changes nothing and answers 200.',
+  })
   @ApiOkResponse({ type: MessageResponse })
   @ApiErrors(400, 404)
   async unreact(

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import type { Mention } from 'src/modules/conversations/domain/message';
+import { type Mention, isValidTimezone } from 'src/modules/conversations/domain/message';
 import type { MessageInput } from 'src/modules/conversations/application/conversations.service';
 import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/conversation.dto';
 
@@ -18,7 +18,13 @@ export function toMentions(mentions: MentionDto[]): Mention[] {
   });
 }
 
-export function toMessageInput(body: PostMessageDto): MessageInput {
+/** `field` is where the message sits in the request body, for errors (`message` on a creation). */
+export function toMessageInput(body: PostMessageDto, field = ''): MessageInput {
+  if (!isValidTimezone(body.context.timezone)) {
+    throw new InvalidRequestError(
+      `${field}context.timezone: "${body.context.timezone}" is not an IANA timezone (e.g. "Europe/Paris").`,
+    );
+  }
   return {
     content: body.content,
     mentions: toMentions(body.mentions),

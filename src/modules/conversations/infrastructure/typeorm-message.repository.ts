@@ -54,6 +54,9 @@ function toMessage(e: MessageEntity): Message {
 }
 
 /** Rows holding the latest version of each rank. */
+/** First key of the two-key advisory locks that serialise the reactions to one message. */
+const REACTIONS_LOCK_CLASS = 5_018;
+
 const LATEST = `m.version = (SELECT max(v.version) FROM messages v WHERE v.conversation_id = m.conversation_id AND v.rank = m.rank)`;
 
 @Injectable()
@@ -211,6 +214,23 @@ export class TypeormMessageRepository extends MessageRepository {
       order: { createdAt: 'ASC' },
     });
     return rows.map(({ messageId, userId, emoji }) => ({ messageId, userId, emoji }));
+  }
+
+  async lockReactions(messageId: number): Promise<void> {
+    // Not the message's row lock, which a running agent's writes take every 100 ms.
+    await this.db
+      .manager()
+      .query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [REACTIONS_LOCK_CLASS, messageId]);
+  }
+
+  async emojisOn(workspaceId: number, messageId: number): Promise<string[]> {
+    const rows = await this.db
+      .repository(ReactionEntity)
+      .createQueryBuilder('r')
+      .select('DISTINCT r.emoji', 'emoji')
+      .where('r.workspace_id = :workspaceId AND r.message_id = :messageId', { workspaceId, messageId })
+      .getRawMany<{ emoji: string }>();
+    return rows.map((row) => row.emoji);
   }
 
   async addReaction(workspaceId: number, reaction: Reaction): Promise<void> {

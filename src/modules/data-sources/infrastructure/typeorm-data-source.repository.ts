@@ -80,10 +80,16 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
   }
 
   async dataSourceNameExists(workspaceId: number, name: string): Promise<boolean> {
-    return this.dataSources
-      .createQueryBuilder('ds')
-      .where('ds.workspace_id = :workspaceId AND lower(ds.name) = lower(:name)', { workspaceId, name })
-      .getExists();
+    return (
+      this.dataSources
+        .createQueryBuilder('ds')
+        // The expression of the unique name index, so the index answers it.
+        .where(
+          'ds.workspace_id = :workspaceId AND lower(normalize(ds.name, NFKC)) = lower(normalize(:name, NFKC))',
+          { workspaceId, name },
+        )
+        .getExists()
+    );
   }
 
   async createView(view: NewDataSourceView): Promise<DataSourceView> {

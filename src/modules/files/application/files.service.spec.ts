@@ -13,7 +13,7 @@ import { FileRepository, NewFile } from 'src/modules/files/application/ports/fil
 import { FileRecord, blobKey } from 'src/modules/files/domain/file';
 
 class MemoryFiles extends FileRepository {
-  readonly rows = new Map<number, FileRecord & { claimed: boolean; reason?: string }>();
+  readonly rows = new Map<number, FileRecord & { claimed: boolean; heartbeat?: Date; reason?: string }>();
   private nextId = 1;
 
   async create(file: NewFile): Promise<FileRecord> {
@@ -35,6 +35,7 @@ class MemoryFiles extends FileRepository {
     const row = this.rows.get(fileId);
     if (!row || row.status !== 'created' || row.claimed || row.expiresAt <= now) return false;
     row.claimed = true;
+    row.heartbeat = now;
     return true;
   }
   async markReady(_workspaceId: number, fileId: number, fileSize: number): Promise<FileRecord | null> {
@@ -52,9 +53,18 @@ class MemoryFiles extends FileRepository {
   async delete(_workspaceId: number, fileId: number): Promise<boolean> {
     return this.rows.delete(fileId);
   }
-  async failExpired(now: Date, _since: Date, limit: number): Promise<FileRecord[]> {
+  async beatUploads(fileIds: number[], now: Date): Promise<void> {
+    for (const id of fileIds) {
+      const row = this.rows.get(id);
+      if (row?.status === 'created') row.heartbeat = now;
+    }
+  }
+  async failStalled(now: Date, limits: { heartbeatSince: Date }, limit: number): Promise<FileRecord[]> {
     const due = [...this.rows.values()]
-      .filter((r) => r.status === 'created' && r.expiresAt <= now)
+      .filter(
+        (r) =>
+          r.status === 'created' && (r.claimed ? r.heartbeat! < limits.heartbeatSince : r.expiresAt <= now),
+      )
       .slice(0, limit);
     for (const row of due) row.status = 'failed';
     return due.map((row) => ({ ...row }));
@@ -79,6 +89,10 @@ class MemoryBlobs extends BlobStorage {
   }
   async delete(key: string): Promise<void> {
     this.blobs.delete(key);
+  }
+  async keepDraftsAlive(): Promise<void> {}
+  async removeAbandonedDrafts(): Promise<number> {
+    return 0;
   }
 }
 
@@ -161,5 +175,19 @@ describe('FilesService', () => {
     expect(await service.sweepExpired(later)).toBe(150);
     expect([...files.rows.values()].every((row) => row.status === 'failed')).toBe(true);
     expect(blobs.blobs.size).toBe(0);
+  });
+
+  it('fails an upload whose heartbeat stopped, and not one whose process keeps it beating', async () => {
+    const { files, service, create } = setUp(1000);
+    const [dead, alive] = await Promise.all([create(), create()]);
+    const claimedAt = new Date();
+    for (const file of [dead, alive]) await files.claimUpload(file.workspaceId, file.id, claimedAt);
+    const sweepMs = loadAppConfig({}).files.sweepIntervalSeconds * 1000;
+    // The window is still open: only the stopped heartbeat fails the file.
+    const later = new Date(claimedAt.getTime() + 2 * sweepMs + 1);
+    await files.beatUploads([alive.id], new Date(later.getTime() - service.uploadHeartbeatMs));
+    expect(await service.sweepExpired(later)).toBe(1);
+    expect(files.rows.get(dead.id)?.status).toBe('failed');
+    expect(files.rows.get(alive.id)?.status).toBe('created');
   });
 });

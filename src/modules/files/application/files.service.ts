@@ -40,15 +40,20 @@ export interface FileContent {
 
 /**
  * An upload that began this long ago is no longer running (Node ends a request after 5 minutes):
- * the sweep may fail its file.
+ * the sweep may fail its file. Only for uploads claimed before heartbeats were recorded.
  */
 export const UPLOAD_MAX_DURATION_MS = 60 * 60 * 1000;
+/** Heartbeats per sweep interval, and sweep intervals without one after which an upload is dead. */
+const HEARTBEATS_PER_SWEEP = 4;
+const SWEEPS_BEFORE_DEAD = 2;
 const SWEEP_BATCH = 100;
 
 @Injectable()
 export class FilesService {
   private readonly logger = new Logger(FilesService.name);
   private readonly creations: TokenBuckets<number>;
+  /** Ids of the files whose upload this process is receiving. */
+  private readonly uploading = new Set<number>();
 
   constructor(
     private readonly files: FileRepository,
@@ -157,19 +162,40 @@ export class FilesService {
     return this.store(file, content);
   }
 
+  /** How often a process marks its uploads (and their partial content) alive. */
+  get uploadHeartbeatMs(): number {
+    return (this.config.files.sweepIntervalSeconds * 1000) / HEARTBEATS_PER_SWEEP;
+  }
+
+  /** Marks the uploads this process is receiving, and their partial content, alive. */
+  async beatUploads(now = new Date()): Promise<void> {
+    await Promise.all([this.files.beatUploads([...this.uploading], now), this.blobs.keepDraftsAlive(now)]);
+  }
+
   /**
-   * Fails the files whose upload window closed with no upload, and removes any content they left.
-   * Safe to run in every process at once. Returns how many files it failed.
+   * Fails the files no upload can complete any more (window closed with no upload, or an upload
+   * whose process died), removes any content they left, and removes the partial content of writes
+   * that died with their process. Safe to run in every process at once. Returns how many files it
+   * failed.
    */
   async sweepExpired(now = new Date()): Promise<number> {
-    const uploadStartedSince = new Date(now.getTime() - UPLOAD_MAX_DURATION_MS);
+    const aliveSince = new Date(
+      now.getTime() - SWEEPS_BEFORE_DEAD * this.config.files.sweepIntervalSeconds * 1000,
+    );
+    const limits = {
+      heartbeatSince: aliveSince,
+      uploadStartedSince: new Date(now.getTime() - UPLOAD_MAX_DURATION_MS),
+    };
     let total = 0;
     for (;;) {
-      const failed = await this.files.failExpired(now, uploadStartedSince, SWEEP_BATCH);
+      const failed = await this.files.failStalled(now, limits, SWEEP_BATCH);
       for (const file of failed) await this.deleteBlob(file);
       total += failed.length;
-      if (failed.length < SWEEP_BATCH) return total;
+      if (failed.length < SWEEP_BATCH) break;
     }
+    const drafts = await this.blobs.removeAbandonedDrafts(aliveSince);
+    if (drafts > 0) this.logger.log({ drafts }, 'Removed partial uploads left by a stopped process');
+    return total;
   }
 
   private async store(file: FileRecord, content: Readable): Promise<FileRecord> {
@@ -177,6 +203,7 @@ export class FilesService {
     // The first failure of the content itself says why the upload failed (storage errors follow it).
     let refusal: unknown = null;
     for (const stream of [content, inspector]) stream.on('error', (error) => (refusal ??= error));
+    this.uploading.add(file.id);
     try {
       await this.blobs.write(
         blobKey(file),
@@ -196,6 +223,8 @@ export class FilesService {
         cause instanceof DomainError ? cause.message : 'The content could not be stored.',
       );
       throw cause;
+    } finally {
+      this.uploading.delete(file.id);
     }
   }
 

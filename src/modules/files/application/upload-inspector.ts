@@ -1,23 +1,27 @@
 import { Transform, TransformCallback } from 'node:stream';
 import { SIGNATURE_BYTES, matchesSignature } from 'src/modules/files/domain/content-signature';
 import { FileIsEmpty, FileTooLarge, FileTypeNotSupported } from 'src/modules/files/domain/files.errors';
+import { TextContentCheck, textContentCheck } from 'src/modules/files/domain/text-content';
 
 /**
- * Passes an upload through while checking it: at most `maxBytes`, not empty, and (for the binary
- * types that have one) starting with its type's signature. No byte goes on before the signature
- * has been checked, so refused content never reaches storage.
+ * Passes an upload through while checking it: at most `maxBytes`, not empty, (for the binary
+ * types that have one) starting with its type's signature, and (for text and JSON) text of its
+ * type. No byte goes on before the signature has been checked, so content of another type never
+ * reaches storage; text found invalid later fails the stream, and storage then keeps nothing.
  */
 export class UploadInspector extends Transform {
   private received = 0;
   private head: Buffer[] = [];
   private headLength = 0;
   private checked = false;
+  private readonly text: TextContentCheck | null;
 
   constructor(
     private readonly contentType: string,
     private readonly maxBytes: number,
   ) {
     super();
+    this.text = textContentCheck(contentType);
   }
 
   /** How many bytes went through (not `size`: stream consumers read that as the total to come). */
@@ -33,6 +37,11 @@ export class UploadInspector extends Transform {
           `The file has more bytes than the ${this.maxBytes} declared: create the file with its real size.`,
         ),
       );
+      return;
+    }
+    const invalidText = this.text?.push(chunk);
+    if (invalidText) {
+      done(new FileTypeNotSupported(invalidText));
       return;
     }
     if (this.checked) {
@@ -51,6 +60,11 @@ export class UploadInspector extends Transform {
   override _flush(done: TransformCallback): void {
     if (this.received === 0) {
       done(new FileIsEmpty());
+      return;
+    }
+    const invalidText = this.text?.end();
+    if (invalidText) {
+      done(new FileTypeNotSupported(invalidText));
       return;
     }
     done(this.checked ? null : this.release());

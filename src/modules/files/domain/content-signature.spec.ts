@@ -13,6 +13,12 @@ describe('content signatures', () => {
     ['image/gif', bytes('GIF87a')],
     ['image/webp', bytes('RIFF', [0, 0, 0, 0], 'WEBP')],
     ['application/pdf', bytes('%PDF-1.4')],
+    ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes('PK', [3, 4, 20, 0])],
+    ['application/vnd.openxmlformats-officedocument.presentationml.presentation', bytes('PK', [3, 4])],
+    ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes('PK', [3, 4, 10, 0])],
+    ['application/msword', bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])],
+    ['application/vnd.ms-powerpoint', bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0])],
+    ['application/vnd.ms-excel', bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0])],
   ];
 
   it('recognises each binary type by its first bytes', () => {
@@ -25,6 +31,14 @@ describe('content signatures', () => {
       expect(matchesSignature(contentType, bytes([0x89]))).toBe(false);
     }
     expect(matchesSignature('image/webp', bytes('RIFF', [0, 0, 0, 0], 'WAVE'))).toBe(false);
+    // An old Word file declared as the new format, and the other way round.
+    expect(matchesSignature('application/msword', bytes('PK', [3, 4]))).toBe(false);
+    expect(
+      matchesSignature(
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        bytes([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      ),
+    ).toBe(false);
   });
 
   it('has nothing to check for types without a signature', () => {

@@ -3,13 +3,14 @@ import { AppConfig } from 'src/platform/config/app-config';
 import { FilesService } from 'src/modules/files/application/files.service';
 
 /**
- * Runs the sweep of never-uploaded files on a timer in every process (the sweep itself is safe
- * to run concurrently). Stopped before shutdown closes the database, waiting for a sweep under way.
+ * Runs the sweep of files no upload can complete on a timer in every process, and once at start
+ * (the sweep itself is safe to run concurrently), and the heartbeat of this process's uploads.
+ * Stopped before shutdown closes the database, waiting for a sweep under way.
  */
 @Injectable()
 export class ExpiredFilesSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ExpiredFilesSweeper.name);
-  private timer: NodeJS.Timeout | null = null;
+  private timers: NodeJS.Timeout[] = [];
   private running: Promise<void> | null = null;
 
   constructor(
@@ -18,15 +19,26 @@ export class ExpiredFilesSweeper implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.sweep(), this.config.files.sweepIntervalSeconds * 1000);
+    this.timers = [
+      setInterval(() => this.sweep(), this.config.files.sweepIntervalSeconds * 1000),
+      setInterval(() => this.beat(), this.files.uploadHeartbeatMs),
+    ];
     // Never what keeps a process alive.
-    this.timer.unref();
+    for (const timer of this.timers) timer.unref();
+    // Uploads cut by a previous stop of this or another process are failed without waiting.
+    this.sweep();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
     await this.running;
+  }
+
+  private beat(): void {
+    this.files
+      .beatUploads()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'The heartbeat of uploads failed'));
   }
 
   private sweep(): void {
@@ -35,7 +47,7 @@ export class ExpiredFilesSweeper implements OnApplicationBootstrap, BeforeApplic
       .sweepExpired()
       .then(
         (failed) => {
-          if (failed > 0) this.logger.log({ failed }, 'Failed files whose upload window closed');
+          if (failed > 0) this.logger.log({ failed }, 'Failed files that no upload can complete');
         },
         (error: unknown) => this.logger.warn({ err: error }, 'The sweep of expired files failed'),
       )

@@ -54,6 +54,10 @@ export class FileEntity {
   @Column({ name: 'upload_started_at', ...timestamptz, nullable: true })
   uploadStartedAt!: Date | null;
 
+  /** Renewed by the process receiving the upload while it runs; a stale one means that process died. */
+  @Column({ name: 'upload_heartbeat_at', ...timestamptz, nullable: true })
+  uploadHeartbeatAt!: Date | null;
+
   /** Why the file failed, for operators (the API answered it to the uploader). */
   @Column({ name: 'failure_reason', type: 'varchar', length: 500, nullable: true })
   failureReason!: string | null;

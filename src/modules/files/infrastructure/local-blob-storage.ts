@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
+import { FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -49,6 +49,8 @@ class DurableFileWriter extends Writable {
 export class LocalBlobStorage extends BlobStorage {
   /** Same file system as the blobs, so the final rename is atomic. */
   private readonly incoming: string;
+  /** This process's drafts being written, whose modification time it renews while they are. */
+  private readonly drafts = new Set<FileHandle>();
 
   constructor(private readonly root: string) {
     super();
@@ -63,15 +65,39 @@ export class LocalBlobStorage extends BlobStorage {
       mkdir(dirname(target), { recursive: true }),
     ]);
     const handle = await open(draft, 'wx', 0o600);
+    this.drafts.add(handle);
     try {
       await pipeline(content, new DurableFileWriter(handle));
+      this.drafts.delete(handle);
       await handle.close();
       await rename(draft, target);
     } catch (error) {
+      this.drafts.delete(handle);
       await handle.close().catch(() => undefined);
       await rm(draft, { force: true });
       throw error;
     }
+  }
+
+  async keepDraftsAlive(now: Date): Promise<void> {
+    // A draft may close meanwhile: its write then owns it, and a failed touch means nothing.
+    await Promise.all([...this.drafts].map((handle) => handle.utimes(now, now).catch(() => undefined)));
+  }
+
+  async removeAbandonedDrafts(aliveSince: Date): Promise<number> {
+    const names = await readdir(this.incoming).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      const path = join(this.incoming, name);
+      const modified = await stat(path).then(
+        (stats) => stats.mtime,
+        () => null,
+      );
+      if (modified === null || modified >= aliveSince) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   async read(key: string): Promise<Readable | null> {

@@ -59,6 +59,18 @@ export class S3BlobStorage extends BlobStorage implements OnApplicationShutdown 
     await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }));
   }
 
+  /**
+   * A multipart upload is not an object: nothing to keep alive, and none is ever listed or read.
+   * What a killed process leaves is the bucket's lifecycle rule for incomplete uploads to remove.
+   */
+  keepDraftsAlive(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  removeAbandonedDrafts(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   /** Lets go of the client's open connections. */
   onApplicationShutdown(): void {
     this.client.destroy();

@@ -39,6 +39,7 @@ export class TypeormFileRepository extends FileRepository {
       status: 'created',
       version: 1,
       uploadStartedAt: null,
+      uploadHeartbeatAt: null,
       failureReason: null,
     });
     return toFile(await this.files.save(entity));
@@ -53,7 +54,12 @@ export class TypeormFileRepository extends FileRepository {
     const result = await this.files
       .createQueryBuilder()
       .update()
-      .set({ uploadStartedAt: now, version: () => 'version + 1', updatedAt: () => 'now()' })
+      .set({
+        uploadStartedAt: now,
+        uploadHeartbeatAt: now,
+        version: () => 'version + 1',
+        updatedAt: () => 'now()',
+      })
       .where('id = :fileId AND workspace_id = :workspaceId', { fileId, workspaceId })
       .andWhere("status = 'created' AND upload_started_at IS NULL AND expires_at > :now", { now })
       .execute();
@@ -76,20 +82,44 @@ export class TypeormFileRepository extends FileRepository {
     return result.affected === 1;
   }
 
-  async failExpired(now: Date, uploadStartedSince: Date, limit: number): Promise<FileRecord[]> {
+  async beatUploads(fileIds: number[], now: Date): Promise<void> {
+    if (fileIds.length === 0) return;
+    await this.files
+      .createQueryBuilder()
+      .update()
+      .set({ uploadHeartbeatAt: now })
+      .where("id IN (:...fileIds) AND status = 'created'", { fileIds })
+      .execute();
+  }
+
+  async failStalled(
+    now: Date,
+    limits: { heartbeatSince: Date; uploadStartedSince: Date },
+    limit: number,
+  ): Promise<FileRecord[]> {
     // SKIP LOCKED: a row that another process is failing at this moment is left to it.
     const [rows] = await this.db.manager().query<[{ id: number }[], number]>(
-      `UPDATE files SET status = 'failed', failure_reason = $4, version = version + 1, updated_at = now()
+      `UPDATE files SET status = 'failed', version = version + 1, updated_at = now(),
+         failure_reason = CASE WHEN upload_started_at IS NULL THEN $5 ELSE $6 END
        WHERE id IN (
          SELECT id FROM files
-         WHERE status = 'created' AND expires_at <= $1
-           AND (upload_started_at IS NULL OR upload_started_at < $2)
+         WHERE status = 'created' AND (
+           (upload_started_at IS NULL AND expires_at <= $1)
+           OR upload_heartbeat_at < $2
+           OR (upload_heartbeat_at IS NULL AND upload_started_at < $3 AND expires_at <= $1))
          ORDER BY expires_at
-         LIMIT $3
+         LIMIT $4
          FOR UPDATE SKIP LOCKED
        )
        RETURNING id`,
-      [now, uploadStartedSince, limit, 'The upload window closed before an upload completed.'],
+      [
+        now,
+        limits.heartbeatSince,
+        limits.uploadStartedSince,
+        limit,
+        'The upload window closed before an upload completed.',
+        'The upload stopped with the process that was receiving it.',
+      ],
     );
     if (rows.length === 0) return [];
     return (await this.files.findBy({ id: In(rows.map((row) => row.id)) })).map(toFile);

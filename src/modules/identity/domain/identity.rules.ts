@@ -1,6 +1,7 @@
 import { ROLES, Role } from 'src/platform/auth/caller';
 import { SCOPES, Scope, isScope } from 'src/platform/auth/scopes';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { hasInvisibleCharacter } from 'src/platform/text/names';
 import { EMAIL_PATTERN, FULL_NAME_MAX } from 'src/modules/identity/domain/user';
 
 /** Checks shared by the REST DTOs' callers and the CLI, which has no DTO in front of it. */
@@ -28,6 +29,11 @@ export function checkName(field: string, name: string, max: number): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > max || hasControlCharacter(trimmed)) {
     throw new InvalidRequestError(`${field}: must be 1 to ${max} printable characters.`);
+  }
+  if (hasInvisibleCharacter(trimmed)) {
+    throw new InvalidRequestError(
+      `${field}: must not contain invisible characters (zero-width spaces or joiners, direction marks).`,
+    );
   }
   return trimmed;
 }

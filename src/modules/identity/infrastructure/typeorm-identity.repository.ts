@@ -237,10 +237,16 @@ export class TypeormIdentityRepository extends IdentityRepository {
   }
 
   async spaceNameExists(workspaceId: number, name: string): Promise<boolean> {
-    return this.spaces
-      .createQueryBuilder('s')
-      .where('s.workspace_id = :workspaceId AND lower(s.name) = lower(:name)', { workspaceId, name })
-      .getExists();
+    return (
+      this.spaces
+        .createQueryBuilder('s')
+        // The expression of IDX_spaces_workspace_name, so the index answers it.
+        .where(
+          's.workspace_id = :workspaceId AND lower(normalize(s.name, NFKC)) = lower(normalize(:name, NFKC))',
+          { workspaceId, name },
+        )
+        .getExists()
+    );
   }
 
   async listSpaces(workspaceId: number, userId: number | null): Promise<Space[]> {

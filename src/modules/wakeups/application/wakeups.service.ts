@@ -45,7 +45,7 @@ export class WakeUpsService {
     const conversation = await this.conversations.get(caller, conversationSId);
     const plan = planSchedule(input.scheduleConfig, input.maxFires, this.clock.now());
     // The agent must exist and be usable by the owner (the same check as a mention).
-    await this.agents.resolveMentions(caller, [input.agentConfigurationId]);
+    await this.agents.resolveMentions(caller, [input.agentConfigurationId], 'agentConfigurationId');
     const wakeUp = await this.unitOfWork.run(async () => {
       const created = await this.wakeUps.create({
         sId: generatePrefixedSId('wku'),

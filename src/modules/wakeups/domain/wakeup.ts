@@ -72,12 +72,18 @@ export function planSchedule(
     }
     if (input.fireAt === undefined)
       throw new InvalidRequestError('scheduleConfig.fireAt: required for one_shot.');
-    const fireAt = new Date(input.fireAt);
-    if (fireAt.getTime() <= now.getTime())
+    // Compared as numbers before any Date is made: past ±8.64e15 a Date is invalid (NaN passes
+    // every comparison), and past 2^53 the number is no longer the integer the client sent.
+    if (!Number.isSafeInteger(input.fireAt))
+      throw new InvalidRequestError(
+        'scheduleConfig.fireAt: must be an integer number of ms since the epoch.',
+      );
+    if (input.fireAt <= now.getTime())
       throw new InvalidRequestError('scheduleConfig.fireAt: must be in the future.');
-    if (fireAt.getTime() - now.getTime() > ONE_SHOT_MAX_AHEAD_MS) {
+    if (input.fireAt - now.getTime() > ONE_SHOT_MAX_AHEAD_MS) {
       throw new InvalidRequestError('scheduleConfig.fireAt: at most 31 days ahead.');
     }
+    const fireAt = new Date(input.fireAt);
     if (requestedMaxFires !== undefined && requestedMaxFires !== 1) {
       throw new InvalidRequestError('maxFires: a one_shot wake-up fires once (maxFires 1).');
     }
@@ -86,8 +92,15 @@ export function planSchedule(
   if (input.type === 'cron') {
     if (input.fireAt !== undefined)
       throw new InvalidRequestError('scheduleConfig: a cron schedule takes cron and timezone, not fireAt.');
-    const cron = (input.cron ?? '').trim();
-    const timezone = input.timezone ?? '';
+    if (input.cron === undefined)
+      throw new InvalidRequestError('scheduleConfig.cron: required for cron (5 fields, e.g. "0 9 * * 1-5").');
+    if (input.timezone === undefined) {
+      throw new InvalidRequestError(
+        'scheduleConfig.timezone: required for cron (an IANA timezone, e.g. "Europe/Paris").',
+      );
+    }
+    const cron = input.cron.trim();
+    const timezone = input.timezone;
     if (cron.split(/\s+/).length !== 5) {
       throw new InvalidRequestError(
         'scheduleConfig.cron: must have 5 fields (minute hour day-of-month month day-of-week).',

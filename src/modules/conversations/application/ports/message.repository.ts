@@ -45,6 +45,10 @@ export abstract class MessageRepository {
   abstract findStaleRuns(before: Date, limit: number): Promise<StaleRun[]>;
 
   abstract reactionsOf(workspaceId: number, messageIds: number[]): Promise<Reaction[]>;
+  /** Held until the transaction ends: reactions to this message are added one at a time. */
+  abstract lockReactions(messageId: number): Promise<void>;
+  /** The distinct emoji on a message. */
+  abstract emojisOn(workspaceId: number, messageId: number): Promise<string[]>;
   abstract addReaction(workspaceId: number, reaction: Reaction): Promise<void>;
   abstract removeReaction(workspaceId: number, reaction: Reaction): Promise<void>;
 }

@@ -142,7 +142,11 @@ export class UpdateConversationDto {
 }
 
 export class ReactionDto {
-  @ApiProperty({ example: '👍' })
+  @ApiProperty({
+    example: '👍',
+    description:
+      'One emoji (a grapheme of the Unicode RGI emoji set; its text form such as ❤ is stored as ❤️) or a :shortcode: (lower-case letters, digits, _ + -).',
+  })
   @IsString()
   @MinLength(1)
   @MaxLength(EMOJI_MAX)

@@ -11,4 +11,11 @@ export abstract class BlobStorage {
   abstract read(key: string): Promise<Readable | null>;
   /** Removes the content under `key`; nothing there is not an error. */
   abstract delete(key: string): Promise<void>;
+  /** Marks the partial contents of this process's writes in progress as alive. */
+  abstract keepDraftsAlive(now: Date): Promise<void>;
+  /**
+   * Removes partial contents no write has marked alive since `aliveSince`: what a process killed
+   * during a write left behind. Returns how many it removed.
+   */
+  abstract removeAbandonedDrafts(aliveSince: Date): Promise<number>;
 }

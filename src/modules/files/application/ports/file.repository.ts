@@ -20,10 +20,19 @@ export abstract class FileRepository {
   /** True when a record was deleted. */
   abstract delete(workspaceId: number, fileId: number): Promise<boolean>;
 
+  /** Marks the uploads of these files alive (the ones still `created`). */
+  abstract beatUploads(fileIds: number[], now: Date): Promise<void>;
+
   /**
-   * Fails up to `limit` files still `created` after their window closed, unless their upload began
-   * after `uploadStartedSince` (it may still be running). Each file is returned to one caller only,
-   * however many processes sweep at once.
+   * Fails up to `limit` files still `created` that no upload can complete any more: never claimed
+   * and their window closed, or claimed by an upload whose heartbeat stopped before
+   * `heartbeatSince` (its process died). An upload claimed without a heartbeat (before heartbeats
+   * existed) counts as dead once it began before `uploadStartedSince` and the window closed. Each
+   * file is returned to one caller only, however many processes sweep at once.
    */
-  abstract failExpired(now: Date, uploadStartedSince: Date, limit: number): Promise<FileRecord[]>;
+  abstract failStalled(
+    now: Date,
+    limits: { heartbeatSince: Date; uploadStartedSince: Date },
+    limit: number,
+  ): Promise<FileRecord[]>;
 }
