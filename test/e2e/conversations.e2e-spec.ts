@@ -368,40 +368,16 @@ describe('conversations and messages', () => {
     });
 
     it('restricts readers to members of the spaces the mentioned agents need', async () => {
-      const space = await api(t, a.admin)
-        .post(`/api/w/${wId}/spaces`)
-        .send({ name: 'Secret', memberIds: [a.admin.user.sId] })
-        .expect(200);
-      const server = await api(t, a.admin)
-        .post(`/api/w/${wId}/mcp_servers`)
-        .send({ name: 'Vault', url: 'https://vault.example.com' })
-        .expect(200);
-      await api(t, a.admin)
-        .post(`/api/w/${wId}/spaces/${space.body.space.sId}/mcp_server_views`)
-        .send({ mcpServerId: server.body.mcpServer.sId })
-        .expect(200);
-      const agent = await api(t, a.admin)
-        .post(`/api/w/${wId}/assistant/agent_configurations`)
-        .send({
-          assistant: {
-            name: 'vault-keeper',
-            description: '',
-            instructions: 'Guard the vault.',
-            scope: 'visible',
-            model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
-            actions: [{ name: 'vault', mcpServerName: 'Vault' }],
-          },
-        })
-        .expect(200);
+      const { spaceSId, agentSId } = await world.agentNeedingSpace(a.admin);
       const { conversation } = await createConversation(a.admin, {
         message: {
           content: 'open',
-          mentions: [{ configurationId: agent.body.agentConfiguration.sId }],
+          mentions: [{ configurationId: agentSId }],
           context,
         },
       });
       const full = await api(t, a.admin).get(`${base()}/${conversation.sId}`).expect(200);
-      expect(full.body.conversation.requestedSpaceIds).toEqual([space.body.space.sId]);
+      expect(full.body.conversation.requestedSpaceIds).toEqual([spaceSId]);
       for (const path of [`${base()}/${conversation.sId}`, `${base()}/${conversation.sId}/messages`]) {
         const res = await api(t, member).get(path).expect(403);
         expect(res.body.error.type).toBe('conversation_access_restricted');
@@ -411,12 +387,12 @@ describe('conversations and messages', () => {
         .send({
           message: {
             content: 'hi',
-            mentions: [{ configurationId: agent.body.agentConfiguration.sId }],
+            mentions: [{ configurationId: agentSId }],
             context,
           },
         })
         .expect(400);
-      expect(mention.body.error.message).toContain(agent.body.agentConfiguration.sId);
+      expect(mention.body.error.message).toContain(agentSId);
     });
 
     it('keeps conversations inside their workspace and answers unknown ids with 404', async () => {

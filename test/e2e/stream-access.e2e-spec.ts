@@ -204,37 +204,13 @@ describe('event stream access and caps', () => {
 
   it("closes a member's stream when the conversation comes to need a space the member lacks", async () => {
     const member = await world.member(a.workspace, 'user');
-    const space = await api(t, a.admin)
-      .post(`/api/w/${wId}/spaces`)
-      .send({ name: `Vault ${Date.now()}`, memberIds: [a.admin.user.sId] })
-      .expect(200);
-    const server = await api(t, a.admin)
-      .post(`/api/w/${wId}/mcp_servers`)
-      .send({ name: `Vault ${Date.now()}`, url: 'https://vault.example.com' })
-      .expect(200);
-    await api(t, a.admin)
-      .post(`/api/w/${wId}/spaces/${space.body.space.sId}/mcp_server_views`)
-      .send({ mcpServerId: server.body.mcpServer.sId })
-      .expect(200);
-    const agent = await api(t, a.admin)
-      .post(`/api/w/${wId}/assistant/agent_configurations`)
-      .send({
-        assistant: {
-          name: `vault-keeper-${Date.now()}`,
-          description: '',
-          instructions: 'Guard the vault.',
-          scope: 'visible',
-          model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
-          actions: [{ name: 'vault', mcpServerName: server.body.mcpServer.name }],
-        },
-      })
-      .expect(200);
+    const { agentSId } = await world.agentNeedingSpace(a.admin);
     const cId = await newConversation();
     const stream = await openSse(`${baseUrl}${ssePath(cId)}`, auth(member));
     try {
       await post(cId, 'open to all');
       await stream.waitForEvents(1);
-      await post(cId, 'for the vault', [{ configurationId: agent.body.agentConfiguration.sId }]);
+      await post(cId, 'for the vault', [{ configurationId: agentSId }]);
       await endsWithin(stream, 2_000);
       expect(stream.events.map((event) => event.data.type)).toEqual(['user_message_new']);
       expect(contents(stream)).toEqual(['open to all']);

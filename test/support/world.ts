@@ -73,6 +73,42 @@ export class World {
     return caller;
   }
 
+  /**
+   * An agent whose tool server is shared only to a new space of `admin` alone: mentioning it makes
+   * a conversation need that space.
+   */
+  async agentNeedingSpace(admin: Actor): Promise<{ spaceSId: string; agentSId: string }> {
+    const w = `/api/w/${admin.workspace.sId}`;
+    const n = next();
+    const space = await api(this.t, admin)
+      .post(`${w}/spaces`)
+      .send({ name: `Vault ${n}`, memberIds: [admin.user.sId] })
+      .expect(200);
+    const spaceSId = space.body.space.sId as string;
+    const server = await api(this.t, admin)
+      .post(`${w}/mcp_servers`)
+      .send({ name: `Vault ${n}`, url: 'https://vault.example.com' })
+      .expect(200);
+    await api(this.t, admin)
+      .post(`${w}/spaces/${spaceSId}/mcp_server_views`)
+      .send({ mcpServerId: server.body.mcpServer.sId })
+      .expect(200);
+    const agent = await api(this.t, admin)
+      .post(`${w}/assistant/agent_configurations`)
+      .send({
+        assistant: {
+          name: `vault-keeper-${n}`,
+          description: '',
+          instructions: 'Guard the vault.',
+          scope: 'visible',
+          model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+          actions: [{ name: 'vault', mcpServerName: server.body.mcpServer.name }],
+        },
+      })
+      .expect(200);
+    return { spaceSId, agentSId: agent.body.agentConfiguration.sId as string };
+  }
+
   /** Another key for an existing member. */
   async key(owner: { user: User; workspace: Workspace }, scopes?: string[]): Promise<Actor> {
     const { key, secret } = await this.t.app
