@@ -13,14 +13,10 @@ import { UrlSigner } from 'src/platform/auth/url-signer';
 import { retryAfterSeconds, setRateLimitHeaders } from 'src/platform/auth/rate-limit/rate-limit-headers';
 import { RateLimiter } from 'src/platform/auth/rate-limit/rate-limiter';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
+import { pathOf } from 'src/platform/http/path-of';
 
 /** The scheme is case-insensitive (RFC 9110 §11.1): `bearer sk-…` is the same credential. */
 const BEARER = /^Bearer +([^\s]+) *$/i;
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
 
 /**
  * The one global guard, deny by default. Order (ARCHITECTURE §3): header missing → malformed →

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from 'src/platform/errors/error-envelope';
+import { pathOf } from 'src/platform/http/path-of';
 import { sendError } from 'src/platform/http/send-json';
 
 /** Node's own answers to requests it cannot parse, by error code; anything else is a 400. */
@@ -37,11 +38,6 @@ export function answerClientErrorsWithEnvelope(server: Server): void {
         body,
     );
   });
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }
 
 /**
