@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Level, type Logger } from 'pino';
 import type { LogLevel } from 'src/platform/config/app-config';
 import type { IdentifiedRequest } from 'src/platform/logging/request-id';
+import { OperatorLog, PinoOperatorLog } from 'src/platform/logging/operator-log';
 
 /** A signed URL is a credential until it expires: its signature never reaches the logs. */
 function withoutSignature(url: string): string {
@@ -80,8 +81,11 @@ export class LoggingModule {
     const logger = pino({ level }, pino.destination(output === 'stdout' ? 1 : 2));
     return {
       module: LoggingModule,
-      providers: [{ provide: AppLogger, useValue: new AppLogger(logger) }],
-      exports: [AppLogger],
+      providers: [
+        { provide: AppLogger, useValue: new AppLogger(logger) },
+        { provide: OperatorLog, useValue: new PinoOperatorLog(logger) },
+      ],
+      exports: [AppLogger, OperatorLog],
     };
   }
 }
