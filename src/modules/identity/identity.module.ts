@@ -5,13 +5,19 @@ import { AuthGuard } from 'src/platform/auth/auth.guard';
 import { RateLimitModule } from 'src/platform/auth/rate-limit/rate-limit.module';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
-import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
+import { ApiKeyRepository } from 'src/modules/identity/application/ports/api-key.repository';
+import { MemberRepository } from 'src/modules/identity/application/ports/member.repository';
+import { SpaceRepository } from 'src/modules/identity/application/ports/space.repository';
+import { WorkspaceRepository } from 'src/modules/identity/application/ports/workspace.repository';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { ApiKeysController } from 'src/modules/identity/http/api-keys.controller';
 import { MembersController } from 'src/modules/identity/http/members.controller';
 import { SpacesController } from 'src/modules/identity/http/spaces.controller';
-import { TypeormIdentityRepository } from 'src/modules/identity/infrastructure/typeorm-identity.repository';
+import { TypeormApiKeyRepository } from 'src/modules/identity/infrastructure/typeorm-api-key.repository';
+import { TypeormMemberRepository } from 'src/modules/identity/infrastructure/typeorm-member.repository';
+import { TypeormSpaceRepository } from 'src/modules/identity/infrastructure/typeorm-space.repository';
+import { TypeormWorkspaceRepository } from 'src/modules/identity/infrastructure/typeorm-workspace.repository';
 
 @Module({
   imports: [RateLimitModule],
@@ -21,7 +27,10 @@ import { TypeormIdentityRepository } from 'src/modules/identity/infrastructure/t
     ApiKeysService,
     SpacesService,
     AuthenticationService,
-    { provide: IdentityRepository, useClass: TypeormIdentityRepository },
+    { provide: WorkspaceRepository, useClass: TypeormWorkspaceRepository },
+    { provide: MemberRepository, useClass: TypeormMemberRepository },
+    { provide: SpaceRepository, useClass: TypeormSpaceRepository },
+    { provide: ApiKeyRepository, useClass: TypeormApiKeyRepository },
     { provide: ApiKeyAuthenticator, useExisting: AuthenticationService },
     // The one global guard lives with the context that knows API keys; it also limits their rate.
     { provide: APP_GUARD, useClass: AuthGuard },

@@ -6,7 +6,8 @@ import { AccessChanges } from 'src/platform/events/access-changes';
 import { ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
-import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
+import { ApiKeyRepository } from 'src/modules/identity/application/ports/api-key.repository';
+import { MemberRepository } from 'src/modules/identity/application/ports/member.repository';
 import {
   API_KEY_NAME_MAX,
   ApiKey,
@@ -26,7 +27,8 @@ export interface CreatedApiKey {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    private readonly identity: IdentityRepository,
+    private readonly keys: ApiKeyRepository,
+    private readonly members: MemberRepository,
     private readonly authentication: AuthenticationService,
     private readonly unitOfWork: UnitOfWork,
     private readonly accessChanges: AccessChanges,
@@ -40,7 +42,7 @@ export class ApiKeysService {
     scopes: readonly string[] | undefined,
   ): Promise<CreatedApiKey> {
     const secret = generateApiKeySecret();
-    const key = await this.identity.createApiKey({
+    const key = await this.keys.create({
       sId: generatePrefixedSId('key'),
       workspaceId,
       userId,
@@ -63,7 +65,7 @@ export class ApiKeysService {
     let ownerId = caller.userId;
     if (input.userId !== undefined && input.userId !== caller.userSId) {
       this.requireKeyAdmin(caller, 'create keys for another member');
-      const owner = await this.identity.findMember(caller.workspaceId, input.userId);
+      const owner = await this.members.find(caller.workspaceId, input.userId);
       if (!owner) throw new UserNotFound(input.userId);
       ownerId = owner.user.id;
     }
@@ -76,18 +78,18 @@ export class ApiKeysService {
   }
 
   list(caller: Caller): Promise<ApiKey[]> {
-    return this.identity.listApiKeys(caller.workspaceId, this.isKeyAdmin(caller) ? null : caller.userId);
+    return this.keys.list(caller.workspaceId, this.isKeyAdmin(caller) ? null : caller.userId);
   }
 
   async revoke(caller: Caller, keySId: string): Promise<ApiKey> {
-    const key = await this.identity.findApiKey(caller.workspaceId, keySId);
+    const key = await this.keys.find(caller.workspaceId, keySId);
     if (!key || (key.userId !== caller.userId && !this.isKeyAdmin(caller))) throw new ApiKeyNotFound(keySId);
     return this.revokeKey(key);
   }
 
   /** The operator's revocation (CLI): no caller, any key of the workspace. */
   async revokeAsOperator(workspaceId: number, keySId: string): Promise<ApiKey> {
-    const key = await this.identity.findApiKey(workspaceId, keySId);
+    const key = await this.keys.find(workspaceId, keySId);
     if (!key) throw new ApiKeyNotFound(keySId);
     return this.revokeKey(key);
   }
@@ -97,7 +99,7 @@ export class ApiKeysService {
    * process (their open streams close); this process stops accepting them once it commits.
    */
   async revokeAllOf(workspaceId: number, userId: number): Promise<ApiKey[]> {
-    const revoked = await this.identity.revokeApiKeysOf(workspaceId, userId, new Date());
+    const revoked = await this.keys.revokeAllOf(workspaceId, userId, new Date());
     for (const key of revoked) await this.accessChanges.announce({ kind: 'key_revoked', keyId: key.sId });
     this.unitOfWork.afterCommit(() => this.forgetRevoked(revoked));
     return revoked;
@@ -108,7 +110,7 @@ export class ApiKeysService {
    * left the workspace are missing. One query for all (re-checks of open event streams).
    */
   async currentCallers(keySIds: string[]): Promise<Map<string, Caller>> {
-    const standings = await this.identity.findKeyStandings([...new Set(keySIds)]);
+    const standings = await this.keys.findStandings([...new Set(keySIds)]);
     const callers = new Map<string, Caller>();
     for (const standing of standings) {
       if (standing.revoked || standing.role === null) continue;
@@ -132,7 +134,7 @@ export class ApiKeysService {
   private async revokeKey(key: ApiKey): Promise<ApiKey> {
     const revoked = await this.unitOfWork.run(async () => {
       if (key.revokedAt) return key;
-      const updated = await this.identity.revokeApiKey(key.workspaceId, key.id, new Date());
+      const updated = await this.keys.revoke(key.workspaceId, key.id, new Date());
       await this.accessChanges.announce({ kind: 'key_revoked', keyId: key.sId });
       return updated;
     });

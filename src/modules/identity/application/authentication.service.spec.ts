@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
 import type {
-  IdentityRepository,
+  ApiKeyRepository,
   KeyPrincipal,
-} from 'src/modules/identity/application/ports/identity.repository';
+} from 'src/modules/identity/application/ports/api-key.repository';
 import { hashApiKeySecret } from 'src/modules/identity/domain/api-key';
 
 const SECRET = `sk-${'a'.repeat(32)}`;
@@ -44,11 +44,11 @@ function keyStore() {
   const pending: ((found: KeyPrincipal | null) => void)[] = [];
   const repository = {
     lookups: 0,
-    findKeyPrincipal(): Promise<KeyPrincipal | null> {
+    findPrincipal(): Promise<KeyPrincipal | null> {
       repository.lookups++;
       return new Promise((resolve) => pending.push(resolve));
     },
-    touchApiKey: () => Promise.resolve(),
+    touch: () => Promise.resolve(),
   };
   const answer = (found: KeyPrincipal | null) => {
     for (const resolve of pending.splice(0)) resolve(found);
@@ -59,7 +59,7 @@ function keyStore() {
 describe('AuthenticationService', () => {
   it('answers concurrent requests of an uncached key with one look-up', async () => {
     const { repository, answer } = keyStore();
-    const service = new AuthenticationService(repository as unknown as IdentityRepository);
+    const service = new AuthenticationService(repository as unknown as ApiKeyRepository);
     const requests = Array.from({ length: 5 }, () => service.authenticate(SECRET, 'wsp'));
     answer(principal(null));
     for (const result of await Promise.all(requests)) expect(result).toHaveProperty('caller.userSId', 'usr');
@@ -70,7 +70,7 @@ describe('AuthenticationService', () => {
 
   it('does not let a look-up that began before a revocation serve or cache its stale answer', async () => {
     const { repository, pending } = keyStore();
-    const service = new AuthenticationService(repository as unknown as IdentityRepository);
+    const service = new AuthenticationService(repository as unknown as ApiKeyRepository);
     const before = service.authenticate(SECRET, 'wsp');
     service.forgetKey(3);
     const after = service.authenticate(SECRET, 'wsp');

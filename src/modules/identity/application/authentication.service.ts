@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
 import { Caller } from 'src/platform/auth/caller';
-import { IdentityRepository, KeyPrincipal } from 'src/modules/identity/application/ports/identity.repository';
+import { ApiKeyRepository, KeyPrincipal } from 'src/modules/identity/application/ports/api-key.repository';
 import { API_KEY_SECRET, hashApiKeySecret } from 'src/modules/identity/domain/api-key';
 
 /** Another process's revocation or role change reaches this one within this time. */
@@ -25,7 +25,7 @@ export class AuthenticationService extends ApiKeyAuthenticator {
   /** Bumped by every forget, so a look-up that started before it neither caches nor is shared. */
   private generation = 0;
 
-  constructor(private readonly identity: IdentityRepository) {
+  constructor(private readonly keys: ApiKeyRepository) {
     super();
   }
 
@@ -91,7 +91,7 @@ export class AuthenticationService extends ApiKeyAuthenticator {
 
   private async load(secretHash: string): Promise<KeyPrincipal | null> {
     const generation = this.generation;
-    const principal = await this.identity.findKeyPrincipal(secretHash);
+    const principal = await this.keys.findPrincipal(secretHash);
     const now = Date.now();
     if (generation !== this.generation) return principal;
     this.cache.delete(secretHash);
@@ -109,8 +109,8 @@ export class AuthenticationService extends ApiKeyAuthenticator {
     const now = Date.now();
     if (now - (this.lastTouched.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastTouched.set(keyId, now);
-    this.identity
-      .touchApiKey(keyId, new Date(now))
+    this.keys
+      .touch(keyId, new Date(now))
       .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not record lastUsedAt'));
   }
 }

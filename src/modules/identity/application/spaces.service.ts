@@ -4,7 +4,8 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
 import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
-import { IdentityRepository } from 'src/modules/identity/application/ports/identity.repository';
+import { MemberRepository } from 'src/modules/identity/application/ports/member.repository';
+import { SpaceRepository } from 'src/modules/identity/application/ports/space.repository';
 import { SpaceNotFound, UserNotFound } from 'src/modules/identity/domain/identity.errors';
 import { checkName } from 'src/modules/identity/domain/identity.rules';
 import { SPACE_NAME_MAX, Space } from 'src/modules/identity/domain/space';
@@ -12,19 +13,20 @@ import { SPACE_NAME_MAX, Space } from 'src/modules/identity/domain/space';
 @Injectable()
 export class SpacesService {
   constructor(
-    private readonly identity: IdentityRepository,
+    private readonly spaces: SpaceRepository,
+    private readonly members: MemberRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly accessChanges: AccessChanges,
   ) {}
 
   /** The spaces the caller can access: the global space and the regular spaces it is a member of. */
   listAccessible(caller: Caller): Promise<Space[]> {
-    return this.identity.listSpaces(caller.workspaceId, caller.userId);
+    return this.spaces.list(caller.workspaceId, caller.userId);
   }
 
   /** Every space of the workspace, accessible or not (for resolving ids; never listed to callers as is). */
   listAll(caller: Caller): Promise<Space[]> {
-    return this.identity.listSpaces(caller.workspaceId, null);
+    return this.spaces.list(caller.workspaceId, null);
   }
 
   /** A space of the caller's workspace that the caller can access; any other is "not found". */
@@ -37,7 +39,7 @@ export class SpacesService {
 
   /** Any space of the caller's workspace, member or not: for administration, not for reading its content. */
   async findInWorkspace(caller: Caller, spaceSId: string): Promise<Space> {
-    const space = await this.identity.findSpace(caller.workspaceId, spaceSId);
+    const space = await this.spaces.find(caller.workspaceId, spaceSId);
     if (!space) throw new SpaceNotFound(spaceSId);
     return space;
   }
@@ -45,22 +47,17 @@ export class SpacesService {
   async create(caller: Caller, input: { name: string; memberIds?: string[] }): Promise<Space> {
     const name = checkName('name', input.name, SPACE_NAME_MAX);
     return this.unitOfWork.run(async () => {
-      if (await this.identity.spaceNameExists(caller.workspaceId, name)) {
+      if (await this.spaces.nameExists(caller.workspaceId, name)) {
         throw new ConflictError(`A space named "${name}" already exists in this workspace.`);
       }
       const memberIds = [...new Set(input.memberIds ?? [])];
-      const members = await this.identity.findMembersBySIds(caller.workspaceId, memberIds);
+      const members = await this.members.findBySIds(caller.workspaceId, memberIds);
       const unknown = memberIds.filter((sId) => !members.some((member) => member.user.sId === sId));
       if (unknown.length > 0) {
         throw new InvalidRequestError(`memberIds: not members of this workspace: ${unknown.join(', ')}.`);
       }
-      const space = await this.identity.createSpace(
-        generatePrefixedSId('vlt'),
-        caller.workspaceId,
-        name,
-        'regular',
-      );
-      await this.identity.addSpaceMembers(
+      const space = await this.spaces.create(generatePrefixedSId('vlt'), caller.workspaceId, name, 'regular');
+      await this.spaces.addMembers(
         caller.workspaceId,
         space.id,
         members.map((member) => member.user.id),
@@ -71,7 +68,7 @@ export class SpacesService {
 
   async addMember(caller: Caller, spaceSId: string, userSId: string): Promise<Space> {
     const { space, userId } = await this.regularSpaceAndMember(caller, spaceSId, userSId);
-    await this.identity.addSpaceMembers(caller.workspaceId, space.id, [userId]);
+    await this.spaces.addMembers(caller.workspaceId, space.id, [userId]);
     return space;
   }
 
@@ -79,7 +76,7 @@ export class SpacesService {
   async removeMember(caller: Caller, spaceSId: string, userSId: string): Promise<Space> {
     const { space, userId } = await this.regularSpaceAndMember(caller, spaceSId, userSId);
     await this.unitOfWork.run(async () => {
-      await this.identity.removeSpaceMember(caller.workspaceId, space.id, userId);
+      await this.spaces.removeMember(caller.workspaceId, space.id, userId);
       await this.accessChanges.announce({ kind: 'member_changed', workspaceId: caller.workspaceId, userId });
     });
     return space;
@@ -87,11 +84,11 @@ export class SpacesService {
 
   /** `listAccessible` of several members at once (`members[i]`'s spaces at `i`), in one batch. */
   listAccessibleToMembers(members: { workspaceId: number; userId: number }[]): Promise<Space[][]> {
-    return this.identity.listAccessibleSpacesOfMembers(members);
+    return this.spaces.listAccessibleToMembers(members);
   }
 
   async memberIds(caller: Caller, spaces: Space[]): Promise<Map<number, string[]>> {
-    return this.identity.listSpaceMemberIds(
+    return this.spaces.listMemberIds(
       caller.workspaceId,
       spaces.filter((space) => space.kind === 'regular').map((space) => space.id),
     );
@@ -102,14 +99,14 @@ export class SpacesService {
     spaceSId: string,
     userSId: string,
   ): Promise<{ space: Space; userId: number }> {
-    const space = await this.identity.findSpace(caller.workspaceId, spaceSId);
+    const space = await this.spaces.find(caller.workspaceId, spaceSId);
     if (!space) throw new SpaceNotFound(spaceSId);
     if (space.kind === 'global') {
       throw new InvalidRequestError(
         'The global space holds every member of the workspace; its members cannot change.',
       );
     }
-    const member = await this.identity.findMember(caller.workspaceId, userSId);
+    const member = await this.members.find(caller.workspaceId, userSId);
     if (!member) throw new UserNotFound(userSId);
     return { space, userId: member.user.id };
   }

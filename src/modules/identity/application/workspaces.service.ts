@@ -7,7 +7,9 @@ import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
 import { ApiKeysService, CreatedApiKey } from 'src/modules/identity/application/api-keys.service';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
-import { IdentityRepository, Member } from 'src/modules/identity/application/ports/identity.repository';
+import { Member, MemberRepository } from 'src/modules/identity/application/ports/member.repository';
+import { SpaceRepository } from 'src/modules/identity/application/ports/space.repository';
+import { WorkspaceRepository } from 'src/modules/identity/application/ports/workspace.repository';
 import { UserNotFound, WorkspaceNotFound } from 'src/modules/identity/domain/identity.errors';
 import { checkEmail, checkFullName, checkName, parseRole } from 'src/modules/identity/domain/identity.rules';
 import { GLOBAL_SPACE_NAME } from 'src/modules/identity/domain/space';
@@ -32,7 +34,9 @@ export class WorkspacesService {
   private systemUserCache: User | null = null;
 
   constructor(
-    private readonly identity: IdentityRepository,
+    private readonly workspaces: WorkspaceRepository,
+    private readonly members: MemberRepository,
+    private readonly spaces: SpaceRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly apiKeys: ApiKeysService,
     private readonly authentication: AuthenticationService,
@@ -45,10 +49,10 @@ export class WorkspacesService {
     checkEmail(input.email);
     checkFullName(input.fullName);
     return this.unitOfWork.run(async () => {
-      const workspace = await this.identity.createWorkspace(generateSId(), name);
-      await this.identity.createSpace(generatePrefixedSId('vlt'), workspace.id, GLOBAL_SPACE_NAME, 'global');
+      const workspace = await this.workspaces.create(generateSId(), name);
+      await this.spaces.create(generatePrefixedSId('vlt'), workspace.id, GLOBAL_SPACE_NAME, 'global');
       const user = await this.userFor(input);
-      await this.identity.createMembership(workspace.id, user.id, 'admin');
+      await this.members.addMembership(workspace.id, user.id, 'admin');
       // Awaited inside the creating transaction, errors propagated: what other contexts add (the
       // global agents) commits with the workspace or not at all. Agents depends on identity, so
       // identity cannot call it directly.
@@ -60,9 +64,9 @@ export class WorkspacesService {
 
   /** `--workspace W` of the CLI: an sId, or a name that only one workspace has. */
   async resolveWorkspace(reference: string): Promise<Workspace> {
-    const bySId = await this.identity.findWorkspaceBySId(reference);
+    const bySId = await this.workspaces.findBySId(reference);
     if (bySId) return bySId;
-    const byName = await this.identity.findWorkspacesByName(reference);
+    const byName = await this.workspaces.findByName(reference);
     if (byName.length === 1) return byName[0];
     if (byName.length > 1) {
       throw new InvalidRequestError(`Several workspaces are named "${reference}": use the workspace sId.`);
@@ -72,17 +76,17 @@ export class WorkspacesService {
 
   /** The workspace of a route that no key names (signed URLs, public avatars), or null. */
   findBySId(sId: string): Promise<Workspace | null> {
-    return this.identity.findWorkspaceBySId(sId);
+    return this.workspaces.findBySId(sId);
   }
 
   async findMemberByEmail(workspace: Workspace, email: string): Promise<Member> {
-    const member = await this.identity.findMemberByEmail(workspace.id, email);
+    const member = await this.members.findByEmail(workspace.id, email);
     if (!member) throw new UserNotFound(email);
     return member;
   }
 
   listMembers(caller: Caller): Promise<Member[]> {
-    return this.identity.listMembers(caller.workspaceId);
+    return this.members.list(caller.workspaceId);
   }
 
   /** Members named by user sId or email; the references that match nobody come back in `unknown`. */
@@ -91,8 +95,8 @@ export class WorkspacesService {
     references: { userSIds: string[]; emails: string[] },
   ): Promise<{ members: Member[]; unknown: string[] }> {
     const [bySId, byEmail] = await Promise.all([
-      this.identity.findMembersBySIds(caller.workspaceId, references.userSIds),
-      this.identity.findMembersByEmails(caller.workspaceId, references.emails),
+      this.members.findBySIds(caller.workspaceId, references.userSIds),
+      this.members.findByEmails(caller.workspaceId, references.emails),
     ]);
     const unknown = [
       ...references.userSIds.filter((sId) => !bySId.some((m) => m.user.sId === sId)),
@@ -120,8 +124,8 @@ export class WorkspacesService {
     const found = new Map<string, { workspace: Workspace; member: Member }>();
     for (const workspaceId of new Set(requests.map((request) => request.workspaceId))) {
       const userIds = requests.filter((r) => r.workspaceId === workspaceId).map((r) => r.userId);
-      const members = await this.identity.findMembersByUserIds(workspaceId, [...new Set(userIds)]);
-      const workspace = members.length > 0 && (await this.identity.findWorkspaceById(workspaceId));
+      const members = await this.members.findByUserIds(workspaceId, [...new Set(userIds)]);
+      const workspace = members.length > 0 && (await this.workspaces.findById(workspaceId));
       if (!workspace) continue;
       for (const member of members) found.set(`${workspaceId}:${member.user.id}`, { workspace, member });
     }
@@ -143,7 +147,7 @@ export class WorkspacesService {
 
   /** Users by row id, members or not (message authors include the system user). */
   usersByIds(userIds: number[]): Promise<User[]> {
-    return this.identity.findUsersByIds([...new Set(userIds)]);
+    return this.members.findUsersByIds([...new Set(userIds)]);
   }
 
   /**
@@ -155,14 +159,14 @@ export class WorkspacesService {
     if (this.systemUserCache) return this.systemUserCache;
     const details = { email: SYSTEM_USER_EMAIL, fullName: 'Wake-up' };
     const user =
-      (await this.identity.findUserByEmail(SYSTEM_USER_EMAIL)) ??
-      (await this.identity.createUser(generateSId(), details, 'system'));
+      (await this.members.findUserByEmail(SYSTEM_USER_EMAIL)) ??
+      (await this.members.createUser(generateSId(), details, 'system'));
     this.unitOfWork.afterCommit(() => (this.systemUserCache = user));
     return user;
   }
 
   membersByUserIds(workspaceId: number, userIds: number[]): Promise<Member[]> {
-    return this.identity.findMembersByUserIds(workspaceId, [...new Set(userIds)]);
+    return this.members.findByUserIds(workspaceId, [...new Set(userIds)]);
   }
 
   /** Adds a user (created when the email is new) to the workspace; operator (CLI) or admin (REST). */
@@ -171,11 +175,11 @@ export class WorkspacesService {
     checkFullName(input.fullName);
     const role = parseRole(input.role);
     return this.unitOfWork.run(async () => {
-      if (await this.identity.findMemberByEmail(workspaceId, input.email)) {
+      if (await this.members.findByEmail(workspaceId, input.email)) {
         throw new ConflictError(`${input.email} is already a member of this workspace.`);
       }
       const user = await this.userFor(input);
-      const membership = await this.identity.createMembership(workspaceId, user.id, role);
+      const membership = await this.members.addMembership(workspaceId, user.id, role);
       return { user, membership };
     });
   }
@@ -183,21 +187,17 @@ export class WorkspacesService {
   /** Admins change roles; the last admin cannot be demoted, however many try at once. */
   async changeRole(caller: Caller, userSId: string, role: Role): Promise<Member> {
     const member = await this.unitOfWork.run(async () => {
-      const found = await this.identity.findMember(caller.workspaceId, userSId);
+      const found = await this.members.find(caller.workspaceId, userSId);
       if (!found) throw new UserNotFound(userSId);
       if (found.membership.role === 'admin' && role !== 'admin') {
-        const admins = await this.identity.lockAdminMemberships(caller.workspaceId);
+        const admins = await this.members.lockAdmins(caller.workspaceId);
         if (admins.length <= 1) {
           throw new ForbiddenError(
             'The last admin of a workspace cannot be demoted: promote another member first.',
           );
         }
       }
-      const membership = await this.identity.updateMembershipRole(
-        caller.workspaceId,
-        found.membership.id,
-        role,
-      );
+      const membership = await this.members.changeRole(caller.workspaceId, found.membership.id, role);
       return { user: found.user, membership };
     });
     this.authentication.forgetMember(caller.workspaceId, member.user.id);
@@ -211,10 +211,10 @@ export class WorkspacesService {
    */
   async removeMember(caller: Caller, userSId: string): Promise<Member> {
     const removed = await this.unitOfWork.run(async () => {
-      const found = await this.identity.findMember(caller.workspaceId, userSId);
+      const found = await this.members.find(caller.workspaceId, userSId);
       if (!found) throw new UserNotFound(userSId);
       if (found.membership.role === 'admin') {
-        const admins = await this.identity.lockAdminMemberships(caller.workspaceId);
+        const admins = await this.members.lockAdmins(caller.workspaceId);
         if (admins.every((admin) => admin.id === found.membership.id)) {
           throw new ForbiddenError(
             'The last admin of a workspace cannot be removed: promote another member first.',
@@ -222,10 +222,10 @@ export class WorkspacesService {
         }
       }
       // Another removal of the same member committed first.
-      if (!(await this.identity.deleteMembership(caller.workspaceId, found.membership.id))) {
+      if (!(await this.members.removeMembership(caller.workspaceId, found.membership.id))) {
         throw new UserNotFound(userSId);
       }
-      await this.identity.removeFromSpaces(caller.workspaceId, found.user.id);
+      await this.spaces.removeFromAll(caller.workspaceId, found.user.id);
       await this.apiKeys.revokeAllOf(caller.workspaceId, found.user.id);
       await this.inProcessEvents.emitInTransaction('workspace.member_removed', {
         workspaceId: caller.workspaceId,
@@ -239,8 +239,8 @@ export class WorkspacesService {
 
   async me(caller: Caller): Promise<{ member: Member; workspace: Workspace; scopes: readonly Scope[] }> {
     const [member, workspace] = await Promise.all([
-      this.identity.findMember(caller.workspaceId, caller.userSId),
-      this.identity.findWorkspaceBySId(caller.workspaceSId),
+      this.members.find(caller.workspaceId, caller.userSId),
+      this.workspaces.findBySId(caller.workspaceSId),
     ]);
     if (!member || !workspace) throw new UserNotFound(caller.userSId);
     return { member, workspace, scopes: caller.scopes };
@@ -248,7 +248,7 @@ export class WorkspacesService {
 
   private async userFor(details: NewUserDetails): Promise<User> {
     return (
-      (await this.identity.findUserByEmail(details.email)) ?? this.identity.createUser(generateSId(), details)
+      (await this.members.findUserByEmail(details.email)) ?? this.members.createUser(generateSId(), details)
     );
   }
 }

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ROLES, Role } from 'src/platform/auth/caller';
 import { SCOPES, Scope } from 'src/platform/auth/scopes';
 import type { CreatedApiKey } from 'src/modules/identity/application/api-keys.service';
-import type { Member } from 'src/modules/identity/application/ports/identity.repository';
+import type { Member } from 'src/modules/identity/application/ports/member.repository';
 import type { ApiKey } from 'src/modules/identity/domain/api-key';
 import type { Space } from 'src/modules/identity/domain/space';
 import type { User } from 'src/modules/identity/domain/user';
