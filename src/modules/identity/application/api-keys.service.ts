@@ -1,27 +1,40 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import type { Scope } from 'src/platform/auth/scopes';
+import { SCOPES, Scope, isScope } from 'src/platform/auth/scopes';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
-import { ForbiddenError } from 'src/platform/errors/domain-error';
-import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { generatePrefixedSId, randomBase62 } from 'src/platform/ids/sid';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
-import { ApiKeyRepository } from 'src/modules/identity/application/ports/api-key.repository';
+import { ApiKey, ApiKeyRepository } from 'src/modules/identity/application/ports/api-key.repository';
 import { MemberRepository } from 'src/modules/identity/application/ports/member.repository';
 import {
   API_KEY_NAME_MAX,
-  ApiKey,
   displayPrefix,
   generateApiKeySecret,
   hashApiKeySecret,
 } from 'src/modules/identity/domain/api-key';
 import { ApiKeyNotFound, UserNotFound } from 'src/modules/identity/domain/identity.errors';
-import { checkName, parseScopes } from 'src/modules/identity/domain/identity.rules';
+import { checkName } from 'src/modules/identity/domain/identity.rules';
 
 export interface CreatedApiKey {
   key: ApiKey;
   /** Shown once, at creation; only its hash is stored. */
   secret: string;
+}
+
+/** The scopes a key is created with: none given means every scope. */
+function parseScopes(scopes: readonly string[] | undefined): Scope[] {
+  if (scopes === undefined) return [...SCOPES];
+  const unknown = scopes.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) {
+    throw new InvalidRequestError(
+      `scopes: unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`,
+    );
+  }
+  if (scopes.length === 0)
+    throw new InvalidRequestError('scopes: give at least one scope, or omit it for all.');
+  return [...new Set(scopes as Scope[])];
 }
 
 @Injectable()
@@ -41,7 +54,7 @@ export class ApiKeysService {
     name: string,
     scopes: readonly string[] | undefined,
   ): Promise<CreatedApiKey> {
-    const secret = generateApiKeySecret();
+    const secret = generateApiKeySecret(randomBase62);
     const key = await this.keys.create({
       sId: generatePrefixedSId('key'),
       workspaceId,

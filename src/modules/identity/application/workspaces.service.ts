@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller, Role } from 'src/platform/auth/caller';
+import { Caller, ROLES, Role } from 'src/platform/auth/caller';
 import { SCOPES, Scope } from 'src/platform/auth/scopes';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
@@ -11,7 +11,7 @@ import { Member, MemberRepository } from 'src/modules/identity/application/ports
 import { SpaceRepository } from 'src/modules/identity/application/ports/space.repository';
 import { WorkspaceRepository } from 'src/modules/identity/application/ports/workspace.repository';
 import { UserNotFound, WorkspaceNotFound } from 'src/modules/identity/domain/identity.errors';
-import { checkEmail, checkFullName, checkName, parseRole } from 'src/modules/identity/domain/identity.rules';
+import { checkEmail, checkFullName, checkName } from 'src/modules/identity/domain/identity.rules';
 import { GLOBAL_SPACE_NAME } from 'src/modules/identity/domain/space';
 import type { NewUserDetails, User } from 'src/modules/identity/domain/user';
 import { WORKSPACE_NAME_MAX, Workspace } from 'src/modules/identity/domain/workspace';
@@ -28,6 +28,14 @@ export interface NewMember extends NewUserDetails {
 
 /** `.invalid` is reserved: no real mailbox can ever have this address. */
 const SYSTEM_USER_EMAIL = 'wake-up@system.invalid';
+
+/** The CLI passes the role as typed; REST has checked it in its DTO already. */
+function parseRole(role: string): Role {
+  if (!(ROLES as readonly string[]).includes(role)) {
+    throw new InvalidRequestError(`role: must be one of ${ROLES.join(', ')}, got "${role}".`);
+  }
+  return role as Role;
+}
 
 @Injectable()
 export class WorkspacesService {

@@ -1,5 +1,3 @@
-import { ROLES, Role } from 'src/platform/auth/caller';
-import { SCOPES, Scope, isScope } from 'src/platform/auth/scopes';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { hasInvisibleCharacter } from 'src/platform/text/names';
 import { EMAIL_PATTERN, FULL_NAME_MAX } from 'src/modules/identity/domain/user';
@@ -36,24 +34,4 @@ export function checkName(field: string, name: string, max: number): string {
     );
   }
   return trimmed;
-}
-
-export function parseRole(role: string): Role {
-  if (!(ROLES as readonly string[]).includes(role)) {
-    throw new InvalidRequestError(`role: must be one of ${ROLES.join(', ')}, got "${role}".`);
-  }
-  return role as Role;
-}
-
-export function parseScopes(scopes: readonly string[] | undefined): Scope[] {
-  if (scopes === undefined) return [...SCOPES];
-  const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length > 0) {
-    throw new InvalidRequestError(
-      `scopes: unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`,
-    );
-  }
-  if (scopes.length === 0)
-    throw new InvalidRequestError('scopes: give at least one scope, or omit it for all.');
-  return [...new Set(scopes as Scope[])];
 }

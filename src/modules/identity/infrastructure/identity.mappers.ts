@@ -1,5 +1,5 @@
-import type { ApiKey } from 'src/modules/identity/domain/api-key';
-import type { Membership } from 'src/modules/identity/domain/membership';
+import type { ApiKey } from 'src/modules/identity/application/ports/api-key.repository';
+import type { Membership } from 'src/modules/identity/application/ports/member.repository';
 import type { Space } from 'src/modules/identity/domain/space';
 import type { User } from 'src/modules/identity/domain/user';
 import type { Workspace } from 'src/modules/identity/domain/workspace';

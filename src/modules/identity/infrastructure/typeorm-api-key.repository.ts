@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
+  ApiKey,
   ApiKeyRepository,
   KeyPrincipal,
   KeyStanding,
   NewApiKey,
 } from 'src/modules/identity/application/ports/api-key.repository';
-import type { ApiKey } from 'src/modules/identity/domain/api-key';
 import {
   ApiKeyEntity,
   MembershipEntity,

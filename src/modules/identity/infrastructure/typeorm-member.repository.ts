@@ -4,8 +4,11 @@ import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { ConflictError } from 'src/platform/errors/domain-error';
 import { In } from 'typeorm';
-import { Member, MemberRepository } from 'src/modules/identity/application/ports/member.repository';
-import type { Membership } from 'src/modules/identity/domain/membership';
+import {
+  Member,
+  MemberRepository,
+  Membership,
+} from 'src/modules/identity/application/ports/member.repository';
 import { NewUserDetails, User, normaliseEmail, userNameParts } from 'src/modules/identity/domain/user';
 import { MembershipEntity, UserEntity } from 'src/modules/identity/infrastructure/identity.entities';
 import { toMembership, toUser } from 'src/modules/identity/infrastructure/identity.mappers';

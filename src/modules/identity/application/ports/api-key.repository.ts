@@ -1,9 +1,27 @@
 import type { Role } from 'src/platform/auth/caller';
 import type { Scope } from 'src/platform/auth/scopes';
-import type { ApiKey } from 'src/modules/identity/domain/api-key';
-import type { Membership } from 'src/modules/identity/domain/membership';
+import type { Membership } from 'src/modules/identity/application/ports/member.repository';
 import type { User } from 'src/modules/identity/domain/user';
 import type { Workspace } from 'src/modules/identity/domain/workspace';
+
+/** Here rather than in domain/: its scopes are platform/auth's vocabulary, which the domain does not import. */
+export interface ApiKey {
+  id: number;
+  sId: string;
+  workspaceId: number;
+  userId: number;
+  /** sId of the owning user. */
+  userSId: string;
+  name: string;
+  scopes: Scope[];
+  /** SHA-256 of the secret, hex; the secret itself is never stored. */
+  secretHash: string;
+  /** `sk-` and the first characters, so a person can tell keys apart. */
+  displayPrefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
 
 export interface KeyPrincipal {
   key: ApiKey;

@@ -1,6 +1,14 @@
 import type { Role } from 'src/platform/auth/caller';
-import type { Membership } from 'src/modules/identity/domain/membership';
 import type { NewUserDetails, User } from 'src/modules/identity/domain/user';
+
+/** Here rather than in domain/: its role is platform/auth's vocabulary, which the domain does not import. */
+export interface Membership {
+  id: number;
+  workspaceId: number;
+  userId: number;
+  role: Role;
+  createdAt: Date;
+}
 
 export interface Member {
   user: User;
