@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from 'src/platform/clock/clock';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
@@ -16,7 +15,6 @@ import { TypeormWakeUpRepository } from 'src/modules/wakeups/infrastructure/type
     WakeUpsService,
     WakeUpScheduler,
     { provide: WakeUpRepository, useClass: TypeormWakeUpRepository },
-    { provide: Clock, useClass: SystemClock },
   ],
   exports: [WakeUpsService],
 })

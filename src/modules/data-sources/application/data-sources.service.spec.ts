@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
+import type { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { SpaceNotFound } from 'src/modules/identity/domain/identity.errors';
 import type { Space } from 'src/modules/identity/domain/space';
@@ -130,9 +131,14 @@ class InMemoryDataSources extends DataSourceRepository {
   }
 }
 
+const clock: Clock = { now: () => new Date('2026-01-02T00:00:00Z') };
+
 const setUp = () => {
   const repository = new InMemoryDataSources();
-  return { repository, service: new DataSourcesService(repository, fakeSpaces, new InlineUnitOfWork()) };
+  return {
+    repository,
+    service: new DataSourcesService(repository, fakeSpaces, new InlineUnitOfWork(), clock),
+  };
 };
 
 describe('DataSourcesService', () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { generatePrefixedSId, randomBase62 } from 'src/platform/ids/sid';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
@@ -46,6 +47,7 @@ export class DataSourcesService {
     private readonly dataSources: DataSourceRepository,
     private readonly spaces: SpacesService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
   ) {}
 
   /** The views of a space the caller can access; any other space is "not found". */
@@ -125,7 +127,7 @@ export class DataSourcesService {
       const updated = await this.dataSources.updateViewParents(caller.workspaceId, view.id, {
         parentsIn: parents,
         editedByUserId: caller.userId,
-        at: new Date(),
+        at: this.clock.now(),
       });
       // Deleted by a concurrent request between the read and the write.
       if (!updated) throw new DataSourceViewNotFound(viewSId);

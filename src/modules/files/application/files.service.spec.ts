@@ -2,8 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
+import type { Clock } from 'src/platform/clock/clock';
 import { loadAppConfig } from 'src/platform/config/app-config';
 import { RateLimitError } from 'src/platform/errors/domain-error';
+import type { OperatorLog } from 'src/platform/logging/operator-log';
 import type { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import type { SpacesService } from 'src/modules/identity/application/spaces.service';
 import type { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
@@ -101,7 +103,12 @@ const source = (...chunks: string[]) => ({
   open: async () => Readable.from(chunks.map((c) => Buffer.from(c))),
 });
 
+const log: OperatorLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
 function setUp(rate = 40) {
+  // Fixed for the test: the moment it starts.
+  const startedAt = new Date();
+  const clock: Clock = { now: () => startedAt };
   const files = new MemoryFiles();
   const blobs = new MemoryBlobs();
   const config = loadAppConfig({ FILE_CREATE_RATE_PER_MINUTE: String(rate) });
@@ -112,6 +119,8 @@ function setUp(rate = 40) {
     { findBySId: async () => null } as unknown as WorkspacesService,
     {} as ConversationsService,
     config,
+    clock,
+    log,
   );
   const create = () =>
     service.create(caller, {

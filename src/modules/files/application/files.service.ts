@@ -1,8 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { Caller } from 'src/platform/auth/caller';
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
+import { Clock } from 'src/platform/clock/clock';
 import { AppConfig } from 'src/platform/config/app-config';
 import {
   DomainError,
@@ -11,6 +12,7 @@ import {
   RateLimitError,
 } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { OperatorLog } from 'src/platform/logging/operator-log';
 import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
@@ -50,7 +52,6 @@ const SWEEP_BATCH = 100;
 
 @Injectable()
 export class FilesService {
-  private readonly logger = new Logger(FilesService.name);
   private readonly creations: TokenBuckets<number>;
   /** Ids of the files whose upload this process is receiving. */
   private readonly uploading = new Set<number>();
@@ -62,6 +63,8 @@ export class FilesService {
     private readonly workspaces: WorkspacesService,
     private readonly conversations: ConversationsService,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly log: OperatorLog,
   ) {
     this.creations = new TokenBuckets(config.files.createRatePerMinute, 60_000);
   }
@@ -83,7 +86,9 @@ export class FilesService {
       );
     }
     // Whole seconds: the signed upload URL carries its expiry in seconds.
-    const expiresAt = new Date(Math.floor(Date.now() / 1000 + this.config.files.uploadUrlTtlSeconds) * 1000);
+    const expiresAt = new Date(
+      Math.floor(this.clock.now().getTime() / 1000 + this.config.files.uploadUrlTtlSeconds) * 1000,
+    );
     return this.files.create({
       sId: generatePrefixedSId('fil'),
       workspaceId: caller.workspaceId,
@@ -147,7 +152,7 @@ export class FilesService {
         `File ${fileSId} is ${file.status}: content is uploaded once, to a file whose status is created.`,
       );
     }
-    if (file.expiresAt <= new Date()) {
+    if (file.expiresAt <= this.clock.now()) {
       await this.files.markFailed(file.workspaceId, file.id, 'The upload window closed before an upload.');
       throw new InvalidRequestError(
         `The upload window of file ${fileSId} closed at ${file.expiresAt.toISOString()}: create the file again.`,
@@ -155,7 +160,7 @@ export class FilesService {
     }
     // The request's form is checked before the claim, so a malformed one changes nothing.
     const content = await source.open(file.fileSize);
-    if (!(await this.files.claimUpload(file.workspaceId, file.id, new Date()))) {
+    if (!(await this.files.claimUpload(file.workspaceId, file.id, this.clock.now()))) {
       content.resume();
       throw new InvalidRequestError(`File ${fileSId} is already being uploaded, or is no longer uploadable.`);
     }
@@ -168,7 +173,7 @@ export class FilesService {
   }
 
   /** Marks the uploads this process is receiving, and their partial content, alive. */
-  async beatUploads(now = new Date()): Promise<void> {
+  async beatUploads(now = this.clock.now()): Promise<void> {
     await Promise.all([this.files.beatUploads([...this.uploading], now), this.blobs.keepDraftsAlive(now)]);
   }
 
@@ -178,7 +183,7 @@ export class FilesService {
    * that died with their process. Safe to run in every process at once. Returns how many files it
    * failed.
    */
-  async sweepExpired(now = new Date()): Promise<number> {
+  async sweepExpired(now = this.clock.now()): Promise<number> {
     const aliveSince = new Date(
       now.getTime() - SWEEPS_BEFORE_DEAD * this.config.files.sweepIntervalSeconds * 1000,
     );
@@ -194,7 +199,9 @@ export class FilesService {
       if (failed.length < SWEEP_BATCH) break;
     }
     const drafts = await this.blobs.removeAbandonedDrafts(aliveSince);
-    if (drafts > 0) this.logger.log({ drafts }, 'Removed partial uploads left by a stopped process');
+    if (drafts > 0) {
+      this.log.info(FilesService.name, { drafts }, 'Removed partial uploads left by a stopped process');
+    }
     return total;
   }
 
@@ -256,7 +263,7 @@ export class FilesService {
     }
     const content = await this.blobs.read(blobKey(file));
     if (!content) {
-      this.logger.error({ file: file.sId }, 'A ready file has no content in blob storage');
+      this.log.error(FilesService.name, { file: file.sId }, 'A ready file has no content in blob storage');
       throw new FileNotFound(file.sId);
     }
     return content;
@@ -267,7 +274,11 @@ export class FilesService {
     try {
       await this.blobs.delete(blobKey(file));
     } catch (error) {
-      this.logger.warn({ err: error, file: file.sId }, 'Could not delete the content of a file');
+      this.log.warn(
+        FilesService.name,
+        { err: error, file: file.sId },
+        'Could not delete the content of a file',
+      );
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { SCOPES, Scope, isScope } from 'src/platform/auth/scopes';
+import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
 import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
@@ -45,6 +46,7 @@ export class ApiKeysService {
     private readonly authentication: AuthenticationService,
     private readonly unitOfWork: UnitOfWork,
     private readonly accessChanges: AccessChanges,
+    private readonly clock: Clock,
   ) {}
 
   /** Creates a key for a member; no scopes given means every scope. */
@@ -112,7 +114,7 @@ export class ApiKeysService {
    * process (their open streams close); this process stops accepting them once it commits.
    */
   async revokeAllOf(workspaceId: number, userId: number): Promise<ApiKey[]> {
-    const revoked = await this.keys.revokeAllOf(workspaceId, userId, new Date());
+    const revoked = await this.keys.revokeAllOf(workspaceId, userId, this.clock.now());
     for (const key of revoked) await this.accessChanges.announce({ kind: 'key_revoked', keyId: key.sId });
     this.unitOfWork.afterCommit(() => this.forgetRevoked(revoked));
     return revoked;
@@ -147,7 +149,7 @@ export class ApiKeysService {
   private async revokeKey(key: ApiKey): Promise<ApiKey> {
     const revoked = await this.unitOfWork.run(async () => {
       if (key.revokedAt) return key;
-      const updated = await this.keys.revoke(key.workspaceId, key.id, new Date());
+      const updated = await this.keys.revoke(key.workspaceId, key.id, this.clock.now());
       await this.accessChanges.announce({ kind: 'key_revoked', keyId: key.sId });
       return updated;
     });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { SCOPES } from 'src/platform/auth/scopes';
+import type { Clock } from 'src/platform/clock/clock';
+import type { OperatorLog } from 'src/platform/logging/operator-log';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
 import type {
   ApiKeyRepository,
@@ -39,6 +41,9 @@ const principal = (revokedAt: Date | null): KeyPrincipal => ({
   membership: { id: 9, workspaceId: 1, userId: 7, role: 'admin', createdAt },
 });
 
+const clock: Clock = { now: () => new Date('2026-01-02T00:00:00Z') };
+const log: OperatorLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
 /** The key store as the service sees it: look-ups wait in `pending` until the test answers them. */
 function keyStore() {
   const pending: ((found: KeyPrincipal | null) => void)[] = [];
@@ -59,7 +64,7 @@ function keyStore() {
 describe('AuthenticationService', () => {
   it('answers concurrent requests of an uncached key with one look-up', async () => {
     const { repository, answer } = keyStore();
-    const service = new AuthenticationService(repository as unknown as ApiKeyRepository);
+    const service = new AuthenticationService(repository as unknown as ApiKeyRepository, clock, log);
     const requests = Array.from({ length: 5 }, () => service.authenticate(SECRET, 'wsp'));
     answer(principal(null));
     for (const result of await Promise.all(requests)) expect(result).toHaveProperty('caller.userSId', 'usr');
@@ -70,7 +75,7 @@ describe('AuthenticationService', () => {
 
   it('does not let a look-up that began before a revocation serve or cache its stale answer', async () => {
     const { repository, pending } = keyStore();
-    const service = new AuthenticationService(repository as unknown as ApiKeyRepository);
+    const service = new AuthenticationService(repository as unknown as ApiKeyRepository, clock, log);
     const before = service.authenticate(SECRET, 'wsp');
     service.forgetKey(3);
     const after = service.authenticate(SECRET, 'wsp');

@@ -1,6 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
 import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
+import { OperatorLog } from 'src/platform/logging/operator-log';
 import { ApiKeyRepository, KeyPrincipal } from 'src/modules/identity/application/ports/api-key.repository';
 import { API_KEY_SECRET, hashApiKeySecret } from 'src/modules/identity/domain/api-key';
 
@@ -17,7 +19,6 @@ interface CachedPrincipal {
 /** Resolves API keys to callers, with a short in-process cache that this process invalidates on every change. */
 @Injectable()
 export class AuthenticationService extends ApiKeyAuthenticator {
-  private readonly logger = new Logger(AuthenticationService.name);
   private readonly cache = new Map<string, CachedPrincipal>();
   private readonly lastTouched = new Map<number, number>();
   /** Look-ups in flight, so concurrent requests with an expired key share one query. */
@@ -25,7 +26,11 @@ export class AuthenticationService extends ApiKeyAuthenticator {
   /** Bumped by every forget, so a look-up that started before it neither caches nor is shared. */
   private generation = 0;
 
-  constructor(private readonly keys: ApiKeyRepository) {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly clock: Clock,
+    private readonly log: OperatorLog,
+  ) {
     super();
   }
 
@@ -70,7 +75,7 @@ export class AuthenticationService extends ApiKeyAuthenticator {
   }
 
   private async principal(secretHash: string): Promise<KeyPrincipal | null> {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     const cached = this.cache.get(secretHash);
     if (cached && cached.expiresAt > now) return cached.principal;
     let loading = this.loading.get(secretHash);
@@ -92,7 +97,7 @@ export class AuthenticationService extends ApiKeyAuthenticator {
   private async load(secretHash: string): Promise<KeyPrincipal | null> {
     const generation = this.generation;
     const principal = await this.keys.findPrincipal(secretHash);
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     if (generation !== this.generation) return principal;
     this.cache.delete(secretHash);
     if (principal) {
@@ -106,11 +111,13 @@ export class AuthenticationService extends ApiKeyAuthenticator {
 
   /** lastUsedAt is written at most once a minute per key, off the request path. */
   private touch(keyId: number): void {
-    const now = Date.now();
-    if (now - (this.lastTouched.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
-    this.lastTouched.set(keyId, now);
+    const now = this.clock.now();
+    if (now.getTime() - (this.lastTouched.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastTouched.set(keyId, now.getTime());
     this.keys
-      .touch(keyId, new Date(now))
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not record lastUsedAt'));
+      .touch(keyId, now)
+      .catch((error: unknown) =>
+        this.log.warn(AuthenticationService.name, { err: error }, 'Could not record lastUsedAt'),
+      );
   }
 }
