@@ -6,8 +6,8 @@ import { FileRepository } from 'src/modules/files/application/ports/file.reposit
 import { FilesController } from 'src/modules/files/http/files.controller';
 import { FileUrls } from 'src/modules/files/http/file-urls';
 import { blobStorageProvider } from 'src/modules/files/infrastructure/blob-storage.provider';
-import { ExpiredFilesSweeper } from 'src/modules/files/infrastructure/expired-files.sweeper';
 import { TypeormFileRepository } from 'src/modules/files/infrastructure/typeorm-file.repository';
+import { ExpiredFilesWorker } from 'src/modules/files/workers/expired-files.worker';
 
 @Module({
   imports: [IdentityModule, ConversationsModule],
@@ -15,7 +15,7 @@ import { TypeormFileRepository } from 'src/modules/files/infrastructure/typeorm-
   providers: [
     FilesService,
     FileUrls,
-    ExpiredFilesSweeper,
+    ExpiredFilesWorker,
     { provide: FileRepository, useClass: TypeormFileRepository },
     blobStorageProvider,
   ],

@@ -8,8 +8,8 @@ import { FilesService } from 'src/modules/files/application/files.service';
  * Stopped before shutdown closes the database, waiting for a sweep under way.
  */
 @Injectable()
-export class ExpiredFilesSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(ExpiredFilesSweeper.name);
+export class ExpiredFilesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ExpiredFilesWorker.name);
   private timers: NodeJS.Timeout[] = [];
   private running: Promise<void> | null = null;
 
