@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { Client } from 'pg';
 import { Clock } from 'src/platform/clock/clock';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { BATCH_SIZE, WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
+import { BATCH_SIZE } from 'src/modules/wakeups/application/wakeup-firing.service';
 import { MAX_ATTEMPTS } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
+import { WakeUpWorker } from 'src/modules/wakeups/workers/wakeup.worker';
 import { expect } from 'test/support/expect';
 import { until } from 'test/support/until';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -255,7 +256,7 @@ describe('wake-ups', () => {
         )[0];
       expect((await nextFireAt()).next_fire_at?.toISOString()).toBe('2026-11-23T08:00:00.000Z');
 
-      const scheduler = timed.app.get(WakeUpScheduler);
+      const scheduler = timed.app.get(WakeUpWorker);
       clock.set('2026-11-23T07:59:59Z');
       await scheduler.runDue();
       expect(await nextFireAt()).toMatchObject({ status: 'scheduled', fire_count: 0 });
@@ -279,7 +280,7 @@ describe('wake-ups', () => {
     // otherwise also fire the wake-ups other tests leave scheduled.
     const clock = new FakeClock(new Date('2027-03-01T09:00:00Z'));
     let timed: TestApp;
-    let scheduler: WakeUpScheduler;
+    let scheduler: WakeUpWorker;
     let fixture: WorkspaceFixture;
     let owner: Actor;
     let wIdTimed: string;
@@ -335,7 +336,7 @@ describe('wake-ups', () => {
           runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
         },
       });
-      scheduler = timed.app.get(WakeUpScheduler);
+      scheduler = timed.app.get(WakeUpWorker);
       const timedWorld = new World(timed);
       fixture = await timedWorld.workspace();
       wIdTimed = fixture.workspace.sId;

@@ -3,17 +3,19 @@ import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
-import { WakeUpScheduler } from 'src/modules/wakeups/application/wakeup-scheduler';
+import { WakeUpFiringService } from 'src/modules/wakeups/application/wakeup-firing.service';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { WakeUpsController } from 'src/modules/wakeups/http/wakeups.controller';
 import { TypeormWakeUpRepository } from 'src/modules/wakeups/infrastructure/typeorm-wakeup.repository';
+import { WakeUpWorker } from 'src/modules/wakeups/workers/wakeup.worker';
 
 @Module({
   imports: [IdentityModule, AgentsModule, ConversationsModule],
   controllers: [WakeUpsController],
   providers: [
     WakeUpsService,
-    WakeUpScheduler,
+    WakeUpFiringService,
+    WakeUpWorker,
     { provide: WakeUpRepository, useClass: TypeormWakeUpRepository },
   ],
   exports: [WakeUpsService],

@@ -8,7 +8,6 @@ import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';
@@ -19,6 +18,13 @@ export interface NewWakeUpInput {
   scheduleConfig: ScheduleInput;
   reason: string;
   maxFires?: number;
+}
+
+/** What a wake-up's announcement needs of its conversation. */
+export interface ConversationRef {
+  id: number;
+  sId: string;
+  workspaceId: number;
 }
 
 /** A wake-up with what its wire form names by sId. */
@@ -123,11 +129,7 @@ export class WakeUpsService {
   }
 
   /** `wake_up_updated` in the conversation's log, in the current transaction. */
-  async announce(
-    conversation: Pick<Conversation, 'id' | 'sId' | 'workspaceId'>,
-    wakeUp: WakeUp,
-    ownerSId: string,
-  ): Promise<void> {
+  async announce(conversation: ConversationRef, wakeUp: WakeUp, ownerSId: string): Promise<void> {
     await this.events.append(conversation.workspaceId, conversation.id, {
       type: 'wake_up_updated',
       created: this.clock.now().getTime(),
