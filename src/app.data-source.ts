@@ -2,10 +2,10 @@ import { AGENTS_ENTITIES } from 'src/modules/agents/infrastructure/agents.entiti
 import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure/conversations.entities';
 import { RateLimitCounterEntity } from 'src/platform/auth/rate-limit/rate-limit-counter.entity';
 import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
-import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-source.entities';
+import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-sources.entities';
 import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.entity';
-import { FILES_ENTITIES } from 'src/modules/files/infrastructure/file.entity';
-import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeup.entity';
+import { FILES_ENTITIES } from 'src/modules/files/infrastructure/files.entities';
+import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../migrations/index';

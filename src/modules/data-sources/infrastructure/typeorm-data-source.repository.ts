@@ -17,7 +17,7 @@ import {
   DataSourceEntity,
   DataSourceViewEntity,
   VIEW_PER_SPACE_INDEX,
-} from 'src/modules/data-sources/infrastructure/data-source.entities';
+} from 'src/modules/data-sources/infrastructure/data-sources.entities';
 
 const toDataSource = (e: DataSourceEntity): DataSource => ({
   id: e.id,

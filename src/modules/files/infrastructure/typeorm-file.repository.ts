@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { FileRepository, NewFile } from 'src/modules/files/application/ports/file.repository';
 import type { FileRecord } from 'src/modules/files/domain/file';
-import { FileEntity } from 'src/modules/files/infrastructure/file.entity';
+import { FileEntity } from 'src/modules/files/infrastructure/files.entities';
 import { In } from 'typeorm';
 
 const FAILURE_REASON_MAX = 500;

@@ -7,7 +7,7 @@ import {
   WakeUpRepository,
 } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import type { WakeUp } from 'src/modules/wakeups/domain/wakeup';
-import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeup.entity';
+import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 
 const toWakeUp = (e: WakeUpEntity): WakeUp => ({
   id: e.id,
