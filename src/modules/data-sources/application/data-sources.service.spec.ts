@@ -3,9 +3,11 @@ import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
 import type { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { SpaceNotFound } from 'src/modules/identity/domain/identity.errors';
-import type { Space } from 'src/modules/identity/domain/space';
-import type { SpacesService } from 'src/modules/identity/application/spaces.service';
+import {
+  type Space,
+  SpaceNotFound,
+  type SpacesService,
+} from 'src/modules/identity/application/spaces.service';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
 import {
   DataSourceRepository,
