@@ -66,11 +66,18 @@ export interface BuiltConversation {
   messages: UserMessageBody[];
 }
 
-/** What every message of a conversation's list has; specs read the rest with their own type. */
+/** A message of a conversation's list, user or agent message: the fields the specs read. */
 export interface ListedMessage {
   sId: string;
+  id: number;
   type: string;
   status?: string;
+  content: string;
+  rank: number;
+  context?: { origin?: string };
+  error?: { code: string; message: string } | null;
+  configuration?: { sId: string; name: string };
+  parentMessageId?: string;
 }
 
 /** An event of a conversation's stream, with its position, as the log keeps it. */
@@ -234,16 +241,16 @@ export class ApiWorld {
   }
 
   /** A conversation's messages as the actor lists them. */
-  async messages<M extends ListedMessage = ListedMessage>(actor: KeyHolder, cId: string): Promise<M[]> {
+  async messages(actor: KeyHolder, cId: string): Promise<ListedMessage[]> {
     const res = await api(this.target, actor).get(paths.messages(actor.workspace.sId, cId)).expect(200);
     expect(res.body).toMatchApiSchema('MessagesResponse');
-    return res.body.messages as M[];
+    return res.body.messages as ListedMessage[];
   }
 
   /** The messages once `count` agent messages of the conversation have ended, whatever their outcome. */
-  settled<M extends ListedMessage = ListedMessage>(actor: KeyHolder, cId: string, count = 1): Promise<M[]> {
+  settled(actor: KeyHolder, cId: string, count = 1): Promise<ListedMessage[]> {
     return until(
-      () => this.messages<M>(actor, cId),
+      () => this.messages(actor, cId),
       (list) => list.filter((m) => m.type === 'agent_message' && m.status !== 'created').length >= count,
     );
   }
