@@ -7,11 +7,9 @@ const message = (wId: string, cId: string, mId: string) => `${conversation(wId, 
 
 export const paths = {
   me: (wId: string) => `${workspace(wId)}/me`,
-  members: (wId: string) => `${workspace(wId)}/members`,
   member: (wId: string, userId: string) => `${workspace(wId)}/members/${userId}`,
   key: (wId: string, keyId: string) => `${workspace(wId)}/keys/${keyId}`,
   spaces: (wId: string) => `${workspace(wId)}/spaces`,
-  space,
   spaceMember: (wId: string, spaceId: string, userId: string) => `${space(wId, spaceId)}/members/${userId}`,
   toolServers: (wId: string) => `${workspace(wId)}/mcp_servers`,
   toolServerViews: (wId: string, spaceId: string) => `${space(wId, spaceId)}/mcp_server_views`,
