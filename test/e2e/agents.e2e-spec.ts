@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { expect } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -30,31 +31,11 @@ describe('agent configurations', () => {
   let builder: Actor;
   let user: Actor;
   let wId: string;
-  let seq = 0;
-
-  const agentsPath = () => `/api/w/${wId}/assistant/agent_configurations`;
-  const patchPath = (sId: string) => `/api/v1/w/${wId}/assistant/agent_configurations/${sId}`;
-
-  const createAgent = async (actor: Actor, overrides: Record<string, unknown> = {}): Promise<AgentBody> => {
-    const res = await api(t, actor)
-      .post(agentsPath())
-      .send({
-        assistant: {
-          name: `agent-${seq++}`,
-          description: 'Answers questions',
-          instructions: 'Be brief.',
-          scope: 'visible',
-          model,
-          ...overrides,
-        },
-      });
-    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
-    expect(res.body).toMatchApiSchema('AgentConfigurationResponse');
-    return res.body.agentConfiguration as AgentBody;
-  };
 
   const list = async (actor: Actor, query = ''): Promise<AgentBody[]> => {
-    const res = await api(t, actor).get(`${agentsPath()}${query}`).expect(200);
+    const res = await api(t, actor)
+      .get(`${paths.agents(wId)}${query}`)
+      .expect(200);
     expect(res.body).toMatchApiSchema('AgentConfigurationsResponse');
     return res.body.agentConfigurations as AgentBody[];
   };
@@ -77,7 +58,7 @@ describe('agent configurations', () => {
   });
 
   it('creates, lists, updates to a new version and archives the old one', async () => {
-    const created = await createAgent(builder, { tags: [{ name: 'Support' }] });
+    const created = await world.agent<AgentBody>(builder, { tags: [{ name: 'Support' }] });
     expect(created).toMatchObject({ version: 0, status: 'active', scope: 'visible', canEdit: true });
     expect(created.tags.map((tag) => tag.name)).toEqual(['Support']);
     expect(created.sId).toMatch(/^[0-9A-Za-z]{10}$/);
@@ -91,7 +72,7 @@ describe('agent configurations', () => {
       .expect(200);
     expect(skill.body).toMatchApiSchema('SkillResponse');
     const res = await api(t, builder)
-      .patch(patchPath(created.sId))
+      .patch(paths.agentUpdate(wId, created.sId))
       .send({
         agent: { handle: `${created.name}-v2`, description: 'Better', max_steps_per_run: 4 },
         instructions: 'Be very brief.',
@@ -135,16 +116,16 @@ describe('agent configurations', () => {
       { version: 0, status: 'archived' },
       { version: 1, status: 'active' },
     ]);
-    const single = await api(t, user).get(`${agentsPath()}/${created.sId}`).expect(200);
+    const single = await api(t, user).get(paths.agent(wId, created.sId)).expect(200);
     expect(single.body).toMatchApiSchema('AgentConfigurationResponse');
     expect(single.body.agentConfiguration.version).toBe(1);
   });
 
   it('toggles a favourite and changes editors without writing a version', async () => {
-    const agent = await createAgent(builder);
-    await api(t, user).patch(patchPath(agent.sId)).send({ userFavorite: true }).expect(200);
+    const agent = await world.agent<AgentBody>(builder);
+    await api(t, user).patch(paths.agentUpdate(wId, agent.sId)).send({ userFavorite: true }).expect(200);
     await api(t, builder)
-      .patch(patchPath(agent.sId))
+      .patch(paths.agentUpdate(wId, agent.sId))
       .send({ editors: [{ user_id: user.user.sId }] })
       .expect(200);
     const rows = await t.dataSource.query('SELECT version FROM agent_configurations WHERE s_id = $1', [
@@ -156,43 +137,25 @@ describe('agent configurations', () => {
     expect(favorites[0].userFavorite).toBe(true);
     const [first] = await list(user, '?sort=priority');
     expect(first.sId).toBe(agent.sId);
-    await api(t, user).patch(patchPath(agent.sId)).send({ userFavorite: false }).expect(200);
+    await api(t, user).patch(paths.agentUpdate(wId, agent.sId)).send({ userFavorite: false }).expect(200);
     expect(await list(user, '?view=favorites')).toEqual([]);
   });
 
   describe('toolsets', () => {
     let sales: string;
     beforeAll(async () => {
-      const space = await api(t, a.admin)
-        .post(`/api/w/${wId}/spaces`)
-        .send({ name: 'Sales', memberIds: [a.admin.user.sId] });
-      sales = space.body.space.sId;
-      const spaces = await api(t, a.admin).get(`/api/w/${wId}/spaces`).expect(200);
-      const global = (spaces.body.spaces as { sId: string; kind: string }[]).find(
-        (s) => s.kind === 'global',
-      )!.sId;
-      const server = async (name: string, spaceId: string) => {
-        const res = await api(t, a.admin)
-          .post(`/api/w/${wId}/mcp_servers`)
-          .send({ name, url: 'https://mcp.example.com/sse' })
-          .expect(200);
-        expect(res.body).toMatchApiSchema('RemoteMcpServerResponse');
-        const view = await api(t, a.admin)
-          .post(`/api/w/${wId}/spaces/${spaceId}/mcp_server_views`)
-          .send({ mcpServerId: res.body.mcpServer.sId })
-          .expect(200);
-        expect(view.body).toMatchApiSchema('McpServerViewResponse');
-      };
-      await server('Wiki', global);
-      await server('CRM', sales);
-      await server('Twin', global);
-      await server('Twin', global);
+      sales = (await world.space(a.admin, { name: 'Sales', members: [a.admin] })).sId;
+      const global = await world.globalSpace(a.admin);
+      await world.toolServer(a.admin, { name: 'Wiki', spaceIds: [global] });
+      await world.toolServer(a.admin, { name: 'CRM', spaceIds: [sales] });
+      await world.toolServer(a.admin, { name: 'Twin', spaceIds: [global] });
+      await world.toolServer(a.admin, { name: 'Twin', spaceIds: [global] });
     });
 
     it('applies what resolves and lists what does not, without failing', async () => {
-      const agent = await createAgent(builder);
+      const agent = await world.agent<AgentBody>(builder);
       const res = await api(t, builder)
-        .patch(patchPath(agent.sId))
+        .patch(paths.agentUpdate(wId, agent.sId))
         .send({
           toolset: [
             { name: 'search', type: 'MCP', configuration: { mcp_server_name: 'search' } },
@@ -217,9 +180,9 @@ describe('agent configurations', () => {
     });
 
     it('resolves a server shared to a space the caller belongs to, and records the space', async () => {
-      const agent = await createAgent(a.admin);
+      const agent = await world.agent<AgentBody>(a.admin);
       const res = await api(t, a.admin)
-        .patch(patchPath(agent.sId))
+        .patch(paths.agentUpdate(wId, agent.sId))
         .send({ toolset: [{ name: 'crm', type: 'MCP', configuration: { mcp_server_name: 'CRM' } }] })
         .expect(200);
       expect(res.body.skippedActions).toEqual([]);
@@ -231,18 +194,18 @@ describe('agent configurations', () => {
     });
 
     it('answers 404 to a PATCH on an agent the caller cannot read, revealing and changing nothing', async () => {
-      const restricted = await createAgent(a.admin);
+      const restricted = await world.agent<AgentBody>(a.admin);
       await api(t, a.admin)
-        .patch(patchPath(restricted.sId))
+        .patch(paths.agentUpdate(wId, restricted.sId))
         .send({ toolset: [{ name: 'crm', type: 'MCP', configuration: { mcp_server_name: 'CRM' } }] })
         .expect(200);
-      const hidden = await createAgent(builder, { scope: 'hidden' });
+      const hidden = await world.agent<AgentBody>(builder, { scope: 'hidden' });
       const favorites = () =>
         t.dataSource.query('SELECT agent_s_id FROM agent_favorites WHERE user_id = $1', [user.user.id]);
       const before = await favorites();
       for (const body of [{ userFavorite: true }, { userFavorite: true, instructions: 'Leak.' }]) {
         for (const agent of [restricted, hidden]) {
-          const res = await api(t, user).patch(patchPath(agent.sId)).send(body);
+          const res = await api(t, user).patch(paths.agentUpdate(wId, agent.sId)).send(body);
           expect({ status: res.status, body: res.body }).toEqual({
             status: 404,
             body: { error: { type: 'agent_configuration_not_found', message: expect.any(String) } },
@@ -253,7 +216,7 @@ describe('agent configurations', () => {
       }
       expect(await favorites()).toEqual(before);
       const own = await api(t, a.admin)
-        .patch(patchPath(restricted.sId))
+        .patch(paths.agentUpdate(wId, restricted.sId))
         .send({ userFavorite: true })
         .expect(200);
       expect(own.body).toMatchApiSchema('UpdatedAgentConfigurationResponse');
@@ -265,8 +228,8 @@ describe('agent configurations', () => {
     let hidden: AgentBody;
     let draft: AgentBody;
     beforeAll(async () => {
-      hidden = await createAgent(builder, { scope: 'hidden', name: 'zz-hidden' });
-      draft = await createAgent(builder, { status: 'draft', name: 'zz-draft' });
+      hidden = await world.agent<AgentBody>(builder, { scope: 'hidden', name: 'zz-hidden' });
+      draft = await world.agent<AgentBody>(builder, { status: 'draft', name: 'zz-draft' });
     });
 
     it('filters by view', async () => {
@@ -284,7 +247,9 @@ describe('agent configurations', () => {
       expect(published.every((agent) => agent.scope === 'visible')).toBe(true);
       expect(names(await list(user, '?view=workspace'))).toEqual(names(published));
 
-      const forbidden = await api(t, user).get(`${agentsPath()}?view=admin_internal`).expect(403);
+      const forbidden = await api(t, user)
+        .get(`${paths.agents(wId)}?view=admin_internal`)
+        .expect(403);
       expect(forbidden.body.error.type).toBe('workspace_auth_error');
       const internal = await list(a.admin, '?view=admin_internal');
       expect(names(internal)).toEqual(expect.arrayContaining([hidden.sId, draft.sId]));
@@ -306,7 +271,9 @@ describe('agent configurations', () => {
         '?sort=random',
         '?color=red',
       ]) {
-        const res = await api(t, user).get(`${agentsPath()}${query}`).expect(400);
+        const res = await api(t, user)
+          .get(`${paths.agents(wId)}${query}`)
+          .expect(400);
         expect(res.body.error.type).toBe('invalid_request_error');
       }
     });
@@ -340,7 +307,7 @@ describe('agent configurations', () => {
       // source; they only ever add queries, so the fewest of a few requests is the list's own.
       const fewest = async () => Math.min(await count(), await count(), await count());
       const few = await fewest();
-      for (let i = 0; i < 12; i++) await createAgent(builder, { tags: [{ name: `t${i}` }] });
+      for (let i = 0; i < 12; i++) await world.agent<AgentBody>(builder, { tags: [{ name: `t${i}` }] });
       expect(await fewest()).toBe(few);
     });
   });
@@ -348,24 +315,24 @@ describe('agent configurations', () => {
   describe('rules', () => {
     it('lets builders and admins create, not users', async () => {
       const res = await api(t, user)
-        .post(agentsPath())
+        .post(paths.agents(wId))
         .send({ assistant: { name: 'nope', description: '', instructions: '', scope: 'visible', model } })
         .expect(403);
       expect(res.body.error.type).toBe('workspace_auth_error');
     });
 
     it('keeps names unique among active agents', async () => {
-      const first = await createAgent(builder, { name: 'unique-one' });
+      const first = await world.agent<AgentBody>(builder, { name: 'unique-one' });
       const res = await api(t, builder)
-        .post(agentsPath())
+        .post(paths.agents(wId))
         .send({
           assistant: { name: 'UNIQUE-one', description: '', instructions: '', scope: 'visible', model },
         })
         .expect(400);
       expect(res.body.error.message).toContain('UNIQUE-one');
-      const other = await createAgent(builder);
+      const other = await world.agent<AgentBody>(builder);
       await api(t, builder)
-        .patch(patchPath(other.sId))
+        .patch(paths.agentUpdate(wId, other.sId))
         .send({ agent: { handle: 'unique-one' } })
         .expect(400);
       expect(first.name).toBe('unique-one');
@@ -426,7 +393,7 @@ describe('agent configurations', () => {
       ];
       for (const [body, field] of bad) {
         const res = await api(t, builder)
-          .post(agentsPath())
+          .post(paths.agents(wId))
           .send(body as object);
         expect({ status: res.status, type: res.body.error?.type }).toEqual({
           status: 400,
@@ -434,7 +401,7 @@ describe('agent configurations', () => {
         });
         expect(res.body.error.message).toContain(field);
       }
-      const agent = await createAgent(builder);
+      const agent = await world.agent<AgentBody>(builder);
       for (const body of [
         { generation_settings: { reasoning_effort: 'extreme' } },
         { agent: { scope: 'global' } },
@@ -442,49 +409,48 @@ describe('agent configurations', () => {
         { toolset: [{ name: 'x', type: 'HTTP', configuration: { mcp_server_name: 'search' } }] },
         { editors: [{ user_id: 'nobody1234' }] },
       ]) {
-        await api(t, builder).patch(patchPath(agent.sId)).send(body).expect(400);
+        await api(t, builder).patch(paths.agentUpdate(wId, agent.sId)).send(body).expect(400);
       }
       const afterCount = await t.dataSource.query('SELECT count(*) FROM agent_configurations');
       expect(Number(afterCount[0].count)).toBe(Number(before[0].count) + 1);
     });
 
     it('lets only editors and admins update, and nobody edit a built-in agent', async () => {
-      const agent = await createAgent(builder);
+      const agent = await world.agent<AgentBody>(builder);
       const res = await api(t, user)
-        .patch(patchPath(agent.sId))
+        .patch(paths.agentUpdate(wId, agent.sId))
         .send({ instructions: 'Mine now' })
         .expect(403);
       expect(res.body.error.type).toBe('workspace_auth_error');
-      await api(t, a.admin).patch(patchPath(agent.sId)).send({ instructions: 'Admin edit' }).expect(200);
+      await api(t, a.admin)
+        .patch(paths.agentUpdate(wId, agent.sId))
+        .send({ instructions: 'Admin edit' })
+        .expect(200);
       const [global] = await list(user, '?view=global');
-      await api(t, a.admin).patch(patchPath(global.sId)).send({ instructions: 'x' }).expect(403);
-      await api(t, user).patch(patchPath(global.sId)).send({ userFavorite: true }).expect(200);
+      await api(t, a.admin).patch(paths.agentUpdate(wId, global.sId)).send({ instructions: 'x' }).expect(403);
+      await api(t, user).patch(paths.agentUpdate(wId, global.sId)).send({ userFavorite: true }).expect(200);
     });
 
     it('keeps agents inside their workspace', async () => {
-      const agent = await createAgent(builder);
-      const foreign = await api(t, b.admin).get(agentsPath()).expect(401);
+      const agent = await world.agent<AgentBody>(builder);
+      const foreign = await api(t, b.admin).get(paths.agents(wId)).expect(401);
       expect(foreign.body.error.type).toBe('workspace_auth_error');
-      const bList = await api(t, b.admin)
-        .get(`/api/w/${b.workspace.sId}/assistant/agent_configurations`)
-        .expect(200);
+      const bList = await api(t, b.admin).get(paths.agents(b.workspace.sId)).expect(200);
       expect(JSON.stringify(bList.body)).not.toContain(agent.sId);
       const notFound = await api(t, b.admin)
-        .patch(`/api/v1/w/${b.workspace.sId}/assistant/agent_configurations/${agent.sId}`)
+        .patch(paths.agentUpdate(b.workspace.sId, agent.sId))
         .send({ instructions: 'x' })
         .expect(404);
       expect(notFound.body.error.type).toBe('agent_configuration_not_found');
-      await api(t, b.admin)
-        .get(`/api/w/${b.workspace.sId}/assistant/agent_configurations/${agent.sId}`)
-        .expect(404);
+      await api(t, b.admin).get(paths.agent(b.workspace.sId, agent.sId)).expect(404);
     });
 
     it('turns 30 parallel updates into 30 consecutive versions', async () => {
-      const agent = await createAgent(builder);
+      const agent = await world.agent<AgentBody>(builder);
       const results = await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
           api(t, builder)
-            .patch(patchPath(agent.sId))
+            .patch(paths.agentUpdate(wId, agent.sId))
             .send({ instructions: `Version ${i}` }),
         ),
       );

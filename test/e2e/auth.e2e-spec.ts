@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
-import { expect } from 'test/support/expect';
+import { expect, expectError } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -20,14 +20,6 @@ describe('authentication and the guard', () => {
   afterAll(() => t.close());
 
   const members = (wId: string) => `/api/w/${wId}/members`;
-
-  const expectError = (res: request.Response, status: number, type: string) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: { error: { type, message: expect.any(String) } },
-    });
-    expect(res.body).toMatchApiSchema('ErrorResponse');
-  };
 
   it('answers a missing header with 401 missing_authorization_header_error', async () => {
     expectError(

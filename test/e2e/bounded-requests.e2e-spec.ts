@@ -3,6 +3,7 @@ import request from 'supertest';
 import { JSON_BODY_LIMIT_BYTES, JSON_MAX_ARRAY_ITEMS } from 'src/platform/http/json-body-parser';
 import { MAX_LISTED_PROBLEMS } from 'src/platform/http/validation';
 import { expect } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -13,7 +14,7 @@ describe('bounded work per request', () => {
   let t: TestApp;
   let a: WorkspaceFixture;
   let baseUrl: string;
-  const conversations = () => `/api/w/${a.workspace.sId}/assistant/conversations`;
+  const conversations = () => paths.conversations(a.workspace.sId);
   const count = async () =>
     (await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM conversations'))[0].n;
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { UNSTORABLE_TEXT_MESSAGE } from 'src/platform/http/storable-text';
 import { expect } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
+import { Actor, World, WorkspaceFixture, api, eventsOf } from 'test/support/world';
 
 const context = { username: 'ada', timezone: 'Europe/Paris' };
 
@@ -15,22 +16,6 @@ describe('conversations and messages', () => {
   let assistantSId: string;
   let wId: string;
 
-  const base = () => `/api/w/${wId}/assistant/conversations`;
-
-  const events = async (conversationSId: string) =>
-    t.dataSource.query<{ type: string; payload: Record<string, unknown> }[]>(
-      `SELECT e.type, e.payload FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id
-       WHERE c.s_id = $1 ORDER BY e.id`,
-      [conversationSId],
-    );
-
-  const createConversation = async (actor: Actor, body: Record<string, unknown> = {}) => {
-    const res = await api(t, actor).post(base()).send(body);
-    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
-    expect(res.body).toMatchApiSchema('CreatedConversationResponse');
-    return res.body as { conversation: { sId: string; title: string | null }; message?: { sId: string } };
-  };
-
   beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
@@ -42,12 +27,10 @@ describe('conversations and messages', () => {
   afterAll(() => t.close());
 
   it('creates a conversation with a first message, exactly as specified, and logs its events', async () => {
-    const created = await createConversation(a.admin, {
-      message: {
-        content: 'Hello @assistant\nhow are you?',
-        mentions: [{ configurationId: assistantSId }],
-        context,
-      },
+    const created = await world.conversation(a.admin, {
+      message: 'Hello @assistant\nhow are you?',
+      mentions: [assistantSId],
+      context,
     });
     const { conversation, message } = created as {
       conversation: Record<string, unknown> & { sId: string };
@@ -95,7 +78,7 @@ describe('conversations and messages', () => {
     expect(message.sId).toMatch(/^[0-9A-Za-z]{10}$/);
 
     // The runtime then answers the mention (agent events follow; see the runtime suite).
-    const log = await events(conversation.sId);
+    const log = await eventsOf(t, a.admin, conversation.sId);
     expect(log.map((event) => event.type).slice(0, 2)).toEqual(['user_message_new', 'conversation_title']);
     expect(log[0].payload).toEqual({
       type: 'user_message_new',
@@ -105,14 +88,14 @@ describe('conversations and messages', () => {
     });
     expect(log[1].payload).toMatchObject({ type: 'conversation_title', title: 'Hello @assistant' });
 
-    const got = await api(t, a.admin).get(`${base()}/${conversation.sId}`).expect(200);
+    const got = await api(t, a.admin).get(paths.conversation(wId, conversation.sId)).expect(200);
     expect(got.body).toMatchApiSchema('ConversationResponse');
     expect(got.body.conversation).not.toHaveProperty('content');
   });
 
   it('posts, lists, edits twice in a row, reacts and marks read', async () => {
-    const { conversation } = await createConversation(member, { title: 'Planning' });
-    const path = `${base()}/${conversation.sId}`;
+    const { conversation } = await world.conversation(member, { title: 'Planning' });
+    const path = paths.conversation(wId, conversation.sId);
     const first = await api(t, member)
       .post(`${path}/messages`)
       .send({ content: 'one', mentions: [], context })
@@ -182,7 +165,7 @@ describe('conversations and messages', () => {
       lastReadMs: expect.any(Number),
     });
 
-    const log = (await events(conversation.sId)).filter((event) =>
+    const log = (await eventsOf(t, member, conversation.sId)).filter((event) =>
       ['user_message_new', 'conversation_title'].includes(event.type),
     );
     expect(log.map((event) => event.type)).toEqual([
@@ -197,19 +180,16 @@ describe('conversations and messages', () => {
   });
 
   it('takes only emoji or :shortcodes: as reactions, and at most 20 different ones per message', async () => {
-    const { conversation } = await createConversation(member, { title: 'Reactions' });
-    const path = `${base()}/${conversation.sId}`;
-    const posted = await api(t, member)
-      .post(`${path}/messages`)
-      .send({ content: 'react to me', mentions: [], context })
-      .expect(200);
-    const reactions = `${path}/messages/${posted.body.message.sId}/reactions`;
+    const { conversation } = await world.conversation(member, { title: 'Reactions' });
+    const path = paths.conversation(wId, conversation.sId);
+    const posted = await world.message(member, conversation.sId, 'react to me', { context });
+    const reactions = `${path}/messages/${posted.sId}/reactions`;
     const stored = async () =>
       (
         await t.dataSource.query<{ emoji: string }[]>(
           `SELECT r.emoji FROM message_reactions r JOIN messages m ON m.id = r.message_id WHERE m.s_id = $1
            ORDER BY r.created_at, r.emoji`,
-          [posted.body.message.sId],
+          [posted.sId],
         )
       ).map((row) => row.emoji);
     const refused = async (actor: Actor, emoji: string, message: RegExp) => {
@@ -265,13 +245,10 @@ describe('conversations and messages', () => {
   });
 
   it('keeps the cap of different reactions under concurrent reactions', async () => {
-    const { conversation } = await createConversation(member, { title: 'Racing reactions' });
-    const path = `${base()}/${conversation.sId}`;
-    const posted = await api(t, member)
-      .post(`${path}/messages`)
-      .send({ content: 'race', mentions: [], context })
-      .expect(200);
-    const reactions = `${path}/messages/${posted.body.message.sId}/reactions`;
+    const { conversation } = await world.conversation(member, { title: 'Racing reactions' });
+    const path = paths.conversation(wId, conversation.sId);
+    const posted = await world.message(member, conversation.sId, 'race', { context });
+    const reactions = `${path}/messages/${posted.sId}/reactions`;
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         api(t, member)
@@ -284,7 +261,7 @@ describe('conversations and messages', () => {
     const [{ n }] = await t.dataSource.query<{ n: number }[]>(
       `SELECT count(DISTINCT r.emoji)::int AS n FROM message_reactions r JOIN messages m ON m.id = r.message_id
        WHERE m.s_id = $1`,
-      [posted.body.message.sId],
+      [posted.sId],
     );
     expect(n).toBe(20);
   });
@@ -292,29 +269,32 @@ describe('conversations and messages', () => {
   it('lists the caller conversations newest first, with a cursor', async () => {
     const actor = await world.member(a.workspace, 'builder');
     const made: string[] = [];
-    for (let i = 0; i < 5; i++)
-      made.push((await createConversation(actor, { title: `c${i}` })).conversation.sId);
-    const page1 = await api(t, actor).get(`${base()}?limit=3`).expect(200);
+    for (let i = 0; i < 5; i++) made.push((await world.conversation(actor, { title: `c${i}` })).sId);
+    const page1 = await api(t, actor)
+      .get(`${paths.conversations(wId)}?limit=3`)
+      .expect(200);
     expect(page1.body).toMatchApiSchema('ConversationsResponse');
-    const page2 = await api(t, actor).get(`${base()}?limit=3&cursor=${page1.body.nextCursor}`).expect(200);
+    const page2 = await api(t, actor)
+      .get(`${paths.conversations(wId)}?limit=3&cursor=${page1.body.nextCursor}`)
+      .expect(200);
     const sIds = [...page1.body.conversations, ...page2.body.conversations].map(
       (c: { sId: string }) => c.sId,
     );
     expect(sIds).toEqual([...made].reverse());
     expect(page2.body.nextCursor).toBeNull();
-    await api(t, actor).get(`${base()}?cursor=garbage`).expect(400);
+    await api(t, actor)
+      .get(`${paths.conversations(wId)}?cursor=garbage`)
+      .expect(400);
   });
 
   it('forks after a message', async () => {
-    const { conversation } = await createConversation(a.admin, { title: 'Origin' });
-    const path = `${base()}/${conversation.sId}`;
-    const sent: string[] = [];
-    for (const content of ['a', 'b', 'c']) {
-      sent.push(
-        (await api(t, a.admin).post(`${path}/messages`).send({ content, mentions: [], context }).expect(200))
-          .body.message.sId,
-      );
-    }
+    const { conversation, messages } = await world.conversation(a.admin, {
+      title: 'Origin',
+      messages: ['a', 'b', 'c'],
+      context,
+    });
+    const path = paths.conversation(wId, conversation.sId);
+    const sent = messages.map((message) => message.sId);
     const fork = await api(t, member).post(`${path}/fork`).send({ sourceMessageId: sent[1] }).expect(200);
     expect(fork.body).toMatchApiSchema('ConversationResponse');
     expect(fork.body.conversation).toMatchObject({
@@ -330,19 +310,19 @@ describe('conversations and messages', () => {
       },
     });
     const child = fork.body.conversation.sId as string;
-    const childMessages = await api(t, member).get(`${base()}/${child}/messages`).expect(200);
+    const childMessages = await api(t, member).get(paths.messages(wId, child)).expect(200);
     expect((childMessages.body.messages as { content: string }[]).map((m) => m.content)).toEqual(['a', 'b']);
     const parent = await api(t, a.admin).get(path).expect(200);
     expect(parent.body.conversation.forkingData.forkedChildren).toEqual([
       expect.objectContaining({ childConversationId: child, sourceMessageId: sent[1] }),
     ]);
-    const later = await api(t, member).get(`${base()}/${child}`).expect(200);
+    const later = await api(t, member).get(paths.conversation(wId, child)).expect(200);
     expect(later.body.conversation.forkingData.forkedFrom.fileCopyStatus).toBe('done');
   });
 
   it('gives 200 concurrent posts 200 distinct consecutive ranks', async () => {
-    const { conversation } = await createConversation(a.admin);
-    const path = `${base()}/${conversation.sId}/messages`;
+    const { conversation } = await world.conversation(a.admin);
+    const path = paths.messages(wId, conversation.sId);
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         api(t, a.admin)
@@ -357,11 +337,9 @@ describe('conversations and messages', () => {
 
   describe('access', () => {
     it('lets only the author edit', async () => {
-      const { conversation, message } = await createConversation(a.admin, {
-        message: { content: 'mine', mentions: [], context },
-      });
+      const { conversation, message } = await world.conversation(a.admin, { message: 'mine', context });
       const res = await api(t, member)
-        .post(`${base()}/${conversation.sId}/messages/${message!.sId}/edit`)
+        .post(`${paths.message(wId, conversation.sId, message!.sId)}/edit`)
         .send({ content: 'yours', mentions: [] })
         .expect(403);
       expect(res.body.error.type).toBe('workspace_auth_error');
@@ -369,21 +347,19 @@ describe('conversations and messages', () => {
 
     it('restricts readers to members of the spaces the mentioned agents need', async () => {
       const { spaceSId, agentSId } = await world.agentNeedingSpace(a.admin);
-      const { conversation } = await createConversation(a.admin, {
-        message: {
-          content: 'open',
-          mentions: [{ configurationId: agentSId }],
-          context,
-        },
+      const { conversation } = await world.conversation(a.admin, {
+        message: 'open',
+        mentions: [agentSId],
+        context,
       });
-      const full = await api(t, a.admin).get(`${base()}/${conversation.sId}`).expect(200);
+      const full = await api(t, a.admin).get(paths.conversation(wId, conversation.sId)).expect(200);
       expect(full.body.conversation.requestedSpaceIds).toEqual([spaceSId]);
-      for (const path of [`${base()}/${conversation.sId}`, `${base()}/${conversation.sId}/messages`]) {
+      for (const path of [paths.conversation(wId, conversation.sId), paths.messages(wId, conversation.sId)]) {
         const res = await api(t, member).get(path).expect(403);
         expect(res.body.error.type).toBe('conversation_access_restricted');
       }
       const mention = await api(t, member)
-        .post(base())
+        .post(paths.conversations(wId))
         .send({
           message: {
             content: 'hi',
@@ -396,28 +372,26 @@ describe('conversations and messages', () => {
     });
 
     it('keeps conversations inside their workspace and answers unknown ids with 404', async () => {
-      const { conversation, message } = await createConversation(a.admin, {
-        message: { content: 'private', mentions: [], context },
-      });
-      const foreign = await api(t, b.admin).get(`${base()}/${conversation.sId}`).expect(401);
+      const { conversation, message } = await world.conversation(a.admin, { message: 'private', context });
+      const foreign = await api(t, b.admin).get(paths.conversation(wId, conversation.sId)).expect(401);
       expect(foreign.body.error.type).toBe('workspace_auth_error');
-      const own = `/api/w/${b.workspace.sId}/assistant/conversations`;
+      const own = paths.conversations(b.workspace.sId);
       const notFound = await api(t, b.admin).get(`${own}/${conversation.sId}`).expect(404);
       expect(notFound.body.error.type).toBe('conversation_not_found');
       const list = await api(t, b.admin).get(own).expect(200);
       expect(JSON.stringify(list.body)).not.toContain(conversation.sId);
       const missing = await api(t, a.admin)
-        .post(`${base()}/${conversation.sId}/messages/nope123456/edit`)
+        .post(`${paths.message(wId, conversation.sId, 'nope123456')}/edit`)
         .send({ content: 'x', mentions: [] })
         .expect(404);
       expect(missing.body.error.type).toBe('message_not_found');
-      await api(t, a.admin).get(`${base()}/doesNotExist/messages`).expect(404);
+      await api(t, a.admin).get(paths.messages(wId, 'doesNotExist')).expect(404);
       expect(message).toBeDefined();
     });
 
     it('refuses malformed bodies and writes nothing', async () => {
-      const { conversation } = await createConversation(a.admin);
-      const path = `${base()}/${conversation.sId}/messages`;
+      const { conversation } = await world.conversation(a.admin);
+      const path = paths.messages(wId, conversation.sId);
       const before = await t.dataSource.query('SELECT count(*)::int AS n FROM messages');
       for (const body of [
         { content: '', mentions: [], context },
@@ -438,7 +412,7 @@ describe('conversations and messages', () => {
     });
 
     it('refuses a context timezone that is not an IANA zone, naming the field, and writes nothing', async () => {
-      const { conversation } = await createConversation(a.admin);
+      const { conversation } = await world.conversation(a.admin);
       // Messages counted in this conversation: agents answering earlier tests may still be writing.
       const counts = async () =>
         (
@@ -452,7 +426,7 @@ describe('conversations and messages', () => {
       const before = await counts();
       for (const timezone of ['Mars/Olympus_Mons', '+01:00', 'not a zone', '']) {
         const posted = await api(t, a.admin)
-          .post(`${base()}/${conversation.sId}/messages`)
+          .post(paths.messages(wId, conversation.sId))
           .send({ content: 'x', mentions: [], context: { username: 'ada', timezone } });
         expect({ status: posted.status, body: posted.body }).toEqual({
           status: 400,
@@ -462,7 +436,7 @@ describe('conversations and messages', () => {
         });
         expect(posted.body).toMatchApiSchema('ErrorResponse');
         const created = await api(t, a.admin)
-          .post(base())
+          .post(paths.conversations(wId))
           .send({ message: { content: 'x', mentions: [], context: { username: 'ada', timezone } } });
         expect({ status: created.status, body: created.body }).toEqual({
           status: 400,
@@ -476,7 +450,7 @@ describe('conversations and messages', () => {
       }
       expect(await counts()).toEqual(before);
       const accepted = await api(t, a.admin)
-        .post(`${base()}/${conversation.sId}/messages`)
+        .post(paths.messages(wId, conversation.sId))
         .send({
           content: 'x',
           mentions: [],
@@ -493,7 +467,7 @@ describe('conversations and messages', () => {
         ['application/x-www-form-urlencoded', 'title=hello'],
         [undefined, '{"title":"no content type"}'],
       ] as const) {
-        const req = api(t, a.admin).post(base());
+        const req = api(t, a.admin).post(paths.conversations(wId));
         if (type) void req.set('Content-Type', type);
         else void req.unset('Content-Type');
         const res = await req.send(Buffer.from(body));
@@ -506,9 +480,11 @@ describe('conversations and messages', () => {
     });
 
     it('keeps reading conversations after a migration changes a column type under prepared reads', async () => {
-      const created = await Promise.all(Array.from({ length: 6 }, () => createConversation(a.admin)));
+      const created = await Promise.all(Array.from({ length: 6 }, () => world.conversation(a.admin)));
       const readAll = () =>
-        Promise.all(created.map(({ conversation }) => api(t, a.admin).get(`${base()}/${conversation.sId}`)));
+        Promise.all(
+          created.map(({ conversation }) => api(t, a.admin).get(paths.conversation(wId, conversation.sId))),
+        );
       expect((await readAll()).map((res) => res.status)).toEqual(created.map(() => 200));
       const [{ type }] = await t.dataSource.query<{ type: string }[]>(
         `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
@@ -523,8 +499,8 @@ describe('conversations and messages', () => {
     });
 
     it('refuses text PostgreSQL cannot store with 400, naming the field, and writes nothing', async () => {
-      const { conversation } = await createConversation(a.admin);
-      const path = `${base()}/${conversation.sId}`;
+      const { conversation } = await world.conversation(a.admin);
+      const path = paths.conversation(wId, conversation.sId);
       // Counted in this conversation: agents answering earlier tests may still be writing elsewhere.
       const counts = () =>
         t.dataSource.query(
@@ -544,7 +520,9 @@ describe('conversations and messages', () => {
         });
       }
       await api(t, a.admin).patch(path).send({ title: 'low \udc00 surrogate' }).expect(400);
-      const url = await api(t, a.admin).get(`${base()}/${conversation.sId}%00`).expect(400);
+      const url = await api(t, a.admin)
+        .get(`${paths.conversation(wId, conversation.sId)}%00`)
+        .expect(400);
       expect(url.body.error.type).toBe('invalid_request_error');
       expect(await counts()).toEqual(before);
       const paired = await api(t, a.admin)

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type request from 'supertest';
-import { expect } from 'test/support/expect';
+import { expect, expectError } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -34,18 +33,6 @@ describe('data sources and data source views', () => {
   const views = (spaceId: string, wId = a.workspace.sId) =>
     `/api/v1/w/${wId}/spaces/${spaceId}/data_source_views`;
 
-  const expectError = (res: request.Response, status: number, type: string) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: { error: { type, message: expect.any(String) } },
-    });
-    expect(res.body).toMatchApiSchema('ErrorResponse');
-  };
-
-  const globalSpaceOf = async (fixture: WorkspaceFixture) =>
-    (await api(t, fixture.admin).get(`/api/w/${fixture.workspace.sId}/spaces`).expect(200)).body.spaces[0]
-      .sId as string;
-
   const createDataSource = async (spaceId: string, body: Record<string, unknown>) => {
     const res = await api(t, a.admin).post(admin(spaceId, '/data_sources')).send(body).expect(200);
     expect(res.body).toMatchApiSchema('CreatedDataSourceResponse');
@@ -73,14 +60,9 @@ describe('data sources and data source views', () => {
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     user = await world.member(a.workspace, 'user');
     builder = await world.member(a.workspace, 'builder');
-    [globalSpace, foreignSpace] = await Promise.all([globalSpaceOf(a), globalSpaceOf(b)]);
+    [globalSpace, foreignSpace] = await Promise.all([world.globalSpace(a.admin), world.globalSpace(b.admin)]);
     // The admin creates the space without joining it: administration does not need membership.
-    financeSpace = (
-      await api(t, a.admin)
-        .post(`/api/w/${a.workspace.sId}/spaces`)
-        .send({ name: 'Finance', memberIds: [builder.user.sId] })
-        .expect(200)
-    ).body.space.sId;
+    financeSpace = (await world.space(a.admin, { name: 'Finance', members: [builder] })).sId;
     handbook = await createDataSource(globalSpace, {
       name: 'Engineering handbook',
       description: 'How we build things.',

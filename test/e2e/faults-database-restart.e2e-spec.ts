@@ -5,6 +5,7 @@ import { DatabaseHandle, startOrAttachEmbeddedPostgres } from 'src/platform/data
 import { migrateWithLock } from 'src/platform/database/migrate';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { expect } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { tempDataDir } from 'test/support/service-process';
 import { SseConnection, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -26,18 +27,17 @@ describe('the database restarts under a running app', () => {
   let postgres: DatabaseHandle | null = null;
   let t: TestApp | undefined;
   let baseUrl: string;
+  let world: World;
   let fixture: WorkspaceFixture;
   let fresh: Actor;
   let wId: string;
   let cId: string;
   const streams: SseConnection[] = [];
 
-  const conversations = () => `/api/w/${wId}/assistant/conversations`;
-  const ssePath = () => `/api/sse/w/${wId}/assistant/conversations/${cId}/events`;
   const auth = (actor: Actor) => ({ Authorization: `Bearer ${actor.secret}` });
   const post = (content: string) =>
     api(t!, fixture.admin)
-      .post(`${conversations()}/${cId}/messages`)
+      .post(paths.messages(wId, cId))
       .send({ content, mentions: [], context })
       .timeout(ANSWER_WITHIN_MS);
 
@@ -59,7 +59,7 @@ describe('the database restarts under a running app', () => {
       },
     });
     baseUrl = await t.listen();
-    const world = new World(t);
+    world = new World(t);
     fixture = await world.workspace();
     wId = fixture.workspace.sId;
     // A key used for the first time while the database is down: the guard cannot look it up.
@@ -74,12 +74,8 @@ describe('the database restarts under a running app', () => {
   });
 
   it('answers 503 envelopes while it is down, then serves again and catches streams up, without a restart', async () => {
-    const created = await api(t!, fixture.admin)
-      .post(conversations())
-      .send({ title: 'Before the outage' })
-      .expect(200);
-    cId = created.body.conversation.sId as string;
-    const live = await openSse(`${baseUrl}${ssePath()}`, auth(fixture.admin));
+    ({ sId: cId } = await world.conversation(fixture.admin, { title: 'Before the outage' }));
+    const live = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(fixture.admin));
     streams.push(live);
     expect(live.status).toBe(200);
     await post('before').expect(200);
@@ -92,15 +88,18 @@ describe('the database restarts under a running app', () => {
 
     // Every kind of request, with a cached key and with one never seen: 503 and the envelope, never a 500 or a hang.
     const down = await Promise.all([
-      api(t!, fixture.admin).get(`${conversations()}/${cId}`).timeout(ANSWER_WITHIN_MS),
-      api(t!, fixture.admin).get(conversations()).timeout(ANSWER_WITHIN_MS),
-      api(t!, fixture.admin).post(conversations()).send({ title: 'During' }).timeout(ANSWER_WITHIN_MS),
+      api(t!, fixture.admin).get(paths.conversation(wId, cId)).timeout(ANSWER_WITHIN_MS),
+      api(t!, fixture.admin).get(paths.conversations(wId)).timeout(ANSWER_WITHIN_MS),
+      api(t!, fixture.admin)
+        .post(paths.conversations(wId))
+        .send({ title: 'During' })
+        .timeout(ANSWER_WITHIN_MS),
       post('during'),
       api(t!, fixture.admin)
-        .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
+        .get(`${paths.agents(wId)}?view=global`)
         .timeout(ANSWER_WITHIN_MS),
-      api(t!, fresh).get(`${conversations()}/${cId}`).timeout(ANSWER_WITHIN_MS),
-      api(t!, fresh).get(`/api/w/${wId}/me`).timeout(ANSWER_WITHIN_MS),
+      api(t!, fresh).get(paths.conversation(wId, cId)).timeout(ANSWER_WITHIN_MS),
+      api(t!, fresh).get(paths.me(wId)).timeout(ANSWER_WITHIN_MS),
     ]);
     for (const res of down) {
       expect({ status: res.status, body: res.body }).toEqual({
@@ -109,7 +108,7 @@ describe('the database restarts under a running app', () => {
       });
       expect(res.body).toMatchApiSchema('ErrorResponse');
     }
-    const refusedStream = await openSse(`${baseUrl}${ssePath()}`, auth(fixture.admin));
+    const refusedStream = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(fixture.admin));
     streams.push(refusedStream);
     expect(refusedStream.status).toBe(503);
     expect(JSON.parse(await refusedStream.body())).toEqual({
@@ -130,11 +129,11 @@ describe('the database restarts under a running app', () => {
       30_000,
     );
 
-    const got = await api(t!, fixture.admin).get(`${conversations()}/${cId}`).expect(200);
+    const got = await api(t!, fixture.admin).get(paths.conversation(wId, cId)).expect(200);
     expect(got.body).toMatchApiSchema('ConversationResponse');
-    const again = await api(t!, fresh).get(`${conversations()}/${cId}`).expect(200);
+    const again = await api(t!, fresh).get(paths.conversation(wId, cId)).expect(200);
     expect(again.body).toMatchApiSchema('ConversationResponse');
-    await api(t!, fixture.admin).post(conversations()).send({ title: 'After' }).expect(200);
+    await api(t!, fixture.admin).post(paths.conversations(wId)).send({ title: 'After' }).expect(200);
 
     // The LISTEN connection comes back on its own (backoff); then a new message reaches the open stream.
     const doorbell = t!.app.get(EventDoorbell);
@@ -155,7 +154,7 @@ describe('the database restarts under a running app', () => {
     expect(live.events).toHaveLength(2);
 
     // A client that lost its stream resumes after its last event: the same events, no gap, no duplicate.
-    const resumed = await openSse(`${baseUrl}${ssePath()}`, {
+    const resumed = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, {
       ...auth(fixture.admin),
       'Last-Event-ID': before.id,
     });
@@ -164,7 +163,7 @@ describe('the database restarts under a running app', () => {
     const replayed = await resumed.waitForEvents(1, 30_000);
     expect(replayed).toEqual([caughtUp]);
 
-    const listed = await api(t!, fixture.admin).get(`${conversations()}/${cId}/messages`).expect(200);
+    const listed = await api(t!, fixture.admin).get(paths.messages(wId, cId)).expect(200);
     expect(listed.body).toMatchApiSchema('MessagesResponse');
     expect((listed.body.messages as { content: string }[]).map((message) => message.content)).toEqual([
       'before',

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { asBytes } from 'test/support/bytes';
 import { expect } from 'test/support/expect';
-import { Bootstrapped, bootstrapWorkspace, serviceApi, useServedApiDocument } from 'test/support/service-api';
+import { Bootstrapped, bootstrapWorkspace, useServedApiDocument } from 'test/support/service-api';
 import { freePort } from 'src/platform/net/free-port';
 import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
 import { createTestDatabase } from 'test/support/test-app';
 import { until } from 'test/support/until';
+import { ApiWorld, KeyHolder, api } from 'test/support/world';
 
 interface FileBody {
   sId: string;
@@ -96,21 +97,14 @@ describe('an app process killed during an upload', () => {
     await useServedApiDocument(first.baseUrl);
     const boot: Bootstrapped = await bootstrapWorkspace(env, 'Upload Crash');
     const wId = boot.workspace.sId;
+    const admin: KeyHolder = { secret: boot.apiKey.secret, workspace: boot.workspace };
     const [{ id: workspaceId }] = (
       await db.query<{ id: number }>('SELECT id FROM workspaces WHERE s_id = $1', [wId])
     ).rows;
     const blobPath = (sId: string) => join(dataDir, 'files', String(workspaceId), sId);
     const incoming = join(dataDir, 'files', '.incoming');
-    const create = async (baseUrl: string, fileSize: number) => {
-      const res = await serviceApi(baseUrl, boot.apiKey.secret)
-        .post(`/api/w/${wId}/files`)
-        .send({ contentType: 'text/plain', fileName: 'notes.txt', fileSize, useCase: 'conversation' })
-        .expect(200);
-      expect(res.body).toMatchApiSchema('FileResponse');
-      return res.body.file as FileBody;
-    };
     const getFile = async (baseUrl: string, sId: string) => {
-      const res = await serviceApi(baseUrl, boot.apiKey.secret).get(`/api/w/${wId}/files/${sId}`).expect(200);
+      const res = await api(baseUrl, admin).get(`/api/w/${wId}/files/${sId}`).expect(200);
       expect(res.body).toMatchApiSchema('FileResponse');
       return res.body.file as FileBody;
     };
@@ -127,11 +121,11 @@ describe('an app process killed during an upload', () => {
 
     // A file uploaded whole before the crash: ready, with its content.
     const doneContent = randomBytes(3000).toString('base64');
-    const done = await create(first.baseUrl, doneContent.length);
+    const done = await new ApiWorld(first.baseUrl).file<FileBody>(admin, { fileSize: doneContent.length });
     await uploadWhole(done, doneContent);
 
     // A file whose upload is under way, with bytes already in storage, when the process dies.
-    const cut = await create(first.baseUrl, CUT_SIZE);
+    const cut = await new ApiWorld(first.baseUrl).file<FileBody>(admin, { fileSize: CUT_SIZE });
     const { outcome } = startUpload(cut.uploadUrl!, CUT_SIZE, Buffer.alloc(256 * 1024, 'a'));
     await until(
       async () => {
@@ -151,7 +145,7 @@ describe('an app process killed during an upload', () => {
     expect(afterCrash.status).not.toBe('ready');
     expect(afterCrash.downloadUrl).toBeUndefined();
     expect(await exists(blobPath(cut.sId))).toBe(false);
-    const download = await serviceApi(second.baseUrl, boot.apiKey.secret)
+    const download = await api(second.baseUrl, admin)
       .get(`/api/w/${wId}/files/${cut.sId}?action=download`)
       .expect(400);
     expect(download.body).toEqual({ error: { type: 'invalid_request_error', message: expect.any(String) } });
@@ -169,12 +163,12 @@ describe('an app process killed during an upload', () => {
 
     // Uploading again means a new file, which the restarted process takes whole.
     const againContent = randomBytes(2000).toString('base64');
-    const again = await create(second.baseUrl, againContent.length);
+    const again = await new ApiWorld(second.baseUrl).file<FileBody>(admin, { fileSize: againContent.length });
     await uploadWhole(again, againContent);
 
     // The file finished before the crash is intact.
     expect((await getFile(second.baseUrl, done.sId)).status).toBe('ready');
-    const content = await serviceApi(second.baseUrl, boot.apiKey.secret)
+    const content = await api(second.baseUrl, admin)
       .get(`/api/w/${wId}/files/${done.sId}?action=download`)
       .buffer(true)
       .parse(asBytes)
@@ -220,7 +214,7 @@ describe('an app process killed during an upload', () => {
     expect(await exists(blobPath(again.sId))).toBe(true);
 
     // An upload that is alive is not failed, however long it pauses: its process keeps it beating.
-    const slow = await create(third.baseUrl, 2048);
+    const slow = await new ApiWorld(third.baseUrl).file<FileBody>(admin, { fileSize: 2048 });
     const upload = startUpload(slow.uploadUrl!, 2048, Buffer.alloc(1024, 's'));
     await until(
       () => readdir(incoming),

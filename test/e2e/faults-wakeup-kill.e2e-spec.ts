@@ -2,21 +2,18 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { rm } from 'node:fs/promises';
 import { Client } from 'pg';
 import { expect } from 'test/support/expect';
-import { Bootstrapped, bootstrapWorkspace, serviceApi, useServedApiDocument } from 'test/support/service-api';
+import { paths } from 'test/support/paths';
+import { Bootstrapped, bootstrapWorkspace, useServedApiDocument } from 'test/support/service-api';
 import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
 import { createTestDatabase } from 'test/support/test-app';
 import { until } from 'test/support/until';
+import { ApiWorld, KeyHolder, ListedMessage, api } from 'test/support/world';
 
 interface Counts {
   s_id: string;
   wakeups_fired: number;
   wakeup_messages: number;
   agent_messages: number;
-}
-
-interface MessageBody {
-  type: string;
-  context?: { origin?: string };
 }
 
 /** Conversations whose firing is caught mid-transaction when the process dies. */
@@ -72,49 +69,30 @@ describe('an app process killed while wake-ups fire', () => {
     await useServedApiDocument(first.baseUrl);
     const boot: Bootstrapped = await bootstrapWorkspace(env, 'Wake Crash');
     const wId = boot.workspace.sId;
-    const base = `/api/w/${wId}/assistant/conversations`;
-    const agents = await serviceApi(first.baseUrl, boot.apiKey.secret)
-      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
-      .expect(200);
-    const assistant = (agents.body.agentConfigurations as { sId: string; name: string }[]).find(
-      (agent) => agent.name === 'assistant',
-    )!.sId;
-    const newConversations = (baseUrl: string, count: number) =>
+    const admin: KeyHolder = { secret: boot.apiKey.secret, workspace: boot.workspace };
+    const world = new ApiWorld(first.baseUrl);
+    const { assistant } = await world.globalAgents({ admin });
+    const newConversations = (count: number) =>
       Promise.all(
-        Array.from({ length: count }, async (_, i) => {
-          const res = await serviceApi(baseUrl, boot.apiKey.secret)
-            .post(base)
-            .send({ title: `Wake ${i}` })
-            .expect(200);
-          return res.body.conversation.sId as string;
-        }),
+        Array.from(
+          { length: count },
+          async (_, i) => (await world.conversation(admin, { title: `Wake ${i}` })).sId,
+        ),
       );
-    const schedule = (baseUrl: string, cIds: string[], fireAt: number) =>
-      Promise.all(
-        cIds.map(async (cId) => {
-          const res = await serviceApi(baseUrl, boot.apiKey.secret)
-            .post(`${base}/${cId}/wakeups`)
-            .send({
-              agentConfigurationId: assistant,
-              scheduleConfig: { type: 'one_shot', fireAt },
-              reason: 'Ping',
-            })
-            .expect(200);
-          expect(res.body).toMatchApiSchema('WakeUpResponse');
-        }),
-      );
+    const schedule = (cIds: string[], fireAt: number) =>
+      Promise.all(cIds.map((cId) => world.wakeUp(admin, cId, { agent: assistant, fireAt, reason: 'Ping' })));
 
     // The first firing in a database creates the wake-up author inside its transaction; done here,
     // so that no firing below waits on another one's insert.
-    const [warmUp] = await newConversations(first.baseUrl, 1);
-    await schedule(first.baseUrl, [warmUp], Date.now() + 2_000);
+    const [warmUp] = await newConversations(1);
+    await schedule([warmUp], Date.now() + 2_000);
     await until(
       () => counts([warmUp]),
       ([row]) => row.wakeups_fired === 1,
       30_000,
     );
 
-    const cIds = await newConversations(first.baseUrl, HELD + FREE);
+    const cIds = await newConversations(HELD + FREE);
     const held = cIds.slice(0, HELD);
     const free = cIds.slice(HELD);
     // A firing allocates its message's rank by updating the conversation row: holding those rows
@@ -126,7 +104,7 @@ describe('an app process killed while wake-ups fire', () => {
     await holder.query('SELECT id FROM conversations WHERE s_id = ANY($1) FOR NO KEY UPDATE', [held]);
     // One due time for all, so one scheduler pass claims every one of them; far enough ahead that
     // every creation lands before it on a loaded machine.
-    await schedule(first.baseUrl, cIds, Date.now() + 5_000);
+    await schedule(cIds, Date.now() + 5_000);
 
     await until(
       async () => ({
@@ -162,16 +140,12 @@ describe('an app process killed while wake-ups fire', () => {
     );
 
     for (const cId of all) {
-      const wakeUps = await serviceApi(second.baseUrl, boot.apiKey.secret)
-        .get(`${base}/${cId}/wakeups`)
-        .expect(200);
+      const wakeUps = await api(second.baseUrl, admin).get(paths.wakeUps(wId, cId)).expect(200);
       expect(wakeUps.body).toMatchApiSchema('WakeUpsResponse');
       expect(wakeUps.body.wakeUps).toEqual([expect.objectContaining({ status: 'fired', fireCount: 1 })]);
-      const messages = await serviceApi(second.baseUrl, boot.apiKey.secret)
-        .get(`${base}/${cId}/messages`)
-        .expect(200);
+      const messages = await api(second.baseUrl, admin).get(paths.messages(wId, cId)).expect(200);
       expect(messages.body).toMatchApiSchema('MessagesResponse');
-      const list = messages.body.messages as MessageBody[];
+      const list = messages.body.messages as ListedMessage[];
       expect({
         cId,
         wakeUpMessages: list.filter((m) => m.type === 'user_message' && m.context?.origin === 'wakeup')

@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import request from 'supertest';
-import { expect } from 'test/support/expect';
+import { expect, expectError } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { until } from 'test/support/until';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
 const context = { username: 'ada', timezone: 'UTC' };
-
-interface MessageBody {
-  sId: string;
-  id: number;
-  type: string;
-  status?: string;
-}
 
 interface AgentBody {
   sId: string;
@@ -39,50 +32,28 @@ describe('feedback on agent messages', () => {
   let agents: AgentBody[];
 
   const agent = (name: string) => agents.find((candidate) => candidate.name === name)!;
-  const conversationsPath = (workspaceSId = wId) => `/api/w/${workspaceSId}/assistant/conversations`;
-  const feedbacksPath = (cId: string, workspaceSId = wId) =>
-    `/api/v1/w/${workspaceSId}/assistant/conversations/${cId}/feedbacks`;
-  const messageFeedbackPath = (cId: string, mId: string, workspaceSId = wId) =>
-    `/api/v1/w/${workspaceSId}/assistant/conversations/${cId}/messages/${mId}/feedbacks`;
-
-  /** A conversation where `agentName` answered one question; resolves once the answer is finished. */
-  const answered = async (agentName = 'assistant', actor: Actor = a.admin, workspaceSId = wId) => {
-    const configurationId =
-      workspaceSId === wId ? agent(agentName).sId : await globalAgentSId(actor, workspaceSId, agentName);
-    const created = await api(t, actor)
-      .post(conversationsPath(workspaceSId))
-      .send({ message: { content: 'What is the plan?', mentions: [{ configurationId }], context } })
-      .expect(200);
-    const cId = created.body.conversation.sId as string;
-    const messages = await until(
-      async () =>
-        (
-          await api(t, actor)
-            .get(`${conversationsPath(workspaceSId)}/${cId}/messages`)
-            .expect(200)
-        ).body.messages as MessageBody[],
-      (list) => list.some((m) => m.type === 'agent_message' && m.status !== 'created'),
-    );
+  /** A conversation of `actor` where the agent answered one question; resolves once the answer is finished. */
+  const answered = async (agentSId = agent('assistant').sId, actor: Actor = a.admin) => {
+    const { sId: cId } = await world.conversation(actor, {
+      message: 'What is the plan?',
+      mentions: [agentSId],
+    });
+    const messages = await world.settled(actor, cId);
     const userMessage = messages.find((m) => m.type === 'user_message')!;
     const agentMessage = messages.find((m) => m.type === 'agent_message')!;
     return { cId, userMessage, agentMessage };
   };
 
-  const globalAgentSId = async (actor: Actor, workspaceSId: string, name: string) => {
-    const res = await api(t, actor)
-      .get(`/api/w/${workspaceSId}/assistant/agent_configurations?view=global`)
-      .expect(200);
-    return (res.body.agentConfigurations as AgentBody[]).find((candidate) => candidate.name === name)!.sId;
-  };
-
   const give = async (actor: Actor, cId: string, mId: string, body: Record<string, unknown>) => {
-    const res = await api(t, actor).post(messageFeedbackPath(cId, mId)).send(body);
+    const res = await api(t, actor)
+      .post(paths.messageFeedbacks(wId, cId, mId))
+      .send(body);
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { success: true } });
     expect(res.body).toMatchApiSchema('FeedbackSuccessResponse');
   };
 
   const list = async (actor: Actor, cId: string) => {
-    const res = await api(t, actor).get(feedbacksPath(cId)).expect(200);
+    const res = await api(t, actor).get(paths.feedbacks(wId, cId)).expect(200);
     expect(res.body).toMatchApiSchema('FeedbacksResponse');
     return res.body.feedbacks as Record<string, unknown>[];
   };
@@ -93,14 +64,6 @@ describe('feedback on agent messages', () => {
       [messageId],
     );
 
-  const expectError = (res: request.Response, status: number, type: string) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: { error: { type, message: expect.any(String) } },
-    });
-    expect(res.body).toMatchApiSchema('ErrorResponse');
-  };
-
   beforeAll(async () => {
     t = await createTestApp();
     world = new World(t);
@@ -108,7 +71,7 @@ describe('feedback on agent messages', () => {
     wId = a.workspace.sId;
     member = await world.member(a.workspace, 'user');
     const globals = await api(t, a.admin)
-      .get(`/api/w/${wId}/assistant/agent_configurations?view=global`)
+      .get(`${paths.agents(wId)}?view=global`)
       .expect(200);
     agents = globals.body.agentConfigurations as AgentBody[];
   });
@@ -149,7 +112,9 @@ describe('feedback on agent messages', () => {
     const [row] = stored;
     expect(row.updated_at.getTime()).toBeGreaterThan(row.created_at.getTime());
 
-    const removed = await api(t, a.admin).delete(messageFeedbackPath(cId, agentMessage.sId)).expect(200);
+    const removed = await api(t, a.admin)
+      .delete(paths.messageFeedbacks(wId, cId, agentMessage.sId))
+      .expect(200);
     expect(removed.body).toEqual({ success: true });
     expect(await list(a.admin, cId)).toEqual([]);
     expect(await rows(agentMessage.id)).toEqual([]);
@@ -158,7 +123,9 @@ describe('feedback on agent messages', () => {
   it('answers 200 to removing a feedback that does not exist, and changes nothing', async () => {
     const { cId, agentMessage } = await answered();
     await give(member, cId, agentMessage.sId, { thumbDirection: 'up' });
-    const res = await api(t, a.admin).delete(messageFeedbackPath(cId, agentMessage.sId)).expect(200);
+    const res = await api(t, a.admin)
+      .delete(paths.messageFeedbacks(wId, cId, agentMessage.sId))
+      .expect(200);
     expect(res.body).toEqual({ success: true });
     expect(res.body).toMatchApiSchema('FeedbackSuccessResponse');
     expect(await list(a.admin, cId)).toEqual([
@@ -169,13 +136,11 @@ describe('feedback on agent messages', () => {
   it("lists every member's feedback on every agent message of the conversation, oldest first", async () => {
     const { cId, agentMessage } = await answered();
     const followUp = await api(t, a.admin)
-      .post(`${conversationsPath()}/${cId}/messages`)
+      .post(paths.messages(wId, cId))
       .send({ content: 'And then?', mentions: [{ configurationId: agent('assistant').sId }], context })
       .expect(200);
     const messages = await until(
-      async () =>
-        (await api(t, a.admin).get(`${conversationsPath()}/${cId}/messages`).expect(200)).body
-          .messages as MessageBody[],
+      () => world.messages(a.admin, cId),
       (all) => all.filter((m) => m.type === 'agent_message' && m.status !== 'created').length === 2,
     );
     const second = messages
@@ -208,7 +173,9 @@ describe('feedback on agent messages', () => {
     const directions = ['up', 'down', 'up', 'down', 'up', 'down'];
     const answers = await Promise.all(
       directions.map((thumbDirection) =>
-        api(t, member).post(messageFeedbackPath(cId, agentMessage.sId)).send({ thumbDirection }),
+        api(t, member)
+          .post(paths.messageFeedbacks(wId, cId, agentMessage.sId))
+          .send({ thumbDirection }),
       ),
     );
     expect(answers.map((res) => res.status)).toEqual(directions.map(() => 200));
@@ -222,8 +189,10 @@ describe('feedback on agent messages', () => {
   it('refuses feedback on a user message with 400, and writes nothing', async () => {
     const { cId, userMessage } = await answered();
     for (const res of [
-      await api(t, a.admin).post(messageFeedbackPath(cId, userMessage.sId)).send({ thumbDirection: 'up' }),
-      await api(t, a.admin).delete(messageFeedbackPath(cId, userMessage.sId)),
+      await api(t, a.admin)
+        .post(paths.messageFeedbacks(wId, cId, userMessage.sId))
+        .send({ thumbDirection: 'up' }),
+      await api(t, a.admin).delete(paths.messageFeedbacks(wId, cId, userMessage.sId)),
     ]) {
       expectError(res, 400, 'invalid_request_error');
       expect(res.body.error.message).toContain(userMessage.sId);
@@ -247,13 +216,13 @@ describe('feedback on agent messages', () => {
     ];
     for (const [body, field] of cases) {
       const res = await api(t, a.admin)
-        .post(messageFeedbackPath(cId, agentMessage.sId))
+        .post(paths.messageFeedbacks(wId, cId, agentMessage.sId))
         .send(body as object);
       expectError(res, 400, 'invalid_request_error');
       expect(res.body.error.message).toContain(field);
     }
     const malformed = await api(t, a.admin)
-      .post(messageFeedbackPath(cId, agentMessage.sId))
+      .post(paths.messageFeedbacks(wId, cId, agentMessage.sId))
       .set('Content-Type', 'application/json')
       .send('{"thumbDirection":');
     expectError(malformed, 400, 'invalid_request_error');
@@ -268,15 +237,15 @@ describe('feedback on agent messages', () => {
   it('needs read:conversation to list, even with an admin key, and write:conversation to give', async () => {
     const { cId, agentMessage } = await answered();
     const writeOnly = await world.key(a.admin, ['write:conversation', 'read:agent']);
-    expectError(await api(t, writeOnly).get(feedbacksPath(cId)), 403, 'insufficient_key_scope');
+    expectError(await api(t, writeOnly).get(paths.feedbacks(wId, cId)), 403, 'insufficient_key_scope');
     await give(writeOnly, cId, agentMessage.sId, { thumbDirection: 'up' });
 
     const readOnly = await world.key(a.admin, ['read:conversation']);
     for (const res of [
       await api(t, readOnly)
-        .post(messageFeedbackPath(cId, agentMessage.sId))
+        .post(paths.messageFeedbacks(wId, cId, agentMessage.sId))
         .send({ thumbDirection: 'down' }),
-      await api(t, readOnly).delete(messageFeedbackPath(cId, agentMessage.sId)),
+      await api(t, readOnly).delete(paths.messageFeedbacks(wId, cId, agentMessage.sId)),
     ]) {
       expectError(res, 403, 'insufficient_key_scope');
     }
@@ -285,14 +254,14 @@ describe('feedback on agent messages', () => {
 
   it("answers 404 for another workspace's conversation, an unknown one, or a message of another conversation", async () => {
     const own = await answered();
-    const foreign = await answered('assistant', b.admin, b.workspace.sId);
+    const foreign = await answered((await world.globalAgents(b)).assistant, b.admin);
     for (const cId of [foreign.cId, 'noSuchConv']) {
       for (const res of [
-        await api(t, a.admin).get(feedbacksPath(cId)),
+        await api(t, a.admin).get(paths.feedbacks(wId, cId)),
         await api(t, a.admin)
-          .post(messageFeedbackPath(cId, foreign.agentMessage.sId))
+          .post(paths.messageFeedbacks(wId, cId, foreign.agentMessage.sId))
           .send({ thumbDirection: 'up' }),
-        await api(t, a.admin).delete(messageFeedbackPath(cId, foreign.agentMessage.sId)),
+        await api(t, a.admin).delete(paths.messageFeedbacks(wId, cId, foreign.agentMessage.sId)),
       ]) {
         expectError(res, 404, 'conversation_not_found');
       }
@@ -300,11 +269,17 @@ describe('feedback on agent messages', () => {
     const other = await answered();
     for (const mId of [other.agentMessage.sId, 'noSuchMsg1']) {
       expectError(
-        await api(t, a.admin).post(messageFeedbackPath(own.cId, mId)).send({ thumbDirection: 'up' }),
+        await api(t, a.admin)
+          .post(paths.messageFeedbacks(wId, own.cId, mId))
+          .send({ thumbDirection: 'up' }),
         404,
         'message_not_found',
       );
-      expectError(await api(t, a.admin).delete(messageFeedbackPath(own.cId, mId)), 404, 'message_not_found');
+      expectError(
+        await api(t, a.admin).delete(paths.messageFeedbacks(wId, own.cId, mId)),
+        404,
+        'message_not_found',
+      );
     }
     expect(await rows(foreign.agentMessage.id)).toEqual([]);
     expect(await rows(other.agentMessage.id)).toEqual([]);
@@ -313,9 +288,11 @@ describe('feedback on agent messages', () => {
   it("answers another workspace's key with 401", async () => {
     const { cId, agentMessage } = await answered();
     for (const res of [
-      await api(t, b.admin).get(feedbacksPath(cId)),
-      await api(t, b.admin).post(messageFeedbackPath(cId, agentMessage.sId)).send({ thumbDirection: 'up' }),
-      await api(t, b.admin).delete(messageFeedbackPath(cId, agentMessage.sId)),
+      await api(t, b.admin).get(paths.feedbacks(wId, cId)),
+      await api(t, b.admin)
+        .post(paths.messageFeedbacks(wId, cId, agentMessage.sId))
+        .send({ thumbDirection: 'up' }),
+      await api(t, b.admin).delete(paths.messageFeedbacks(wId, cId, agentMessage.sId)),
     ]) {
       expectError(res, 401, 'workspace_auth_error');
     }
@@ -323,20 +300,16 @@ describe('feedback on agent messages', () => {
   });
 
   it('keeps a conversation of a space the caller cannot access closed: 403', async () => {
-    const space = await api(t, a.admin)
-      .post(`/api/w/${wId}/spaces`)
-      .send({ name: 'Board', memberIds: [a.admin.user.sId] })
-      .expect(200);
-    const created = await api(t, a.admin)
-      .post(conversationsPath())
-      .send({ spaceId: space.body.space.sId, message: { content: 'Private', mentions: [], context } })
-      .expect(200);
-    const cId = created.body.conversation.sId as string;
-    const mId = created.body.message.sId as string;
+    const space = await world.space(a.admin, { name: 'Board', members: [a.admin] });
+    const created = await world.conversation(a.admin, { spaceId: space.sId, message: 'Private' });
+    const cId = created.sId;
+    const mId = created.message!.sId;
     for (const res of [
-      await api(t, member).get(feedbacksPath(cId)),
-      await api(t, member).post(messageFeedbackPath(cId, mId)).send({ thumbDirection: 'up' }),
-      await api(t, member).delete(messageFeedbackPath(cId, mId)),
+      await api(t, member).get(paths.feedbacks(wId, cId)),
+      await api(t, member)
+        .post(paths.messageFeedbacks(wId, cId, mId))
+        .send({ thumbDirection: 'up' }),
+      await api(t, member).delete(paths.messageFeedbacks(wId, cId, mId)),
     ]) {
       expectError(res, 403, 'conversation_access_restricted');
     }
@@ -346,7 +319,7 @@ describe('feedback on agent messages', () => {
   it('counts up and down feedback per agent on the agent list with withFeedbacks=true', async () => {
     const listAgents = async (query: string) => {
       const res = await api(t, a.admin)
-        .get(`/api/w/${wId}/assistant/agent_configurations${query}`)
+        .get(`${paths.agents(wId)}${query}`)
         .expect(200);
       expect(res.body).toMatchApiSchema('AgentConfigurationsResponse');
       return res.body.agentConfigurations as AgentBody[];
@@ -361,9 +334,9 @@ describe('feedback on agent messages', () => {
     const beforeCounts = await counts();
     expect(Object.values(beforeCounts).every((value) => value !== undefined)).toBe(true);
 
-    const first = await answered('assistant');
-    const second = await answered('assistant');
-    const third = await answered('summarizer');
+    const first = await answered();
+    const second = await answered();
+    const third = await answered(agent('summarizer').sId);
     await give(a.admin, first.cId, first.agentMessage.sId, { thumbDirection: 'up' });
     await give(member, first.cId, first.agentMessage.sId, { thumbDirection: 'down' });
     await give(member, second.cId, second.agentMessage.sId, { thumbDirection: 'up' });

@@ -23,18 +23,11 @@ describe('files in an S3-compatible bucket', () => {
   let s3: S3Settings;
   let client: S3Client;
   let t: TestApp;
+  let world: World;
   let a: WorkspaceFixture;
 
   const keys = async () =>
     ((await client.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key);
-
-  const create = async (fileSize: number) => {
-    const res = await api(t, a.admin)
-      .post(`/api/w/${a.workspace.sId}/files`)
-      .send({ contentType: 'text/plain', fileName: 'data.txt', fileSize, useCase: 'conversation' })
-      .expect(200);
-    return res.body.file as { sId: string; path: string; uploadUrl: string };
-  };
 
   const upload = (file: { uploadUrl: string }, content: Buffer) => {
     const url = new URL(file.uploadUrl);
@@ -62,7 +55,8 @@ describe('files in an S3-compatible bucket', () => {
     client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     t = await createTestApp({ config: { s3 } });
-    a = await new World(t).workspace();
+    world = new World(t);
+    a = await world.workspace();
   });
   afterAll(async () => {
     await t?.close();
@@ -73,7 +67,7 @@ describe('files in an S3-compatible bucket', () => {
 
   it('stores an upload in the bucket, serves the same bytes, and deletes them', async () => {
     const content = Buffer.from('stored in a bucket\n'.repeat(100));
-    const file = await create(content.length);
+    const file = await world.file(a.admin, { fileName: 'data.txt', fileSize: content.length });
     const res = await upload(file, content).expect(200);
     expect(res.body).toMatchApiSchema('FileResponse');
     expect(res.body.file.status).toBe('ready');
@@ -85,7 +79,7 @@ describe('files in an S3-compatible bucket', () => {
 
   it('streams a content larger than one part as a multipart upload', async () => {
     const content = randomText(19 * 1024 * 1024);
-    const file = await create(content.length);
+    const file = await world.file(a.admin, { fileName: 'data.txt', fileSize: content.length });
     await upload(file, content).expect(200);
     expect(sha256(await download(file.path))).toBe(sha256(content));
     await api(t, a.admin).delete(file.path).expect(204);
@@ -96,7 +90,7 @@ describe('files in an S3-compatible bucket', () => {
       [100, 101],
       [10 * 1024 * 1024, 10 * 1024 * 1024 + 1],
     ]) {
-      const file = await create(declared);
+      const file = await world.file(a.admin, { fileName: 'data.txt', fileSize: declared });
       const res = await upload(file, randomText(sent));
       expect({ status: res.status, type: res.body.error?.type }).toEqual({
         status: 400,

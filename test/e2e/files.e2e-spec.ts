@@ -8,7 +8,7 @@ import request from 'supertest';
 import { UrlSigner } from 'src/platform/auth/url-signer';
 import { loadAppConfig } from 'src/platform/config/app-config';
 import { FilesService } from 'src/modules/files/application/files.service';
-import { expect } from 'test/support/expect';
+import { expect, expectError } from 'test/support/expect';
 import { asBytes } from 'test/support/bytes';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
@@ -68,13 +68,6 @@ describe('files', () => {
   const fileCount = async () =>
     Number((await t.dataSource.query<{ n: string }[]>('SELECT count(*) AS n FROM files'))[0].n);
 
-  async function create(actor: Actor, body: Record<string, unknown>, fixture = a): Promise<FileBody> {
-    const res = await api(t, actor).post(filesPath(fixture)).send(body);
-    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
-    expect(res.body).toMatchApiSchema('FileResponse');
-    return res.body.file as FileBody;
-  }
-
   const textFile = (fileSize = 1000, extra: Record<string, unknown> = {}) => ({
     contentType: 'text/plain',
     fileName: 'notes.txt',
@@ -94,14 +87,6 @@ describe('files', () => {
     }
     return req;
   }
-
-  const expectError = (res: request.Response, status: number, type: string) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: { error: { type, message: expect.any(String) } },
-    });
-    expect(res.body).toMatchApiSchema('ErrorResponse');
-  };
 
   /** Nothing was stored for the file, and it is not ready. */
   async function expectNothingStored(fixture: WorkspaceFixture, sId: string, status: 'created' | 'failed') {
@@ -126,7 +111,7 @@ describe('files', () => {
 
   describe('the happy path', () => {
     it('creates a file with a signed upload URL, exactly as the specification describes it', async () => {
-      const file = await create(member, textFile(1000, { fileName: 'report.txt' }));
+      const file = await world.file<FileBody>(member, textFile(1000, { fileName: 'report.txt' }));
       expect(file).toEqual({
         sId: expect.stringMatching(/^fil_[0-9A-Za-z]{10}$/),
         id: file.sId,
@@ -148,7 +133,7 @@ describe('files', () => {
     });
 
     it('uploads through the signed URL without a key, then downloads the same bytes', async () => {
-      const file = await create(member, textFile(1000, { fileName: 'hello.txt' }));
+      const file = await world.file<FileBody>(member, textFile(1000, { fileName: 'hello.txt' }));
       const content = Buffer.from('hello, files\n'.repeat(20));
       const res = await post(local(file.uploadUrl!), [{ content, filename: 'whatever.txt' }]).expect(200);
       expect(res.body).toMatchApiSchema('FileResponse');
@@ -181,7 +166,7 @@ describe('files', () => {
     });
 
     it('uploads with a key of the workspace instead of the signature, binary content intact', async () => {
-      const file = await create(a.admin, {
+      const file = await world.file<FileBody>(a.admin, {
         contentType: 'image/png',
         fileName: 'pixel.png',
         fileSize: PNG.length,
@@ -196,12 +181,8 @@ describe('files', () => {
     });
 
     it('keeps the conversation of a conversation file, which must be one the caller can read', async () => {
-      const conversation = await api(t, member)
-        .post(`/api/w/${a.workspace.sId}/assistant/conversations`)
-        .send({ title: 'With files' })
-        .expect(200);
-      const conversationId = conversation.body.conversation.sId as string;
-      const file = await create(member, textFile(10, { useCaseMetadata: { conversationId } }));
+      const { sId: conversationId } = await world.conversation(member, { title: 'With files' });
+      const file = await world.file<FileBody>(member, textFile(10, { useCaseMetadata: { conversationId } }));
       expect(file.useCaseMetadata).toEqual({ conversationId });
       const before = await fileCount();
       const unknown = await api(t, member)
@@ -216,12 +197,15 @@ describe('files', () => {
     });
 
     it('stores a sanitised name, and offers it back in a safe Content-Disposition', async () => {
-      const file = await create(member, textFile(5, { fileName: '../../etc/pass\u0001wd\u202Etxt.exe' }));
+      const file = await world.file<FileBody>(
+        member,
+        textFile(5, { fileName: '../../etc/pass\u0001wd\u202Etxt.exe' }),
+      );
       expect(file.fileName).toBe('.._.._etc/passwdtxt.exe'.replace('/', '_'));
-      const long = await create(member, textFile(5, { fileName: `${'é'.repeat(400)}.txt` }));
+      const long = await world.file<FileBody>(member, textFile(5, { fileName: `${'é'.repeat(400)}.txt` }));
       expect([...long.fileName]).toHaveLength(255);
       expect(long.fileName.endsWith('é.txt')).toBe(true);
-      const quoted = await create(member, textFile(5, { fileName: 'say "hi" \\ 100%.txt' }));
+      const quoted = await world.file<FileBody>(member, textFile(5, { fileName: 'say "hi" \\ 100%.txt' }));
       await post(quoted.path, [{ content: Buffer.from('hello') }], member).expect(200);
       const res = await api(t, member).get(`${quoted.path}?action=download`).expect(200);
       expect(res.headers['content-disposition']).toBe(
@@ -326,13 +310,13 @@ describe('files', () => {
 
   describe('uploads refused', () => {
     it('refuses more bytes than declared with file_too_large, failing the file and keeping no blob', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       expectError(await post(local(file.uploadUrl!), [{ content: randomBytes(101) }]), 400, 'file_too_large');
       await expectNothingStored(a, file.sId, 'failed');
     });
 
     it('refuses a large oversize without reading it whole', async () => {
-      const file = await create(member, textFile(1024));
+      const file = await world.file<FileBody>(member, textFile(1024));
       expectError(
         await post(file.path, [{ content: randomBytes(3 * 1024 * 1024) }], member),
         400,
@@ -342,7 +326,7 @@ describe('files', () => {
     });
 
     it('refuses empty content with file_is_empty', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       expectError(await post(local(file.uploadUrl!), [{ content: Buffer.alloc(0) }]), 400, 'file_is_empty');
       await expectNothingStored(a, file.sId, 'failed');
     });
@@ -359,9 +343,9 @@ describe('files', () => {
     ];
     for (const [contentType, genuine] of binary) {
       it(`accepts a genuine ${contentType} and refuses text posing as one`, async () => {
-        const good = await create(member, { ...textFile(genuine.length), contentType });
+        const good = await world.file<FileBody>(member, { ...textFile(genuine.length), contentType });
         await post(local(good.uploadUrl!), [{ content: genuine, contentType }]).expect(200);
-        const fake = await create(member, { ...textFile(100), contentType });
+        const fake = await world.file<FileBody>(member, { ...textFile(100), contentType });
         expectError(
           await post(local(fake.uploadUrl!), [
             { content: Buffer.from('just some text, not binary'), contentType },
@@ -428,13 +412,13 @@ describe('files', () => {
     ];
     for (const [contentType, genuine, impostor, label] of declared) {
       it(`takes ${contentType} content that is what it claims, and refuses ${label} declared as one, storing nothing`, async () => {
-        const good = await create(member, { ...textFile(genuine.length), contentType });
+        const good = await world.file<FileBody>(member, { ...textFile(genuine.length), contentType });
         const ok = await post(local(good.uploadUrl!), [{ content: genuine, contentType }]).expect(200);
         expect(ok.body).toMatchApiSchema('FileResponse');
         expect(ok.body.file).toMatchObject({ status: 'ready', fileSize: genuine.length });
         expect(await readFile(blobPath(a, good.sId))).toEqual(genuine);
 
-        const fake = await create(member, { ...textFile(impostor.length), contentType });
+        const fake = await world.file<FileBody>(member, { ...textFile(impostor.length), contentType });
         const refused = await post(local(fake.uploadUrl!), [{ content: impostor, contentType }]);
         expectError(refused, 400, 'file_type_not_supported');
         expect(refused.body.error.message).toMatch(/not (UTF-8 text|valid JSON|look like)|NUL/);
@@ -444,14 +428,14 @@ describe('files', () => {
 
     it('answers a large refused content at once, without waiting for its end', async () => {
       const size = 20 * 1024 * 1024;
-      const file = await create(member, { ...textFile(size), contentType: 'application/pdf' });
+      const file = await world.file<FileBody>(member, { ...textFile(size), contentType: 'application/pdf' });
       const res = await post(file.path, [{ content: Buffer.alloc(size, 'x') }], member);
       expectError(res, 400, 'file_type_not_supported');
       await expectNothingStored(a, file.sId, 'failed');
     });
 
     it('refuses content shorter than the signature it must carry', async () => {
-      const file = await create(member, { ...textFile(100), contentType: 'image/png' });
+      const file = await world.file<FileBody>(member, { ...textFile(100), contentType: 'image/png' });
       expectError(
         await post(file.path, [{ content: PNG.subarray(0, 4) }], member),
         400,
@@ -461,7 +445,7 @@ describe('files', () => {
     });
 
     it('refuses a malformed request before touching the file: wrong part name, a field, no part, not multipart', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       const path = local(file.uploadUrl!);
       expectError(
         await post(path, [{ field: 'upload', content: Buffer.from('x') }]),
@@ -490,7 +474,7 @@ describe('files', () => {
         { content: Buffer.from('second') },
         { field: 'other', content: Buffer.from('x') },
       ]) {
-        const file = await create(member, textFile(100));
+        const file = await world.file<FileBody>(member, textFile(100));
         const res = await post(local(file.uploadUrl!), [{ content: Buffer.from('first') }, extra]);
         expectError(res, 400, 'invalid_request_error');
         await expectNothingStored(a, file.sId, 'failed');
@@ -498,7 +482,7 @@ describe('files', () => {
     });
 
     it('refuses a second upload to a file that is no longer created', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       await post(local(file.uploadUrl!), [{ content: Buffer.from('once') }]).expect(200);
       expectError(
         await post(local(file.uploadUrl!), [{ content: Buffer.from('twice') }]),
@@ -509,10 +493,10 @@ describe('files', () => {
     });
 
     it('answers a tampered or expired signature with 403 and changes nothing', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       const url = new URL(file.uploadUrl!);
       const signature = url.searchParams.get('signature')!;
-      const other = await create(member, textFile(100));
+      const other = await world.file<FileBody>(member, textFile(100));
       const signer = t.app.get(UrlSigner);
       const tampered = [
         `${file.path}?expires=${url.searchParams.get('expires')}&signature=${signature.slice(0, -2)}AA`,
@@ -537,7 +521,7 @@ describe('files', () => {
     });
 
     it('fails a file uploaded with a key after its window closed', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       await t.dataSource.query(`UPDATE files SET expires_at = now() - interval '1 second' WHERE s_id = $1`, [
         file.sId,
       ]);
@@ -550,7 +534,7 @@ describe('files', () => {
     });
 
     it('needs a key or a signature, and the write:file scope for a key', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       expectError(
         await post(file.path, [{ content: Buffer.from('x') }]),
         401,
@@ -613,7 +597,7 @@ describe('files', () => {
     beforeAll(() => new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve)));
 
     it('refuses a second upload while the first is running, and lets the first finish', async () => {
-      const file = await create(member, textFile(20));
+      const file = await world.file<FileBody>(member, textFile(20));
       const first = await startUpload(local(file.uploadUrl!), 20, Buffer.from('0123456789'));
       await claimed(file.sId);
       const second = await post(local(file.uploadUrl!), [{ content: Buffer.from('x') }]);
@@ -626,7 +610,7 @@ describe('files', () => {
     });
 
     it('fails the file of an upload cut off midway, keeping nothing', async () => {
-      const file = await create(member, textFile(1000));
+      const file = await world.file<FileBody>(member, textFile(1000));
       const upload = await startUpload(local(file.uploadUrl!), 1000, randomBytes(100));
       upload.answer.catch(() => undefined);
       await claimed(file.sId);
@@ -640,14 +624,14 @@ describe('files', () => {
 
   describe('reading and deleting', () => {
     it('refuses to download a file that is not ready, and an unknown action', async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       expectError(await api(t, member).get(`${file.path}?action=download`), 400, 'invalid_request_error');
       expectError(await api(t, member).get(`${file.path}?action=delete`), 400, 'invalid_request_error');
       expectError(await api(t, member).get(`${filesPath()}/fil_0000000000`), 404, 'file_not_found');
     });
 
     it("does not let another workspace's key read, upload to or delete a file", async () => {
-      const file = await create(member, textFile(100));
+      const file = await world.file<FileBody>(member, textFile(100));
       const foreign = b.admin;
       expectError(await api(t, foreign).get(file.path), 401, 'workspace_auth_error');
       expectError(await api(t, foreign).get(`${file.path}?action=download`), 401, 'workspace_auth_error');
@@ -674,7 +658,7 @@ describe('files', () => {
     });
 
     it('lets the owner or an admin delete a file and its content, and no one else', async () => {
-      const owned = await create(member, textFile(100));
+      const owned = await world.file<FileBody>(member, textFile(100));
       await post(owned.path, [{ content: Buffer.from('mine') }], member).expect(200);
       const other = await world.member(a.workspace, 'builder');
       expectError(await api(t, other).delete(owned.path), 403, 'workspace_auth_error');
@@ -683,7 +667,7 @@ describe('files', () => {
       expectError(await api(t, member).get(owned.path), 404, 'file_not_found');
       expectError(await api(t, member).delete(owned.path), 404, 'file_not_found');
 
-      const byAdmin = await create(member, textFile(100));
+      const byAdmin = await world.file<FileBody>(member, textFile(100));
       await post(byAdmin.path, [{ content: Buffer.from('mine too') }], member).expect(200);
       await api(t, a.admin).delete(byAdmin.path).expect(204);
       expect(await blobExists(a, byAdmin.sId)).toBe(false);
@@ -691,7 +675,7 @@ describe('files', () => {
     });
 
     it('serves a ready avatar to anyone at its public URL, and nothing else there', async () => {
-      const avatar = await create(member, {
+      const avatar = await world.file<FileBody>(member, {
         contentType: 'image/png',
         fileName: 'me.png',
         fileSize: PNG.length,
@@ -710,21 +694,17 @@ describe('files', () => {
       expect(image.headers['content-type']).toBe('image/png');
       expect(image.headers['content-disposition']).toMatch(/^inline; /);
 
-      const document = await create(member, textFile(100));
+      const document = await world.file<FileBody>(member, textFile(100));
       await post(document.path, [{ content: Buffer.from('private') }], member).expect(200);
       expectError(await request(t.http).get(`${document.path}/public`), 404, 'file_not_found');
       expectError(await request(t.http).get(`${filesPath(b)}/${avatar.sId}/public`), 404, 'file_not_found');
     });
 
     it('shows a folders document only to the members of its space', async () => {
-      const space = await api(t, a.admin)
-        .post(`/api/w/${a.workspace.sId}/spaces`)
-        .send({ name: 'Legal', memberIds: [a.admin.user.sId] })
-        .expect(200);
-      const spaceId = space.body.space.sId as string;
+      const { sId: spaceId } = await world.space(a.admin, { name: 'Legal', members: [a.admin] });
       const body = textFile(100, { useCase: 'folders_document', useCaseMetadata: { spaceId } });
       expectError(await api(t, member).post(filesPath()).send(body), 404, 'space_not_found');
-      const file = await create(a.admin, body);
+      const file = await world.file<FileBody>(a.admin, body);
       expect(file.useCaseMetadata).toEqual({ spaceId });
       expectError(await api(t, member).get(file.path), 404, 'file_not_found');
       expectError(await post(file.path, [{ content: Buffer.from('x') }], member), 404, 'file_not_found');
@@ -733,22 +713,17 @@ describe('files', () => {
     });
 
     it('lets exactly the readers of its conversation read a conversation file, metadata and content', async () => {
-      const space = await api(t, a.admin)
-        .post(`/api/w/${a.workspace.sId}/spaces`)
-        .send({ name: 'Board', memberIds: [a.admin.user.sId] })
-        .expect(200);
-      const spaceId = space.body.space.sId as string;
-      const conversation = await api(t, a.admin)
-        .post(`/api/w/${a.workspace.sId}/assistant/conversations`)
-        .send({ title: 'Board minutes', spaceId })
-        .expect(200);
-      const conversationId = conversation.body.conversation.sId as string;
+      const { sId: spaceId } = await world.space(a.admin, { name: 'Board', members: [a.admin] });
+      const { sId: conversationId } = await world.conversation(a.admin, { title: 'Board minutes', spaceId });
       expectError(
         await api(t, member).get(`/api/w/${a.workspace.sId}/assistant/conversations/${conversationId}`),
         403,
         'conversation_access_restricted',
       );
-      const file = await create(a.admin, textFile(100, { useCaseMetadata: { conversationId } }));
+      const file = await world.file<FileBody>(
+        a.admin,
+        textFile(100, { useCaseMetadata: { conversationId } }),
+      );
       await post(local(file.uploadUrl!), [{ content: Buffer.from('minutes') }]).expect(200);
 
       expectError(await api(t, member).get(file.path), 404, 'file_not_found');
@@ -774,10 +749,10 @@ describe('files', () => {
         config: { dataDir: t.config.dataDir },
       });
       try {
-        const waiting = await create(member, textFile(100));
-        const expired = await Promise.all([1, 2, 3].map(() => create(member, textFile(100))));
-        const running = await create(member, textFile(100));
-        const stale = await create(member, textFile(100));
+        const waiting = await world.file<FileBody>(member, textFile(100));
+        const expired = await Promise.all([1, 2, 3].map(() => world.file<FileBody>(member, textFile(100))));
+        const running = await world.file<FileBody>(member, textFile(100));
+        const stale = await world.file<FileBody>(member, textFile(100));
         await t.dataSource.query(
           `UPDATE files SET expires_at = now() - interval '1 minute' WHERE s_id = ANY($1)`,
           [[...expired, running, stale].map((f) => f.sId)],

@@ -10,9 +10,7 @@ import {
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
-import { World, WorkspaceFixture, api } from 'test/support/world';
-
-const context = { username: 'ada', timezone: 'UTC' };
+import { World, WorkspaceFixture } from 'test/support/world';
 
 /** Listeners next to the app's own: they note what they hear, or fail when a test arms them. */
 @Controller()
@@ -45,8 +43,6 @@ describe('in-process events', () => {
   let a: WorkspaceFixture;
   let unitOfWork: TypeormUnitOfWork;
 
-  const conversations = () => `/api/w/${a.workspace.sId}/assistant/conversations`;
-
   beforeAll(async () => {
     t = await createTestApp({
       controllers: [TestListeners],
@@ -68,17 +64,9 @@ describe('in-process events', () => {
 
   it('announces a new wake-up once it has committed, to listeners outside its transaction', async () => {
     const { assistant } = await world.globalAgents(a);
-    const cId = (await api(t, a.admin).post(conversations()).send({ title: 'Later' }).expect(200)).body
-      .conversation.sId as string;
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Later' });
     const fireAt = Date.now() + 60_000;
-    await api(t, a.admin)
-      .post(`${conversations()}/${cId}/wakeups`)
-      .send({
-        agentConfigurationId: assistant,
-        scheduleConfig: { type: 'one_shot', fireAt },
-        reason: 'Check the deployment',
-      })
-      .expect(200);
+    await world.wakeUp(a.admin, cId, { agent: assistant, fireAt, reason: 'Check the deployment' });
     expect(TestListeners.scheduled).toEqual([{ dueAt: new Date(fireAt), inTransaction: false }]);
   });
 
@@ -105,19 +93,12 @@ describe('in-process events', () => {
     const logError = jest.spyOn(Logger.prototype, 'error');
     TestListeners.failPosted = true;
     try {
-      const res = await api(t, a.admin)
-        .post(conversations())
-        .send({
-          message: { content: 'Still answered?', mentions: [{ configurationId: assistant }], context },
-        })
-        .expect(200);
-      const cId = res.body.conversation.sId as string;
+      const { sId: cId } = await world.conversation(a.admin, {
+        message: 'Still answered?',
+        mentions: [assistant],
+      });
       const messages = await until(
-        async () =>
-          (await api(t, a.admin).get(`${conversations()}/${cId}/messages`).expect(200)).body.messages as {
-            type: string;
-            status?: string;
-          }[],
+        () => world.messages(a.admin, cId),
         (list) => list.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
       );
       expect(messages[0]).toMatchObject({ type: 'user_message', content: 'Still answered?' });

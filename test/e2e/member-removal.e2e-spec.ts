@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import request from 'supertest';
-import { expect } from 'test/support/expect';
+import { expect, expectError } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -15,13 +14,6 @@ describe('removing a member', () => {
   const path = (suffix: string) => `/api/w/${a.workspace.sId}${suffix}`;
   const member = (userSId: string) => path(`/members/${userSId}`);
 
-  const expectError = (res: request.Response, status: number, type: string) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: { error: { type, message: expect.any(String) } },
-    });
-    expect(res.body).toMatchApiSchema('ErrorResponse');
-  };
   const memberSIds = async () =>
     (
       (await api(t, a.admin).get(path('/members')).expect(200)).body.members as { user: { sId: string } }[]
@@ -38,40 +30,14 @@ describe('removing a member', () => {
   it('revokes their keys at once, cancels their wake-ups, leaves their spaces and keeps their messages', async () => {
     const leaver = await world.member(a.workspace, 'builder');
     const secondKey = await world.key(leaver, ['read:conversation']);
-    const space = await api(t, a.admin)
-      .post(path('/spaces'))
-      .send({ name: 'Ops', memberIds: [leaver.user.sId, a.admin.user.sId] })
-      .expect(200);
-    const created = await api(t, leaver)
-      .post(path('/assistant/conversations'))
-      .send({ title: 'Plans' })
-      .expect(200);
-    const cId = created.body.conversation.sId as string;
-    const posted = await api(t, leaver)
-      .post(path(`/assistant/conversations/${cId}/messages`))
-      .send({ content: 'Notes for later', mentions: [], context })
-      .expect(200);
-    const wakeUp = await api(t, leaver)
-      .post(path(`/assistant/conversations/${cId}/wakeups`))
-      .send({
-        agentConfigurationId: assistant,
-        scheduleConfig: { type: 'one_shot', fireAt: Date.now() + 3_600_000 },
-        reason: 'Follow up',
-      })
-      .expect(200);
-    const agent = await api(t, leaver)
-      .post(path('/assistant/agent_configurations'))
-      .send({
-        assistant: {
-          name: 'leavers-agent',
-          description: 'Drafts replies',
-          instructions: 'Be brief.',
-          scope: 'visible',
-          model: { providerId: 'local', modelId: 'local-1', temperature: 0.3 },
-        },
-      })
-      .expect(200);
-    const agentSId = agent.body.agentConfiguration.sId as string;
+    const space = await world.space(a.admin, { name: 'Ops', members: [leaver, a.admin] });
+    const { sId: cId } = await world.conversation(leaver, { title: 'Plans' });
+    const posted = await world.message(leaver, cId, 'Notes for later', { context });
+    const wakeUp = await world.wakeUp(leaver, cId, { agent: assistant, reason: 'Follow up' });
+    const { sId: agentSId } = await world.agent(leaver, {
+      name: 'leavers-agent',
+      description: 'Drafts replies',
+    });
     await api(t, leaver).get(path('/me')).expect(200);
 
     const res = await api(t, a.admin).delete(member(leaver.user.sId)).expect(200);
@@ -94,7 +60,7 @@ describe('removing a member', () => {
       .expect(200);
     expect(wakeUps.body).toMatchApiSchema('WakeUpsResponse');
     expect(wakeUps.body.wakeUps).toEqual([
-      expect.objectContaining({ sId: wakeUp.body.wakeUp.sId, status: 'cancelled', owner: leaver.user.sId }),
+      expect.objectContaining({ sId: wakeUp.sId, status: 'cancelled', owner: leaver.user.sId }),
     ]);
     const events = await t.dataSource.query<{ payload: { wakeUp: { status: string } } }[]>(
       "SELECT payload FROM conversation_events WHERE type = 'wake_up_updated' AND workspace_id = $1 ORDER BY id",
@@ -108,9 +74,9 @@ describe('removing a member', () => {
     expect(messages.body).toMatchApiSchema('MessagesResponse');
     expect(messages.body.messages).toEqual([
       expect.objectContaining({
-        sId: posted.body.message.sId,
+        sId: posted.sId,
         content: 'Notes for later',
-        user: posted.body.message.user,
+        user: posted.user,
       }),
     ]);
     expect(messages.body.messages[0].user).toMatchObject({
@@ -120,7 +86,7 @@ describe('removing a member', () => {
 
     const spaces = await api(t, a.admin).get(path('/spaces')).expect(200);
     const ops = (spaces.body.spaces as { sId: string; memberIds: string[] }[]).find(
-      (s) => s.sId === space.body.space.sId,
+      (s) => s.sId === space.sId,
     )!;
     expect(ops.memberIds).toEqual([a.admin.user.sId]);
 

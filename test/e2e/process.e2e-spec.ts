@@ -3,15 +3,11 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { expect } from 'test/support/expect';
+import { Bootstrapped, useServedApiDocument } from 'test/support/service-api';
 import { runCli, runServiceToExit, startService, tempDataDir } from 'test/support/service-process';
+import { ApiWorld } from 'test/support/world';
 
-interface BootstrapOutput {
-  workspace: { sId: string; name: string };
-  user: { sId: string; email: string };
-  apiKey: { id: string; secret: string; scopes: string[] };
-}
-
-async function me(baseUrl: string, boot: BootstrapOutput): Promise<number> {
+async function me(baseUrl: string, boot: Bootstrapped): Promise<number> {
   const res = await fetch(`${baseUrl}/api/w/${boot.workspace.sId}/me`, {
     headers: { Authorization: `Bearer ${boot.apiKey.secret}` },
   });
@@ -56,7 +52,7 @@ describe('the service as a process', () => {
       expect(cli.code).toBe(0);
       const lines = cli.stdout.trim().split('\n');
       expect(lines).toHaveLength(1);
-      const boot = JSON.parse(lines[0]) as BootstrapOutput;
+      const boot = JSON.parse(lines[0]) as Bootstrapped;
       expect(boot).toEqual({
         workspace: { sId: expect.stringMatching(/^[0-9A-Za-z]{10}$/), name: 'Acme Inc' },
         user: { sId: expect.stringMatching(/^[0-9A-Za-z]{10}$/), email: 'ada@example.com' },
@@ -99,36 +95,20 @@ describe('the service as a process', () => {
       const boot = JSON.parse(
         (await runCli(['bootstrap', '--workspace', 'Crash', '--email', 'c@example.com', '--name', 'C'], env))
           .stdout,
-      ) as BootstrapOutput;
-      const headers = { Authorization: `Bearer ${boot.apiKey.secret}`, 'Content-Type': 'application/json' };
-      const base = `/api/w/${boot.workspace.sId}/assistant`;
-      const agents = (await (
-        await fetch(`${first.baseUrl}${base}/agent_configurations?view=global`, { headers })
-      ).json()) as {
-        agentConfigurations: { sId: string; name: string }[];
-      };
-      const assistant = agents.agentConfigurations.find((agent) => agent.name === 'assistant')!.sId;
-      const created = (await (
-        await fetch(`${first.baseUrl}${base}/conversations`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            message: {
-              content: 'Long task',
-              mentions: [{ configurationId: assistant }],
-              context: { username: 'c', timezone: 'UTC' },
-            },
-          }),
-        })
-      ).json()) as { conversation: { sId: string } };
-      const messagesUrl = (baseUrl: string) =>
-        `${baseUrl}${base}/conversations/${created.conversation.sId}/messages`;
+      ) as Bootstrapped;
+      const admin = { secret: boot.apiKey.secret, workspace: boot.workspace };
+      await useServedApiDocument(first.baseUrl);
+      const world = new ApiWorld(first.baseUrl);
+      const { assistant } = await world.globalAgents({ admin });
+      const created = await world.conversation(admin, {
+        message: 'Long task',
+        mentions: [assistant],
+        context: { username: 'c', timezone: 'UTC' },
+      });
       const agentMessage = async (baseUrl: string) =>
-        (
-          (await (await fetch(messagesUrl(baseUrl), { headers })).json()) as {
-            messages: { type: string; status: string; error: unknown }[];
-          }
-        ).messages.find((message) => message.type === 'agent_message');
+        (await new ApiWorld(baseUrl).messages(admin, created.sId)).find(
+          (message) => message.type === 'agent_message',
+        );
       const deadline = Date.now() + 10_000;
       while (!(await agentMessage(first.baseUrl)) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));

@@ -6,22 +6,12 @@ import { localAnswer } from 'src/modules/runtime/domain/local-answer';
 import { expect } from 'test/support/expect';
 import { until } from 'test/support/until';
 import { FakeOpenAi } from 'test/support/fake-openai';
+import { paths } from 'test/support/paths';
 import { openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
+import { Actor, ApiWorld, World, WorkspaceFixture, api, eventsOf } from 'test/support/world';
 
 const context = { username: 'ada', timezone: 'UTC' };
-
-interface MessageBody {
-  sId: string;
-  type: string;
-  status?: string;
-  content: string;
-  rank: number;
-  error?: { code: string; message: string } | null;
-  configuration?: { sId: string; name: string };
-  parentMessageId?: string;
-}
 
 describe('agent runtime', () => {
   let t: TestApp;
@@ -33,45 +23,12 @@ describe('agent runtime', () => {
   let agents: Record<string, string>;
   const openai = new FakeOpenAi();
 
-  const conversationsPath = () => `/api/w/${wId}/assistant/conversations`;
   /** Another process on the same database, with its own pace and number of answers at once. */
   const siblingApp = (runs: Pick<RunSettings, 'localModelChunkDelayMs' | 'concurrency'>) =>
     createTestApp({
       databaseUrl: t.config.databaseUrl!,
       config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, ...runs } },
     });
-  const messages = async (cId: string, actor: Actor = a.admin) => {
-    const res = await api(t, actor).get(`${conversationsPath()}/${cId}/messages`).expect(200);
-    expect(res.body).toMatchApiSchema('MessagesResponse');
-    return res.body.messages as MessageBody[];
-  };
-  const start = async (content: string, mentionNames: string[], actor: Actor = a.admin) => {
-    const res = await api(t, actor)
-      .post(conversationsPath())
-      .send({
-        message: {
-          content,
-          mentions: mentionNames.map((name) => ({ configurationId: agents[name] })),
-          context,
-        },
-      })
-      .expect(200);
-    return { cId: res.body.conversation.sId as string, message: res.body.message as MessageBody };
-  };
-  const settled = (cId: string, count: number) =>
-    until(
-      () => messages(cId),
-      (list) => list.filter((m) => m.type === 'agent_message' && m.status !== 'created').length >= count,
-    );
-  const createAgent = async (name: string, model: Record<string, unknown>) => {
-    const res = await api(t, a.admin)
-      .post(`/api/w/${wId}/assistant/agent_configurations`)
-      .send({
-        assistant: { name, description: '', instructions: `You are ${name}.`, scope: 'visible', model },
-      })
-      .expect(200);
-    agents[name] = res.body.agentConfiguration.sId as string;
-  };
 
   beforeAll(async () => {
     const openaiUrl = await openai.start();
@@ -87,7 +44,14 @@ describe('agent runtime', () => {
     wId = a.workspace.sId;
     member = await world.member(a.workspace, 'user');
     agents = await world.globalAgents(a);
-    await createAgent('gpt', { providerId: 'openai', modelId: 'gpt-test', temperature: 0.2 });
+    agents.gpt = (
+      await world.agent(a.admin, {
+        name: 'gpt',
+        description: '',
+        instructions: 'You are gpt.',
+        model: { providerId: 'openai', modelId: 'gpt-test', temperature: 0.2 },
+      })
+    ).sId;
   });
   afterAll(async () => {
     await t.close();
@@ -95,17 +59,13 @@ describe('agent runtime', () => {
   });
 
   it('answers a mention: new, tokens, done on the stream, and the reply in the messages', async () => {
-    const created = await api(t, a.admin).post(conversationsPath()).send({ title: 'Ask' }).expect(200);
-    const conversation = created.body.conversation.sId as string;
-    const stream = await openSse(
-      `${baseUrl}/api/sse/w/${wId}/assistant/conversations/${conversation}/events`,
-      {
-        Authorization: `Bearer ${a.admin.secret}`,
-      },
-    );
+    const { sId: conversation } = await world.conversation(a.admin, { title: 'Ask' });
+    const stream = await openSse(`${baseUrl}${paths.stream(wId, conversation)}`, {
+      Authorization: `Bearer ${a.admin.secret}`,
+    });
     try {
       const posted = await api(t, a.admin)
-        .post(`${conversationsPath()}/${conversation}/messages`)
+        .post(paths.messages(wId, conversation))
         .send({ content: 'What is the plan?', mentions: [{ configurationId: agents.assistant }], context })
         .expect(200);
       await until(
@@ -133,7 +93,7 @@ describe('agent runtime', () => {
         status: 'success',
       });
 
-      const list = await messages(conversation);
+      const list = await world.messages(a.admin, conversation);
       expect(list).toHaveLength(2);
       expect(list[1]).toMatchObject({
         type: 'agent_message',
@@ -150,15 +110,18 @@ describe('agent runtime', () => {
   });
 
   it('gives two replies when two agents are mentioned, and counts them in usage', async () => {
-    const { cId } = await start('Summarise and answer', ['assistant', 'summarizer'], member);
-    const list = await settled(cId, 2);
+    const { sId: cId } = await world.conversation(member, {
+      message: 'Summarise and answer',
+      mentions: [agents.assistant, agents.summarizer],
+    });
+    const list = await world.settled(a.admin, cId, 2);
     expect(list.map((m) => [m.type, m.rank, m.configuration?.name ?? null])).toEqual([
       ['user_message', 0, null],
       ['agent_message', 1, 'assistant'],
       ['agent_message', 2, 'summarizer'],
     ]);
     const usage = await api(t, a.admin)
-      .get(`/api/w/${wId}/assistant/agent_configurations?view=global&withUsage=true`)
+      .get(`${paths.agents(wId)}?view=global&withUsage=true`)
       .expect(200);
     expect(usage.body).toMatchApiSchema('AgentConfigurationsResponse');
     const summarizer = (
@@ -176,8 +139,11 @@ describe('agent runtime', () => {
     it('streams an answer from an OpenAI-compatible endpoint with the agent instructions', async () => {
       openai.script({ kind: 'stream', chunks: ['Hel', 'lo ', 'there'] });
       const before = openai.requests.length;
-      const { cId } = await start('Say hello', ['gpt']);
-      const [, reply] = await settled(cId, 1);
+      const { sId: cId } = await world.conversation(a.admin, {
+        message: 'Say hello',
+        mentions: [agents.gpt],
+      });
+      const [, reply] = await world.settled(a.admin, cId);
       expect(reply).toMatchObject({ status: 'succeeded', content: 'Hello there' });
       const request = openai.requests[before];
       expect(request.authorization).toBe('Bearer sk-test');
@@ -195,33 +161,38 @@ describe('agent runtime', () => {
     it('retries a 500 and then succeeds', async () => {
       openai.script({ kind: 'status', status: 500 }, { kind: 'stream', chunks: ['after retry'] });
       const before = openai.requests.length;
-      const { cId } = await start('Try again', ['gpt']);
-      const [, reply] = await settled(cId, 1);
+      const { sId: cId } = await world.conversation(a.admin, {
+        message: 'Try again',
+        mentions: [agents.gpt],
+      });
+      const [, reply] = await world.settled(a.admin, cId);
       expect(reply).toMatchObject({ status: 'succeeded', content: 'after retry' });
       expect(openai.requests.length - before).toBe(2);
     });
 
     it('fails the message, marks the conversation and says why when the model times out', async () => {
       openai.script({ kind: 'stall' });
-      const { cId } = await start('Are you there?', ['gpt']);
-      const [, reply] = await settled(cId, 1);
+      const { sId: cId } = await world.conversation(a.admin, {
+        message: 'Are you there?',
+        mentions: [agents.gpt],
+      });
+      const [, reply] = await world.settled(a.admin, cId);
       expect(reply).toMatchObject({
         status: 'failed',
         error: { code: 'model_timeout', message: expect.any(String) },
       });
-      const conversation = await api(t, a.admin).get(`${conversationsPath()}/${cId}`).expect(200);
+      const conversation = await api(t, a.admin).get(paths.conversation(wId, cId)).expect(200);
       expect(conversation.body.conversation.hasError).toBe(true);
     });
 
     it('fails with a clear error when the provider is not configured', async () => {
       const bare = await createTestApp({ databaseUrl: t.config.databaseUrl!, config: { openai: null } });
       try {
-        const res = await api(bare, a.admin)
-          .post(conversationsPath())
-          .send({ message: { content: 'hi', mentions: [{ configurationId: agents.gpt }], context } })
-          .expect(200);
-        const cId = res.body.conversation.sId as string;
-        const [, reply] = await settled(cId, 1);
+        const { sId: cId } = await new ApiWorld(bare).conversation(a.admin, {
+          message: 'hi',
+          mentions: [agents.gpt],
+        });
+        const [, reply] = await world.settled(a.admin, cId);
         expect(reply.error).toEqual({
           code: 'model_provider_not_configured',
           message: expect.stringContaining('OPENAI_BASE_URL'),
@@ -234,50 +205,38 @@ describe('agent runtime', () => {
 
   it('cancels a running answer, once, and tells the stream', async () => {
     const slow = await siblingApp({ localModelChunkDelayMs: 150, concurrency: 8 });
+    const slowWorld = new ApiWorld(slow);
     try {
-      const res = await api(slow, a.admin)
-        .post(conversationsPath())
-        .send({
-          message: {
-            content: 'Long answer please',
-            mentions: [{ configurationId: agents.assistant }],
-            context,
-          },
-        })
-        .expect(200);
-      const cId = res.body.conversation.sId as string;
+      const { sId: cId, message } = await slowWorld.conversation(a.admin, {
+        message: 'Long answer please',
+        mentions: [agents.assistant],
+      });
       const running = await until(
-        () =>
-          api(slow, a.admin)
-            .get(`${conversationsPath()}/${cId}/messages`)
-            .then((r) => r.body.messages as MessageBody[]),
+        () => slowWorld.messages(a.admin, cId),
         (list) => list.length === 2 && list[1].content.length > 0,
       );
       const agentMessage = running[1];
       const cancel = await api(slow, member)
-        .post(`${conversationsPath()}/${cId}/messages/${agentMessage.sId}/cancel`)
+        .post(`${paths.message(wId, cId, agentMessage.sId)}/cancel`)
         .expect(200);
       expect(cancel.body).toMatchApiSchema('MessageResponse');
       expect(cancel.body.message.status).toBe('cancelled');
       const again = await api(slow, member)
-        .post(`${conversationsPath()}/${cId}/messages/${agentMessage.sId}/cancel`)
+        .post(`${paths.message(wId, cId, agentMessage.sId)}/cancel`)
         .expect(200);
       expect(again.body.message.status).toBe('cancelled');
       await until(
         async () => slow.app.get(AgentRunner).activeRuns,
         (count) => count === 0,
       );
-      const final = await messages(cId);
+      const final = await world.messages(a.admin, cId);
       expect(final[1].status).toBe('cancelled');
-      const log = await t.dataSource.query<{ type: string }[]>(
-        `SELECT e.type FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id WHERE c.s_id = $1 ORDER BY e.id`,
-        [cId],
-      );
+      const log = await eventsOf(t, a.admin, cId);
       const types = log.map((row) => row.type);
       expect(types.filter((type) => type === 'agent_generation_cancelled')).toHaveLength(1);
       expect(types).not.toContain('agent_message_done');
       await api(slow, member)
-        .post(`${conversationsPath()}/${cId}/messages/${res.body.message.sId}/cancel`)
+        .post(`${paths.message(wId, cId, message!.sId)}/cancel`)
         .expect(400);
     } finally {
       await slow.close();
@@ -286,19 +245,16 @@ describe('agent runtime', () => {
 
   it('fails the runs a stopping process leaves behind, with a reason', async () => {
     const stopping = await siblingApp({ localModelChunkDelayMs: 1_000, concurrency: 8 });
-    const res = await api(stopping, a.admin)
-      .post(conversationsPath())
-      .send({
-        message: { content: 'Never finished', mentions: [{ configurationId: agents.assistant }], context },
-      })
-      .expect(200);
-    const cId = res.body.conversation.sId as string;
+    const { sId: cId } = await new ApiWorld(stopping).conversation(a.admin, {
+      message: 'Never finished',
+      mentions: [agents.assistant],
+    });
     await until(
-      () => messages(cId),
+      () => world.messages(a.admin, cId),
       (list) => list.length === 2,
     );
     await stopping.close();
-    const list = await messages(cId);
+    const list = await world.messages(a.admin, cId);
     expect(list[1]).toMatchObject({
       status: 'failed',
       error: { code: 'run_interrupted', message: expect.any(String) },
@@ -307,16 +263,9 @@ describe('agent runtime', () => {
 
   describe('while urgent work runs', () => {
     let slow: TestApp;
-    const post = async (content: string) =>
-      (
-        await api(slow, a.admin)
-          .post(conversationsPath())
-          .send({ message: { content, mentions: [{ configurationId: agents.assistant }], context } })
-          .expect(200)
-      ).body.conversation.sId as string;
     /** Reads `later` before `earlier`: if `earlier` is still running, it was at the first read too. */
     const readBoth = async (later: string, earlier: string) =>
-      [await messages(later), await messages(earlier)] as const;
+      [await world.messages(a.admin, later), await world.messages(a.admin, earlier)] as const;
 
     beforeAll(async () => {
       slow = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 4 });
@@ -326,8 +275,15 @@ describe('agent runtime', () => {
     it('answers one message at a time, and as many as allowed once it has ended', async () => {
       let release!: () => void;
       const urgent = slow.app.get(UrgentWork).run(() => new Promise<void>((resolve) => (release = resolve)));
-      const first = await post('First while urgent');
-      const second = await post('Second while urgent');
+      const slowWorld = new ApiWorld(slow);
+      const { sId: first } = await slowWorld.conversation(a.admin, {
+        message: 'First while urgent',
+        mentions: [agents.assistant],
+      });
+      const { sId: second } = await slowWorld.conversation(a.admin, {
+        message: 'Second while urgent',
+        mentions: [agents.assistant],
+      });
       const [secondWhileFirstRuns] = await until(
         () => readBoth(second, first),
         ([, earlier]) => earlier.length === 2 && earlier[1].status === 'created',
@@ -343,30 +299,20 @@ describe('agent runtime', () => {
           later.length === 2 && later[1].status === 'created' && earlier[1].status === 'created',
       );
       expect(secondRunning[1].type).toBe('agent_message');
-      for (const cId of [first, second]) expect((await settled(cId, 1))[1].status).toBe('succeeded');
+      for (const cId of [first, second])
+        expect((await world.settled(a.admin, cId))[1].status).toBe('succeeded');
     });
   });
 
   describe('with answers shared across workspaces', () => {
     let shared: TestApp;
+    let sharedWorld: ApiWorld;
     let other: WorkspaceFixture;
     let otherAgents: Record<string, string>;
-    const post = async (fixture: WorkspaceFixture, assistant: string, content: string) =>
-      (
-        await api(shared, fixture.admin)
-          .post(`/api/w/${fixture.workspace.sId}/assistant/conversations`)
-          .send({ message: { content, mentions: [{ configurationId: assistant }], context } })
-          .expect(200)
-      ).body.conversation.sId as string;
-    const messagesOf = async (fixture: WorkspaceFixture, cId: string) =>
-      (
-        await api(shared, fixture.admin)
-          .get(`/api/w/${fixture.workspace.sId}/assistant/conversations/${cId}/messages`)
-          .expect(200)
-      ).body.messages as MessageBody[];
 
     beforeAll(async () => {
       shared = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 2 });
+      sharedWorld = new ApiWorld(shared);
       other = await world.workspace();
       otherAgents = await world.globalAgents(other);
     });
@@ -374,18 +320,31 @@ describe('agent runtime', () => {
 
     it("answers another workspace's mention while one workspace's burst still waits", async () => {
       const burst: string[] = [];
-      for (let i = 0; i < 4; i++) burst.push(await post(a, agents.assistant, `Burst ${i}`));
-      const lone = await post(other, otherAgents.assistant, 'Just one question');
+      for (let i = 0; i < 4; i++) {
+        const { sId } = await sharedWorld.conversation(a.admin, {
+          message: `Burst ${i}`,
+          mentions: [agents.assistant],
+        });
+        burst.push(sId);
+      }
+      const { sId: lone } = await sharedWorld.conversation(other.admin, {
+        message: 'Just one question',
+        mentions: [otherAgents.assistant],
+      });
       // Read the burst's last message after the lone one: if it has not started then, it had not before.
       const [loneStarted, lastOfBurst] = await until(
-        async () => [await messagesOf(other, lone), await messagesOf(a, burst[3])] as const,
+        async () =>
+          [
+            await sharedWorld.messages(other.admin, lone),
+            await sharedWorld.messages(a.admin, burst[3]),
+          ] as const,
         ([list]) => list.length === 2,
       );
       expect(loneStarted[1]).toMatchObject({ type: 'agent_message' });
       expect(lastOfBurst.map((m) => m.type)).toEqual(['user_message']);
       for (const [fixture, cId] of [[other, lone] as const, ...burst.map((cId) => [a, cId] as const)]) {
         const done = await until(
-          () => messagesOf(fixture, cId),
+          () => sharedWorld.messages(fixture.admin, cId),
           (list) => list.length === 2 && list[1].status !== 'created',
         );
         expect(done[1].status).toBe('succeeded');
@@ -395,13 +354,6 @@ describe('agent runtime', () => {
 
   describe('with one answer at a time', () => {
     let single: TestApp;
-    const post = async (content: string) =>
-      (
-        await api(single, a.admin)
-          .post(conversationsPath())
-          .send({ message: { content, mentions: [{ configurationId: agents.assistant }], context } })
-          .expect(200)
-      ).body.conversation.sId as string;
 
     beforeAll(async () => {
       single = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 1 });
@@ -409,16 +361,26 @@ describe('agent runtime', () => {
     afterAll(() => single.close());
 
     it('answers a message once the answer before it has ended', async () => {
-      const first = await post('First in line');
-      const second = await post('Second in line');
+      const singleWorld = new ApiWorld(single);
+      const { sId: first } = await singleWorld.conversation(a.admin, {
+        message: 'First in line',
+        mentions: [agents.assistant],
+      });
+      const { sId: second } = await singleWorld.conversation(a.admin, {
+        message: 'Second in line',
+        mentions: [agents.assistant],
+      });
       // Read the second before the first: while the first is still running, the second has not started.
       const [secondWhileFirstRuns, firstRunning] = await until(
-        async () => [await messages(second), await messages(first)] as const,
+        async () => [await world.messages(a.admin, second), await world.messages(a.admin, first)] as const,
         ([, list]) => list.length === 2 && list[1].status === 'created',
       );
       expect(secondWhileFirstRuns.map((m) => m.type)).toEqual(['user_message']);
       expect(firstRunning[1].status).toBe('created');
-      const [firstDone, secondDone] = [await settled(first, 1), await settled(second, 1)];
+      const [firstDone, secondDone] = [
+        await world.settled(a.admin, first),
+        await world.settled(a.admin, second),
+      ];
       expect(firstDone[1].status).toBe('succeeded');
       expect(secondDone[1].status).toBe('succeeded');
     });
@@ -427,20 +389,20 @@ describe('agent runtime', () => {
       const stopping = await siblingApp({ localModelChunkDelayMs: 1_000, concurrency: 1 });
       const cIds: string[] = [];
       for (const content of ['Running', 'Waiting', 'Waiting too']) {
-        const res = await api(stopping, a.admin)
-          .post(conversationsPath())
-          .send({ message: { content, mentions: [{ configurationId: agents.assistant }], context } })
-          .expect(200);
-        cIds.push(res.body.conversation.sId as string);
+        const { sId } = await new ApiWorld(stopping).conversation(a.admin, {
+          message: content,
+          mentions: [agents.assistant],
+        });
+        cIds.push(sId);
       }
       await until(
-        () => messages(cIds[0]),
+        () => world.messages(a.admin, cIds[0]),
         (list) => list.length === 2,
       );
-      expect(await messages(cIds[1])).toHaveLength(1);
+      expect(await world.messages(a.admin, cIds[1])).toHaveLength(1);
       await stopping.close();
       for (const cId of cIds) {
-        const list = await messages(cId);
+        const list = await world.messages(a.admin, cId);
         expect(list).toHaveLength(2);
         expect(list[1]).toMatchObject({ status: 'failed', error: { code: 'run_interrupted' } });
       }
@@ -448,21 +410,21 @@ describe('agent runtime', () => {
   });
 
   it('runs the agents an edit adds, and only those', async () => {
-    const { cId, message } = await start('No agent yet', []);
+    const { sId: cId, message } = await world.conversation(a.admin, { message: 'No agent yet' });
     const edited = await api(t, a.admin)
-      .post(`${conversationsPath()}/${cId}/messages/${message.sId}/edit`)
+      .post(`${paths.message(wId, cId, message!.sId)}/edit`)
       .send({ content: 'Now with an agent', mentions: [{ configurationId: agents.summarizer }] })
       .expect(200);
-    const list = await settled(cId, 1);
+    const list = await world.settled(a.admin, cId);
     expect(list.filter((m) => m.type === 'agent_message').map((m) => m.configuration?.name)).toEqual([
       'summarizer',
     ]);
     await api(t, a.admin)
-      .post(`${conversationsPath()}/${cId}/messages/${edited.body.message.sId}/edit`)
+      .post(`${paths.message(wId, cId, edited.body.message.sId)}/edit`)
       .send({ content: 'Same agent, new words', mentions: [{ configurationId: agents.summarizer }] })
       .expect(200);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await messages(cId)).filter((m) => m.type === 'agent_message')).toHaveLength(1);
+    expect((await world.messages(a.admin, cId)).filter((m) => m.type === 'agent_message')).toHaveLength(1);
   });
 });
 

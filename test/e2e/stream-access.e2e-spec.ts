@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { SseStreams } from 'src/platform/http/sse-streams';
 import { expect } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { SseConnection, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
-
-const context = { username: 'ada', timezone: 'UTC' };
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { untilTrue } from 'test/support/until';
+import { World, WorkspaceFixture, api } from 'test/support/world';
 
 /** Resolves with the time the stream took to end, or rejects after `timeoutMs`. */
 async function endsWithin(stream: SseConnection, timeoutMs: number): Promise<void> {
@@ -38,20 +30,6 @@ describe('event stream access and caps', () => {
   let wId: string;
 
   const auth = (actor: { secret: string }) => ({ Authorization: `Bearer ${actor.secret}` });
-  const ssePath = (cId: string, workspace = wId) =>
-    `/api/sse/w/${workspace}/assistant/conversations/${cId}/events`;
-  const newConversation = async (actor: Actor = a.admin, spaceId?: string) =>
-    (
-      await api(t, actor)
-        .post(`/api/w/${actor.workspace.sId}/assistant/conversations`)
-        .send({ title: 'Live', ...(spaceId && { spaceId }) })
-        .expect(200)
-    ).body.conversation.sId as string;
-  const post = async (cId: string, content: string, mentions: { configurationId: string }[] = []) =>
-    api(t, a.admin)
-      .post(`/api/w/${wId}/assistant/conversations/${cId}/messages`)
-      .send({ content, mentions, context })
-      .expect(200);
   const contents = (stream: SseConnection) =>
     stream.events
       .filter((event) => event.data.type === 'user_message_new')
@@ -73,13 +51,14 @@ describe('event stream access and caps', () => {
 
   it('caps open streams per key and per workspace with 429 rate_limit_error, and frees a slot on close', async () => {
     const streams = t.app.get(SseStreams);
-    const cId = await newConversation();
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Live' });
     const other = await world.key(a.admin);
     const open: SseConnection[] = [];
     try {
-      for (let i = 0; i < 2; i++) open.push(await openSse(`${baseUrl}${ssePath(cId)}`, auth(a.admin)));
+      for (let i = 0; i < 2; i++)
+        open.push(await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(a.admin)));
       expect(open.map((stream) => stream.status)).toEqual([200, 200]);
-      const overKey = await openSse(`${baseUrl}${ssePath(cId)}`, auth(a.admin));
+      const overKey = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(a.admin));
       expect(overKey.status).toBe(429);
       const keyBody: unknown = JSON.parse(await overKey.body());
       expect(keyBody).toEqual({
@@ -87,9 +66,9 @@ describe('event stream access and caps', () => {
       });
       expect(keyBody).toMatchApiSchema('ErrorResponse');
 
-      open.push(await openSse(`${baseUrl}${ssePath(cId)}`, auth(other)));
+      open.push(await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(other)));
       expect(open[2].status).toBe(200);
-      const overWorkspace = await openSse(`${baseUrl}${ssePath(cId)}`, auth(other));
+      const overWorkspace = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(other));
       expect(overWorkspace.status).toBe(429);
       const workspaceBody: unknown = JSON.parse(await overWorkspace.body());
       expect(workspaceBody).toEqual({
@@ -100,34 +79,34 @@ describe('event stream access and caps', () => {
 
       // Another workspace is not held up by this one's streams.
       const elsewhere = await openSse(
-        `${baseUrl}${ssePath(await newConversation(b.admin), b.workspace.sId)}`,
+        `${baseUrl}${paths.stream(b.workspace.sId, (await world.conversation(b.admin, { title: 'Live' })).sId)}`,
         auth(b.admin),
       );
       expect(elsewhere.status).toBe(200);
       elsewhere.close();
 
       open.shift()!.close();
-      await until(() => streams.count === 2);
-      open.push(await openSse(`${baseUrl}${ssePath(cId)}`, auth(a.admin)));
+      await untilTrue(() => streams.count === 2);
+      open.push(await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(a.admin)));
       expect(open[open.length - 1].status).toBe(200);
-      await post(cId, 'to every open stream');
+      await world.message(a.admin, cId, 'to every open stream');
       for (const stream of open.slice(0, 3)) await stream.waitForEvents(1);
     } finally {
       for (const stream of open) stream.close();
-      await until(() => streams.count === 0);
+      await untilTrue(() => streams.count === 0);
     }
   });
 
   it('closes a stream when its key is revoked, and sends nothing after', async () => {
     const key = await world.key(a.admin);
-    const cId = await newConversation();
-    const stream = await openSse(`${baseUrl}${ssePath(cId)}`, auth(key));
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Live' });
+    const stream = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(key));
     try {
-      await post(cId, 'before');
+      await world.message(a.admin, cId, 'before');
       await stream.waitForEvents(1);
-      const revoked = await api(t, a.admin).delete(`/api/w/${wId}/keys/${key.keyId}`).expect(200);
+      const revoked = await api(t, a.admin).delete(paths.key(wId, key.keyId)).expect(200);
       expect(revoked.body).toMatchApiSchema('ApiKeyResponse');
-      await post(cId, 'after');
+      await world.message(a.admin, cId, 'after');
       await endsWithin(stream, 2_000);
       expect(contents(stream)).toEqual(['before']);
     } finally {
@@ -137,14 +116,14 @@ describe('event stream access and caps', () => {
 
   it('closes the streams of a member removed from the workspace, and sends nothing after', async () => {
     const leaver = await world.member(a.workspace, 'user');
-    const cId = await newConversation();
-    const stream = await openSse(`${baseUrl}${ssePath(cId)}`, auth(leaver));
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Live' });
+    const stream = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(leaver));
     try {
-      await post(cId, 'before');
+      await world.message(a.admin, cId, 'before');
       await stream.waitForEvents(1);
-      const removed = await api(t, a.admin).delete(`/api/w/${wId}/members/${leaver.user.sId}`).expect(200);
+      const removed = await api(t, a.admin).delete(paths.member(wId, leaver.user.sId)).expect(200);
       expect(removed.body).toMatchApiSchema('MemberResponse');
-      await post(cId, 'after');
+      await world.message(a.admin, cId, 'after');
       await endsWithin(stream, 2_000);
       expect(contents(stream)).toEqual(['before']);
     } finally {
@@ -159,13 +138,13 @@ describe('event stream access and caps', () => {
     });
     const otherUrl = await other.listen();
     const key = await world.key(a.admin);
-    const cId = await newConversation();
-    const stream = await openSse(`${otherUrl}${ssePath(cId)}`, auth(key));
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Live' });
+    const stream = await openSse(`${otherUrl}${paths.stream(wId, cId)}`, auth(key));
     try {
-      await post(cId, 'before');
+      await world.message(a.admin, cId, 'before');
       await stream.waitForEvents(1);
-      await api(t, a.admin).delete(`/api/w/${wId}/keys/${key.keyId}`).expect(200);
-      await post(cId, 'after');
+      await api(t, a.admin).delete(paths.key(wId, key.keyId)).expect(200);
+      await world.message(a.admin, cId, 'after');
       // Well before the 4 s key cache of the other process expires.
       await endsWithin(stream, 2_000);
       expect(contents(stream)).toEqual(['before']);
@@ -177,21 +156,19 @@ describe('event stream access and caps', () => {
 
   it("closes a member's stream when the member is removed from the conversation's space", async () => {
     const member = await world.member(a.workspace, 'user');
-    const space = await api(t, a.admin)
-      .post(`/api/w/${wId}/spaces`)
-      .send({ name: `Team ${Date.now()}`, memberIds: [a.admin.user.sId, member.user.sId] })
-      .expect(200);
-    const spaceId = space.body.space.sId as string;
-    const cId = await newConversation(a.admin, spaceId);
-    const stream = await openSse(`${baseUrl}${ssePath(cId)}`, auth(member));
+    const { sId: spaceId } = await world.space(a.admin, { members: [a.admin, member] });
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Live', spaceId });
+    const stream = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(member));
     // Another member of the space keeps its stream.
-    const admin = await openSse(`${baseUrl}${ssePath(cId)}`, auth(await world.key(a.admin)));
+    const admin = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(await world.key(a.admin)));
     try {
       expect(stream.status).toBe(200);
-      await post(cId, 'before');
+      await world.message(a.admin, cId, 'before');
       await stream.waitForEvents(1);
-      await api(t, a.admin).delete(`/api/w/${wId}/spaces/${spaceId}/members/${member.user.sId}`).expect(200);
-      await post(cId, 'after');
+      await api(t, a.admin)
+        .delete(paths.spaceMember(wId, spaceId, member.user.sId))
+        .expect(200);
+      await world.message(a.admin, cId, 'after');
       await endsWithin(stream, 2_000);
       expect(contents(stream)).toEqual(['before']);
       await admin.waitForEvents(2);
@@ -205,12 +182,12 @@ describe('event stream access and caps', () => {
   it("closes a member's stream when the conversation comes to need a space the member lacks", async () => {
     const member = await world.member(a.workspace, 'user');
     const { agentSId } = await world.agentNeedingSpace(a.admin);
-    const cId = await newConversation();
-    const stream = await openSse(`${baseUrl}${ssePath(cId)}`, auth(member));
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Live' });
+    const stream = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, auth(member));
     try {
-      await post(cId, 'open to all');
+      await world.message(a.admin, cId, 'open to all');
       await stream.waitForEvents(1);
-      await post(cId, 'for the vault', [{ configurationId: agentSId }]);
+      await world.message(a.admin, cId, 'for the vault', { mentions: [agentSId] });
       await endsWithin(stream, 2_000);
       expect(stream.events.map((event) => event.data.type)).toEqual(['user_message_new']);
       expect(contents(stream)).toEqual(['open to all']);
@@ -227,11 +204,11 @@ describe('event stream access and caps', () => {
     const periodicUrl = await periodic.listen();
     const member = await world.member(a.workspace, 'user');
     const stayer = await world.member(a.workspace, 'user');
-    const cId = await newConversation();
-    const leaving = await openSse(`${periodicUrl}${ssePath(cId)}`, auth(member));
-    const staying = await openSse(`${periodicUrl}${ssePath(cId)}`, auth(stayer));
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Live' });
+    const leaving = await openSse(`${periodicUrl}${paths.stream(wId, cId)}`, auth(member));
+    const staying = await openSse(`${periodicUrl}${paths.stream(wId, cId)}`, auth(stayer));
     try {
-      await post(cId, 'before');
+      await world.message(a.admin, cId, 'before');
       await leaving.waitForEvents(1);
       // A change no process announces: the member's row is gone, its key is not revoked.
       await t.dataSource.query('DELETE FROM memberships WHERE workspace_id = $1 AND user_id = $2', [
@@ -239,7 +216,7 @@ describe('event stream access and caps', () => {
         member.user.id,
       ]);
       await endsWithin(leaving, 3_000);
-      await post(cId, 'after');
+      await world.message(a.admin, cId, 'after');
       await staying.waitForEvents(2);
       expect(contents(staying)).toEqual(['before', 'after']);
       expect(contents(leaving)).toEqual(['before']);

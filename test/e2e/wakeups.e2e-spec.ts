@@ -7,9 +7,10 @@ import { MAX_ATTEMPTS } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { WakeUpWorker } from 'src/modules/wakeups/workers/wakeup.worker';
 import { expect } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { until } from 'test/support/until';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
+import { Actor, World, WorkspaceFixture, api, eventsOf } from 'test/support/world';
 
 class FakeClock extends Clock {
   constructor(private current: Date) {
@@ -33,12 +34,8 @@ describe('wake-ups', () => {
   let wId: string;
   let assistant: string;
 
-  const conversations = () => `/api/w/${wId}/assistant/conversations`;
-  const newConversation = async (actor: Actor = member) =>
-    (await api(t, actor).post(conversations()).send({ title: 'Later' }).expect(200)).body.conversation
-      .sId as string;
   const schedule = (actor: Actor, cId: string, body: Record<string, unknown>) =>
-    api(t, actor).post(`${conversations()}/${cId}/wakeups`).send(body);
+    api(t, actor).post(paths.wakeUps(wId, cId)).send(body);
   const oneShot = (inMs: number, extra: Record<string, unknown> = {}) => ({
     agentConfigurationId: assistant,
     scheduleConfig: { type: 'one_shot', fireAt: Date.now() + inMs },
@@ -62,7 +59,7 @@ describe('wake-ups', () => {
   afterAll(() => t.close());
 
   it('fires a one-shot wake-up once: the system message, the reply, the fired state and the event', async () => {
-    const cId = await newConversation();
+    const { sId: cId } = await world.conversation(member, { title: 'Later' });
     const created = await schedule(member, cId, oneShot(1_000)).expect(200);
     expect(created.body).toMatchApiSchema('WakeUpResponse');
     expect(created.body.wakeUp).toMatchObject({
@@ -78,13 +75,8 @@ describe('wake-ups', () => {
     });
 
     const messages = await until(
-      async () =>
-        (await api(t, member).get(`${conversations()}/${cId}/messages`).expect(200)).body.messages as {
-          type: string;
-          status?: string;
-        }[],
-      (list: { type: string; status?: string }[]) =>
-        list.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
+      () => world.messages(member, cId),
+      (list) => list.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
     );
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatchObject({
@@ -96,14 +88,12 @@ describe('wake-ups', () => {
     });
     expect(messages[1]).toMatchObject({ type: 'agent_message', configuration: { sId: assistant } });
 
-    const list = await api(t, member).get(`${conversations()}/${cId}/wakeups`).expect(200);
+    const list = await api(t, member).get(paths.wakeUps(wId, cId)).expect(200);
     expect(list.body).toMatchApiSchema('WakeUpsResponse');
     expect(list.body.wakeUps).toEqual([expect.objectContaining({ status: 'fired', fireCount: 1 })]);
 
-    const events = await t.dataSource.query<{ payload: { wakeUp: { status: string } } }[]>(
-      `SELECT e.payload FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id
-       WHERE c.s_id = $1 AND e.type = 'wake_up_updated' ORDER BY e.id`,
-      [cId],
+    const events = (await eventsOf<{ wakeUp: { status: string } }>(t, member, cId)).filter(
+      (event) => event.type === 'wake_up_updated',
     );
     expect(events.map((event) => event.payload.wakeUp.status)).toEqual(['scheduled', 'fired']);
     for (const event of events) expect(event.payload).toMatchApiSchema('WakeUpUpdatedEvent');
@@ -111,15 +101,15 @@ describe('wake-ups', () => {
 
   describe('cancelling', () => {
     it('lets the owner cancel, and returns the same cancelled wake-up when cancelled twice', async () => {
-      const cId = await newConversation();
-      const wakeUp = (await schedule(member, cId, oneShot(3_600_000)).expect(200)).body.wakeUp;
+      const { sId: cId } = await world.conversation(member, { title: 'Later' });
+      const wakeUp = await world.wakeUp(member, cId, { agent: assistant });
       const first = await api(t, member)
-        .delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`)
+        .delete(paths.wakeUp(wId, cId, wakeUp.sId))
         .expect(200);
       expect(first.body).toMatchApiSchema('WakeUpResponse');
       expect(first.body.wakeUp.status).toBe('cancelled');
       const second = await api(t, member)
-        .delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`)
+        .delete(paths.wakeUp(wId, cId, wakeUp.sId))
         .expect(200);
       expect(second.body).toEqual(first.body);
       // A new one may be scheduled once the first is no longer scheduled.
@@ -127,34 +117,37 @@ describe('wake-ups', () => {
     });
 
     it("lets an admin cancel another member's wake-up, but not a plain member", async () => {
-      const cId = await newConversation();
-      const wakeUp = (await schedule(member, cId, oneShot(3_600_000)).expect(200)).body.wakeUp;
+      const { sId: cId } = await world.conversation(member, { title: 'Later' });
+      const wakeUp = await world.wakeUp(member, cId, { agent: assistant });
       const denied = await api(t, other)
-        .delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`)
+        .delete(paths.wakeUp(wId, cId, wakeUp.sId))
         .expect(403);
       expect(denied.body).toEqual({ error: { type: 'workspace_auth_error', message: expect.any(String) } });
-      const res = await api(t, a.admin).delete(`${conversations()}/${cId}/wakeups/${wakeUp.sId}`).expect(200);
+      const res = await api(t, a.admin)
+        .delete(paths.wakeUp(wId, cId, wakeUp.sId))
+        .expect(200);
       expect(res.body.wakeUp.status).toBe('cancelled');
     });
 
     it('answers unknown or foreign wake-ups with 404', async () => {
-      const cId = await newConversation();
-      const elsewhere = await newConversation();
-      const wakeUp = (await schedule(member, cId, oneShot(3_600_000)).expect(200)).body.wakeUp;
-      for (const path of [`${elsewhere}/wakeups/${wakeUp.sId}`, `${cId}/wakeups/wku_missing000`]) {
-        const res = await api(t, member).delete(`${conversations()}/${path}`).expect(404);
+      const { sId: cId } = await world.conversation(member, { title: 'Later' });
+      const { sId: elsewhere } = await world.conversation(member, { title: 'Later' });
+      const wakeUp = await world.wakeUp(member, cId, { agent: assistant });
+      for (const path of [
+        paths.wakeUp(wId, elsewhere, wakeUp.sId),
+        paths.wakeUp(wId, cId, 'wku_missing000'),
+      ]) {
+        const res = await api(t, member).delete(path).expect(404);
         expect(res.body.error.type).toBe('wakeup_not_found');
       }
-      await api(t, b.admin).get(`${conversations()}/${cId}/wakeups`).expect(401);
-      const foreign = await api(t, b.admin)
-        .get(`/api/w/${b.workspace.sId}/assistant/conversations/${cId}/wakeups`)
-        .expect(404);
+      await api(t, b.admin).get(paths.wakeUps(wId, cId)).expect(401);
+      const foreign = await api(t, b.admin).get(paths.wakeUps(b.workspace.sId, cId)).expect(404);
       expect(foreign.body.error.type).toBe('conversation_not_found');
     });
   });
 
   it('allows one scheduled wake-up per conversation and refuses bad schedules without writing', async () => {
-    const cId = await newConversation();
+    const { sId: cId } = await world.conversation(member, { title: 'Later' });
     const count = async () =>
       (await t.dataSource.query('SELECT count(*)::int AS n FROM wakeups'))[0].n as number;
     const bad: Record<string, unknown>[] = [
@@ -190,13 +183,13 @@ describe('wake-ups', () => {
   });
 
   it('refuses out-of-range fireAt numbers and says which field is wrong, writing nothing', async () => {
-    const cId = await newConversation();
+    const { sId: cId } = await world.conversation(member, { title: 'Later' });
     const count = async () =>
       (await t.dataSource.query('SELECT count(*)::int AS n FROM wakeups'))[0].n as number;
     const before = await count();
     const refused = async (body: Record<string, unknown> | string, message: RegExp) => {
       const res = await api(t, member)
-        .post(`${conversations()}/${cId}/wakeups`)
+        .post(paths.wakeUps(wId, cId))
         .set('Content-Type', 'application/json')
         .send(typeof body === 'string' ? body : JSON.stringify(body));
       expect({ status: res.status, type: res.body.error?.type }).toEqual({
@@ -233,9 +226,9 @@ describe('wake-ups', () => {
       },
     });
     try {
-      const cId = await newConversation();
+      const { sId: cId } = await world.conversation(member, { title: 'Later' });
       const res = await api(timed, member)
-        .post(`${conversations()}/${cId}/wakeups`)
+        .post(paths.wakeUps(wId, cId))
         .send({
           agentConfigurationId: assistant,
           scheduleConfig: { type: 'cron', cron: '0 9 * * 1-5', timezone: 'Europe/Paris' },
@@ -280,30 +273,21 @@ describe('wake-ups', () => {
     // otherwise also fire the wake-ups other tests leave scheduled.
     const clock = new FakeClock(new Date('2027-03-01T09:00:00Z'));
     let timed: TestApp;
+    let timedWorld: World;
     let scheduler: WakeUpWorker;
     let fixture: WorkspaceFixture;
     let owner: Actor;
-    let wIdTimed: string;
     let agentSIds: Record<string, string>;
 
-    const base = () => `/api/w/${wIdTimed}/assistant/conversations`;
     const at = (offsetMs: number) => new Date('2027-03-01T09:00:00Z').getTime() + offsetMs;
     /** A conversation of `actor` with one wake-up of `agent` due at `fireAt`; returns both sIds. */
     const scheduled = async (actor: Actor, agent: string, fireAt: number, message?: boolean) => {
-      const body = message
-        ? { message: { content: 'Hello', mentions: [], context: { username: 'u', timezone: 'UTC' } } }
-        : { title: 'Batch' };
-      const cId = (await api(timed, actor).post(base()).send(body).expect(200)).body.conversation
-        .sId as string;
-      const res = await api(timed, actor)
-        .post(`${base()}/${cId}/wakeups`)
-        .send({
-          agentConfigurationId: agent,
-          scheduleConfig: { type: 'one_shot', fireAt },
-          reason: 'Batch check',
-        })
-        .expect(200);
-      return { cId, wakeUpSId: res.body.wakeUp.sId as string };
+      const { sId: cId } = await timedWorld.conversation(
+        actor,
+        message ? { message: 'Hello', context: { username: 'u', timezone: 'UTC' } } : { title: 'Batch' },
+      );
+      const wakeUp = await timedWorld.wakeUp(actor, cId, { agent, fireAt, reason: 'Batch check' });
+      return { cId, wakeUpSId: wakeUp.sId };
     };
     const state = async (wakeUpSId: string) =>
       (
@@ -337,9 +321,8 @@ describe('wake-ups', () => {
         },
       });
       scheduler = timed.app.get(WakeUpWorker);
-      const timedWorld = new World(timed);
+      timedWorld = new World(timed);
       fixture = await timedWorld.workspace();
-      wIdTimed = fixture.workspace.sId;
       owner = await timedWorld.member(fixture.workspace, 'user');
       agentSIds = await timedWorld.globalAgents(fixture);
     });
@@ -351,7 +334,7 @@ describe('wake-ups', () => {
         Array.from({ length: BATCH_SIZE + 5 }, () => scheduled(owner, agentSIds.assistant, fireAt)),
       );
       const agentGone = await scheduled(owner, agentSIds.summarizer, fireAt);
-      const leaver = await new World(timed).member(fixture.workspace, 'user');
+      const leaver = await timedWorld.member(fixture.workspace, 'user');
       const ownerGone = await scheduled(leaver, agentSIds.assistant, fireAt);
       await timed.dataSource.query("UPDATE agent_configurations SET status = 'archived' WHERE s_id = $1", [
         agentSIds.summarizer,

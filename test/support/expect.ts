@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import type request from 'supertest';
 import { apiSchemaValidator } from 'test/support/api-document';
 
 declare module 'expect' {
@@ -29,5 +30,14 @@ expect.extend({
     };
   },
 });
+
+/** The answer is exactly the error envelope, with this status and type. */
+export function expectError(res: request.Response, status: number, type: string): void {
+  expect({ status: res.status, body: res.body }).toEqual({
+    status,
+    body: { error: { type, message: expect.any(String) } },
+  });
+  expect(res.body).toMatchApiSchema('ErrorResponse');
+}
 
 export { expect };

@@ -1,5 +1,4 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import request from 'supertest';
 import { setApiDocument } from 'test/support/api-document';
 import { runCli } from 'test/support/service-process';
 
@@ -26,14 +25,4 @@ export async function useServedApiDocument(baseUrl: string): Promise<void> {
   const res = await fetch(`${baseUrl}/api/openapi.json`);
   if (!res.ok) throw new Error(`GET /api/openapi.json answered ${res.status}`);
   setApiDocument((await res.json()) as OpenAPIObject);
-}
-
-/** supertest against a service process, with a bearer key. */
-export function serviceApi(baseUrl: string, secret: string) {
-  const agent = request(baseUrl);
-  const auth = `Bearer ${secret}`;
-  return {
-    get: (path: string) => agent.get(path).set('Authorization', auth),
-    post: (path: string) => agent.post(path).set('Authorization', auth),
-  };
 }

@@ -21,7 +21,10 @@ export interface TestApp {
   dataSource: DataSource;
   document: OpenAPIObject;
   config: AppConfig;
-  /** Listens on a loopback port (for clients that need a real socket, such as SSE); returns the base URL. */
+  /**
+   * Listens on a loopback port (for clients that need a real socket, such as SSE); returns the base
+   * URL. Listens once: later calls return the same URL.
+   */
   listen(): Promise<string>;
   close(): Promise<void>;
 }
@@ -95,16 +98,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const document = configureApp(app);
   setApiDocument(document);
   await app.init();
+  let listening: Promise<string> | undefined;
   return {
     app,
     http: app.getHttpServer(),
     dataSource: app.get(DataSource),
     document,
     config,
-    listen: async () => {
-      await app.listen(0, '127.0.0.1');
-      return (await app.getUrl()).replace('[::1]', '127.0.0.1');
-    },
+    listen: () =>
+      (listening ??= app
+        .listen(0, '127.0.0.1')
+        .then(async () => (await app.getUrl()).replace('[::1]', '127.0.0.1'))),
     close: async () => {
       await app.close();
       await database.drop();

@@ -29,46 +29,22 @@ export async function seedWorkspaceResources(
   const admin = api(t, fixture.admin);
   const member = await world.member(fixture.workspace, 'user');
   const key = await world.key(fixture.admin);
-  const spaces = ok(await admin.get(`/api/w/${wId}/spaces`), 'list spaces').spaces as unknown as {
-    sId: string;
-    kind: string;
-  }[];
-  const globalSpace = spaces.find((space) => space.kind === 'global')!.sId;
-  const space = ok(
-    await admin
-      .post(`/api/w/${wId}/spaces`)
-      .send({ name: 'Seeded space', memberIds: [fixture.admin.user.sId, member.user.sId] }),
-    'create a space',
-  ).space.sId as string;
-  const agent = ok(
-    await admin.post(`/api/w/${wId}/assistant/agent_configurations`).send({
-      assistant: {
-        name: 'seeded-agent',
-        description: 'Seeded',
-        instructions: 'Be brief.',
-        scope: 'visible',
-        model: { providerId: 'local', modelId: 'local-1', temperature: 0.5 },
-      },
-    }),
-    'create an agent',
-  ).agentConfiguration.sId as string;
-  const conversation = ok(
-    await admin.post(`/api/w/${wId}/assistant/conversations`).send({
-      title: 'Seeded conversation',
-      message: { content: 'Hello', mentions: [], context: { username: 'seed', timezone: 'UTC' } },
-    }),
-    'create a conversation',
-  );
-  const server = ok(
-    await admin
-      .post(`/api/w/${wId}/mcp_servers`)
-      .send({ name: 'Seeded', url: 'https://mcp.example.com/sse' }),
-    'register a tool server',
-  ).mcpServer.sId as string;
-  const serverView = ok(
-    await admin.post(`/api/w/${wId}/spaces/${space}/mcp_server_views`).send({ mcpServerId: server }),
-    'share a tool server',
-  ).mcpServerView.sId as string;
+  const globalSpace = await world.globalSpace(fixture.admin);
+  const { sId: space } = await world.space(fixture.admin, {
+    name: 'Seeded space',
+    members: [fixture.admin, member],
+  });
+  const { sId: agent } = await world.agent(fixture.admin, {
+    name: 'seeded-agent',
+    description: 'Seeded',
+    model: { providerId: 'local', modelId: 'local-1', temperature: 0.5 },
+  });
+  const conversation = await world.conversation(fixture.admin, {
+    title: 'Seeded conversation',
+    message: 'Hello',
+    context: { username: 'seed', timezone: 'UTC' },
+  });
+  const server = await world.toolServer(fixture.admin, { name: 'Seeded', spaceIds: [space] });
   const dataSource = ok(
     await admin.post(`/api/w/${wId}/spaces/${globalSpace}/data_sources`).send({ name: 'Seeded data' }),
     'create a data source',
@@ -83,11 +59,11 @@ export async function seedWorkspaceResources(
     keyId: key.keyId,
     spaceId: space,
     sId: agent,
-    cId: conversation.conversation.sId as string,
-    mId: conversation.message.sId as string,
-    viewId: serverView,
+    cId: conversation.sId,
+    mId: conversation.message!.sId,
+    viewId: server.viewSIds[0],
     dsvId: view,
     dataSourceId: dataSource,
-    mcpServerId: server,
+    mcpServerId: server.sId,
   };
 }

@@ -3,13 +3,13 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { SpaceParams } from 'src/platform/http/route-params';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
 import {
   CreateMcpServerDto,
   CreateSkillDto,
   McpServerViewParams,
   ShareMcpServerDto,
-  SpaceParams,
 } from 'src/modules/agents/http/dto/agent.dto';
 import {
   McpServerViewResponse,

@@ -19,9 +19,9 @@ import {
 } from 'src/platform/events/conversation-event.schemas';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { ConversationParams } from 'src/platform/http/route-params';
 import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { ConversationParams } from 'src/modules/conversations/http/dto/conversation.dto';
 
 /** Event ids are bigint positions in the log: digits, at most the 64-bit maximum. */
 const EVENT_ID = /^\d{1,19}$/;

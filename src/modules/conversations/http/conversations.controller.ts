@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
@@ -11,11 +12,9 @@ import type { Conversation } from 'src/modules/conversations/domain/conversation
 import type { UserMessage } from 'src/modules/conversations/domain/message';
 import { REACTIONS_PER_MESSAGE_MAX } from 'src/modules/conversations/domain/reaction';
 import {
-  ConversationParams,
   CreateConversationDto,
   EditMessageDto,
   ForkDto,
-  MessageParams,
   PageQuery,
   PostMessageDto,
   ReactionDto,

@@ -3,8 +3,8 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { SpaceParams } from 'src/platform/http/route-params';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
-import { SpaceParams } from 'src/modules/data-sources/http/dto/data-sources.dto';
 import {
   DataSourceViewsResponse,
   presentDataSourceView,

@@ -3,12 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
-import {
-  ConversationFeedbacksParams,
-  GiveFeedbackDto,
-  MessageFeedbackParams,
-} from 'src/modules/feedback/http/dto/feedback.dto';
+import { GiveFeedbackDto } from 'src/modules/feedback/http/dto/feedback.dto';
 import {
   FeedbackSuccessResponse,
   FeedbacksResponse,
@@ -29,7 +26,7 @@ export class FeedbackController {
   @ApiErrors(400, 404)
   async give(
     @CurrentCaller() caller: Caller,
-    @Param() params: MessageFeedbackParams,
+    @Param() params: MessageParams,
     @Body() body: GiveFeedbackDto,
   ): Promise<FeedbackSuccessResponse> {
     await this.feedback.give(caller, params.cId, params.mId, {
@@ -49,7 +46,7 @@ export class FeedbackController {
   @ApiErrors(400, 404)
   async withdraw(
     @CurrentCaller() caller: Caller,
-    @Param() params: MessageFeedbackParams,
+    @Param() params: MessageParams,
   ): Promise<FeedbackSuccessResponse> {
     await this.feedback.withdraw(caller, params.cId, params.mId);
     return { success: true };
@@ -62,7 +59,7 @@ export class FeedbackController {
   @ApiErrors(404)
   async list(
     @CurrentCaller() caller: Caller,
-    @Param() params: ConversationFeedbacksParams,
+    @Param() params: ConversationParams,
   ): Promise<FeedbacksResponse> {
     return { feedbacks: (await this.feedback.list(caller, params.cId)).map(presentFeedback) };
   }

@@ -28,16 +28,12 @@ import { Caller } from 'src/platform/auth/caller';
 import { AllowSignedUrl, CurrentAccess } from 'src/platform/auth/signed-url.decorators';
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { WorkspaceParams } from 'src/platform/http/route-params';
 import { sendError } from 'src/platform/http/send-json';
 import { FileContent, FilesService } from 'src/modules/files/application/files.service';
 import type { FileRecord } from 'src/modules/files/domain/file';
 import { contentDisposition } from 'src/modules/files/http/content-disposition';
-import {
-  CreateFileDto,
-  FileParams,
-  FileQuery,
-  WorkspaceFilesParams,
-} from 'src/modules/files/http/dto/file.dto';
+import { CreateFileDto, FileParams, FileQuery } from 'src/modules/files/http/dto/file.dto';
 import { FileUrls } from 'src/modules/files/http/file-urls';
 import { FileResponse, presentFile } from 'src/modules/files/http/file.presenter';
 import { FILE_PART, MultipartUpload } from 'src/modules/files/http/multipart-upload';
@@ -61,7 +57,7 @@ export class FilesController {
   @ApiErrors(400, 404, 429)
   async create(
     @CurrentCaller() caller: Caller,
-    @Param() params: WorkspaceFilesParams,
+    @Param() params: WorkspaceParams,
     @Body() body: CreateFileDto,
   ): Promise<FileResponse> {
     return this.present(params.wId, await this.files.create(caller, body));

@@ -3,8 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { ConversationParams } from 'src/platform/http/route-params';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
-import { CreateWakeUpDto, WakeUpParams, WakeUpsParams } from 'src/modules/wakeups/http/dto/wakeup.dto';
+import { CreateWakeUpDto, WakeUpParams } from 'src/modules/wakeups/http/dto/wakeup.dto';
 import { WakeUpResponse, WakeUpsResponse, presentWakeUp } from 'src/modules/wakeups/http/wakeup.presenter';
 
 @ApiTags('wake-ups')
@@ -22,7 +23,7 @@ export class WakeUpsController {
   @ApiErrors(400, 404, 409)
   async create(
     @CurrentCaller() caller: Caller,
-    @Param() params: WakeUpsParams,
+    @Param() params: ConversationParams,
     @Body() body: CreateWakeUpDto,
   ): Promise<WakeUpResponse> {
     return { wakeUp: presentWakeUp(await this.wakeUps.create(caller, params.cId, body)) };
@@ -35,7 +36,7 @@ export class WakeUpsController {
   })
   @ApiOkResponse({ type: WakeUpsResponse })
   @ApiErrors(404)
-  async list(@CurrentCaller() caller: Caller, @Param() params: WakeUpsParams): Promise<WakeUpsResponse> {
+  async list(@CurrentCaller() caller: Caller, @Param() params: ConversationParams): Promise<WakeUpsResponse> {
     return { wakeUps: (await this.wakeUps.list(caller, params.cId)).map(presentWakeUp) };
   }
 

@@ -19,6 +19,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { SID_PATTERN, SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
 import {
   AGENT_SORTS,
   AGENT_VIEWS,
@@ -40,7 +41,6 @@ import {
 import { TAG_KINDS, TAG_NAME_MAX, TagKind } from 'src/modules/agents/domain/catalogue';
 
 const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
-const SID = /^[A-Za-z0-9_]{1,40}$/;
 const NAME_MESSAGE = 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 class ModelDto {
@@ -83,7 +83,7 @@ class CreateEditorDto {
   @ApiPropertyOptional({ description: 'sId of a workspace member' })
   @IsOptional()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   userId?: string;
 
   @ApiPropertyOptional()
@@ -95,7 +95,7 @@ class CreateEditorDto {
 class SkillReferenceDto {
   @ApiProperty()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   sId!: string;
 }
 
@@ -277,7 +277,7 @@ class PatchEditorDto {
   @ApiPropertyOptional({ description: 'sId of a workspace member' })
   @IsOptional()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   user_id?: string;
 
   @ApiPropertyOptional()
@@ -295,7 +295,7 @@ class PatchEditorDto {
 class PatchSkillDto {
   @ApiProperty()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   sId!: string;
 
   @ApiProperty()
@@ -438,10 +438,7 @@ export class ListAgentsQuery {
   withFeedbacks?: string;
 }
 
-export class AgentParams {
-  @IsString()
-  wId!: string;
-
+export class AgentParams extends WorkspaceParams {
   @IsString()
   sId!: string;
 }
@@ -481,16 +478,8 @@ export class CreateMcpServerDto {
 export class ShareMcpServerDto {
   @ApiProperty()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   mcpServerId!: string;
-}
-
-export class SpaceParams {
-  @IsString()
-  wId!: string;
-
-  @IsString()
-  spaceId!: string;
 }
 
 export class McpServerViewParams extends SpaceParams {

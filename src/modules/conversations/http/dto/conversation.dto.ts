@@ -17,6 +17,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { SID_PATTERN } from 'src/platform/http/route-params';
 import { TITLE_MAX } from 'src/modules/conversations/domain/conversation';
 import {
   CONTENT_MAX,
@@ -26,13 +27,11 @@ import {
   MessageOrigin,
 } from 'src/modules/conversations/domain/message';
 
-const SID = /^[A-Za-z0-9_]{1,40}$/;
-
 export class MentionDto {
   @ApiPropertyOptional({ description: 'sId of a mentioned agent' })
   @IsOptional()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   configurationId?: string;
 
   @ApiPropertyOptional({ enum: ['user'], description: 'With userId: a mentioned member' })
@@ -43,7 +42,7 @@ export class MentionDto {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   userId?: string;
 }
 
@@ -116,7 +115,7 @@ export class CreateConversationDto {
   @ApiPropertyOptional({ description: 'sId of a space the caller can access' })
   @IsOptional()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   spaceId?: string;
 
   @ApiPropertyOptional({ type: PostMessageDto })
@@ -156,7 +155,7 @@ export class ReactionDto {
 export class ForkDto {
   @ApiProperty({ description: 'sId of the last message the fork keeps' })
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   sourceMessageId!: string;
 }
 
@@ -174,17 +173,4 @@ export class PageQuery {
   @IsString()
   @MaxLength(64)
   cursor?: string;
-}
-
-export class ConversationParams {
-  @IsString()
-  wId!: string;
-
-  @IsString()
-  cId!: string;
-}
-
-export class MessageParams extends ConversationParams {
-  @IsString()
-  mId!: string;
 }

@@ -11,6 +11,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
 import {
   CONNECTOR_PROVIDERS,
   ConnectorProvider,
@@ -18,8 +19,6 @@ import {
   DATA_SOURCE_NAME_MAX,
 } from 'src/modules/data-sources/domain/data-source';
 import { PARENTS_IN_MAX, PARENT_ID_MAX } from 'src/modules/data-sources/domain/data-source-view';
-
-const SID = /^[A-Za-z0-9_]{1,40}$/;
 
 /** parentsIn: an array of parent ids, or null for the whole data source. */
 const ParentsIn = () =>
@@ -57,7 +56,7 @@ export class CreateDataSourceDto {
 export class CreateDataSourceViewDto {
   @ApiProperty({ example: 'dts_3fZ0aBcDeF', description: 'sId of a data source of the workspace.' })
   @IsString()
-  @Matches(SID, { message: 'dataSourceId must be a data source sId such as dts_3fZ0aBcDeF' })
+  @Matches(SID_PATTERN, { message: 'dataSourceId must be a data source sId such as dts_3fZ0aBcDeF' })
   dataSourceId!: string;
 
   @ApiPropertyOptional({
@@ -79,14 +78,6 @@ export class UpdateDataSourceViewDto {
   @ValidateIf((_, value) => value !== null)
   @ParentsIn()
   parentsIn!: string[] | null;
-}
-
-export class SpaceParams {
-  @IsString()
-  wId!: string;
-
-  @IsString()
-  spaceId!: string;
 }
 
 export class DataSourceViewParams extends SpaceParams {

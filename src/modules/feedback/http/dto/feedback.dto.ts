@@ -26,16 +26,3 @@ export class GiveFeedbackDto {
   @IsBoolean()
   isConversationShared?: boolean;
 }
-
-export class ConversationFeedbacksParams {
-  @IsString()
-  wId!: string;
-
-  @IsString()
-  cId!: string;
-}
-
-export class MessageFeedbackParams extends ConversationFeedbacksParams {
-  @IsString()
-  mId!: string;
-}

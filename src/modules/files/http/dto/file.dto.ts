@@ -13,6 +13,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { SID_PATTERN, WorkspaceParams } from 'src/platform/http/route-params';
 import { FILE_USE_CASES, FileUseCase } from 'src/modules/files/domain/file';
 
 /** Longer names are refused rather than cut: the stored name is cut to 255 characters anyway. */
@@ -34,7 +35,7 @@ export class FileUseCaseMetadataDto {
   })
   @IsOptional()
   @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/, { message: 'spaceId must be a space sId' })
+  @Matches(SID_PATTERN, { message: 'spaceId must be a space sId' })
   spaceId?: string;
 }
 
@@ -72,12 +73,7 @@ export class CreateFileDto {
   useCaseMetadata?: FileUseCaseMetadataDto;
 }
 
-export class WorkspaceFilesParams {
-  @IsString()
-  wId!: string;
-}
-
-export class FileParams extends WorkspaceFilesParams {
+export class FileParams extends WorkspaceParams {
   @IsString()
   fileId!: string;
 }

@@ -11,13 +11,12 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { SID_PATTERN, SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
 import { ROLES, Role } from 'src/platform/auth/caller';
 import { SCOPES, Scope } from 'src/platform/auth/scopes';
 import { API_KEY_NAME_MAX } from 'src/modules/identity/domain/api-key';
 import { SPACE_NAME_MAX } from 'src/modules/identity/domain/space';
 import { FULL_NAME_MAX } from 'src/modules/identity/domain/user';
-
-const SID = /^[A-Za-z0-9_]{1,40}$/;
 
 export class AddMemberDto {
   @ApiProperty({ example: 'ada@example.com' })
@@ -64,7 +63,7 @@ export class CreateApiKeyDto {
   @ApiPropertyOptional({ description: 'sId of the member who will own the key (admins only).' })
   @IsOptional()
   @IsString()
-  @Matches(SID)
+  @Matches(SID_PATTERN)
   userId?: string;
 }
 
@@ -80,13 +79,8 @@ export class CreateSpaceDto {
   @IsArray()
   @ArrayMaxSize(1000)
   @IsString({ each: true })
-  @Matches(SID, { each: true })
+  @Matches(SID_PATTERN, { each: true })
   memberIds?: string[];
-}
-
-export class WorkspaceParams {
-  @IsString()
-  wId!: string;
 }
 
 export class MemberParams extends WorkspaceParams {
@@ -97,11 +91,6 @@ export class MemberParams extends WorkspaceParams {
 export class KeyParams extends WorkspaceParams {
   @IsString()
   keyId!: string;
-}
-
-export class SpaceParams extends WorkspaceParams {
-  @IsString()
-  spaceId!: string;
 }
 
 export class SpaceMemberParams extends SpaceParams {

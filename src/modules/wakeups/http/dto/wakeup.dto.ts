@@ -13,6 +13,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { ConversationParams, SID_PATTERN } from 'src/platform/http/route-params';
 import { CRON_MAX_FIRES, REASON_MAX } from 'src/modules/wakeups/domain/wakeup';
 
 class ScheduleConfigDto {
@@ -47,7 +48,7 @@ class ScheduleConfigDto {
 export class CreateWakeUpDto {
   @ApiProperty({ description: 'sId of the agent to wake up' })
   @IsString()
-  @Matches(/^[A-Za-z0-9_]{1,40}$/)
+  @Matches(SID_PATTERN)
   agentConfigurationId!: string;
 
   @ApiProperty({ type: ScheduleConfigDto })
@@ -70,15 +71,7 @@ export class CreateWakeUpDto {
   maxFires?: number;
 }
 
-export class WakeUpsParams {
-  @IsString()
-  wId!: string;
-
-  @IsString()
-  cId!: string;
-}
-
-export class WakeUpParams extends WakeUpsParams {
+export class WakeUpParams extends ConversationParams {
   @IsString()
   wuId!: string;
 }
