@@ -74,9 +74,10 @@ interface UserMessageDraft {
   prepared: PreparedMessage;
 }
 
+/** A page of a list and the position the next page starts after (null on the last page). */
 export interface Page<T> {
   items: T[];
-  nextCursor: string | null;
+  next: number | null;
 }
 
 const PAGE_MAX = 100;
@@ -165,12 +166,20 @@ export class ConversationsService {
     return conversation;
   }
 
-  async list(caller: Caller, options: { limit: number; cursor?: string }): Promise<Page<Conversation>> {
-    const beforeId = options.cursor === undefined ? null : decodeCursor(options.cursor);
+  /** The caller's conversations, newest first, strictly older than `beforeId` (a conversation id). */
+  async list(
+    caller: Caller,
+    options: { limit: number; beforeId: number | null },
+  ): Promise<Page<Conversation>> {
     const limit = Math.min(options.limit, PAGE_MAX);
-    const rows = await this.conversations.listForUser(caller.workspaceId, caller.userId, beforeId, limit + 1);
+    const rows = await this.conversations.listForUser(
+      caller.workspaceId,
+      caller.userId,
+      options.beforeId,
+      limit + 1,
+    );
     const items = rows.slice(0, limit);
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].id) : null };
+    return { items, next: rows.length > limit ? items[items.length - 1].id : null };
   }
 
   async update(
@@ -251,20 +260,21 @@ export class ConversationsService {
     return message;
   }
 
+  /** The latest version of every slot of a conversation the caller read, in rank order, after `afterRank`. */
   async listMessages(
     caller: Caller,
-    sId: string,
-    options: { limit: number; cursor?: string },
-  ): Promise<{ conversation: Conversation; page: Page<Message> }> {
-    const conversation = await this.get(caller, sId);
-    const afterRank = options.cursor === undefined ? -1 : decodeCursor(options.cursor);
+    conversation: Conversation,
+    options: { limit: number; afterRank: number },
+  ): Promise<Page<Message>> {
     const limit = Math.min(options.limit, PAGE_MAX);
-    const rows = await this.messages.listLatest(caller.workspaceId, conversation.id, afterRank, limit + 1);
+    const rows = await this.messages.listLatest(
+      caller.workspaceId,
+      conversation.id,
+      options.afterRank,
+      limit + 1,
+    );
     const items = rows.slice(0, limit);
-    return {
-      conversation,
-      page: { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].rank) : null },
-    };
+    return { items, next: rows.length > limit ? items[items.length - 1].rank : null };
   }
 
   /**
@@ -668,18 +678,6 @@ export class ConversationsService {
     }
     return found;
   }
-}
-
-function encodeCursor(value: number): string {
-  return Buffer.from(String(value)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  const value = Number(Buffer.from(cursor, 'base64url').toString());
-  if (!Number.isSafeInteger(value) || value < -1 || encodeCursor(value) !== cursor) {
-    throw new InvalidRequestError('cursor: not a cursor this API returned.');
-  }
-  return value;
 }
 
 /** Distinct row ids grouped by workspace, since every query is scoped by one. */

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
@@ -33,6 +34,10 @@ import {
 } from 'src/modules/conversations/http/conversation.presenter';
 
 const DEFAULT_PAGE = 50;
+
+function nextCursor(next: number | null): string | null {
+  return next === null ? null : encodeCursor(next);
+}
 
 @ApiTags('conversations')
 @Controller('api/w/:wId/assistant/conversations')
@@ -72,10 +77,10 @@ export class ConversationsController {
   async list(@CurrentCaller() caller: Caller, @Query() query: PageQuery): Promise<ConversationsResponse> {
     const page = await this.conversations.list(caller, {
       limit: query.limit ?? DEFAULT_PAGE,
-      cursor: query.cursor,
+      beforeId: query.cursor === undefined ? null : decodeCursor(query.cursor),
     });
     const details = await this.details.load(caller, page.items);
-    return { conversations: details.map(presentConversation), nextCursor: page.nextCursor };
+    return { conversations: details.map(presentConversation), nextCursor: nextCursor(page.next) };
   }
 
   @Get(':cId')
@@ -128,11 +133,13 @@ export class ConversationsController {
     @Param() params: ConversationParams,
     @Query() query: PageQuery,
   ): Promise<MessagesResponse> {
-    const { page } = await this.conversations.listMessages(caller, params.cId, {
+    // Checked before the cursor is read: an unknown or unreadable conversation is 404/403 whatever the cursor.
+    const conversation = await this.conversations.get(caller, params.cId);
+    const page = await this.conversations.listMessages(caller, conversation, {
       limit: query.limit ?? DEFAULT_PAGE,
-      cursor: query.cursor,
+      afterRank: query.cursor === undefined ? -1 : decodeCursor(query.cursor),
     });
-    return { messages: await this.views.views(caller, page.items), nextCursor: page.nextCursor };
+    return { messages: await this.views.views(caller, page.items), nextCursor: nextCursor(page.next) };
   }
 
   @Post(':cId/messages/:mId/edit')
