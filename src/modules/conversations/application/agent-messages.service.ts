@@ -5,8 +5,7 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
-import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
+import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -22,7 +21,7 @@ export interface Run {
   caller: Caller;
   conversation: Conversation;
   message: AgentMessage;
-  agent: AgentVersion;
+  agent: AgentDetails['agent'];
 }
 
 /** The agent messages of conversations: created at the next ranks, filled while generating, then finished once. */

@@ -10,14 +10,21 @@ import { AgentDetails, AgentsService } from 'src/modules/agents/application/agen
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import type { Space } from 'src/modules/identity/domain/space';
 import {
   ConversationRead,
   ConversationRepository,
 } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views';
-import { Conversation, TITLE_MAX, deriveTitle } from 'src/modules/conversations/domain/conversation';
+import {
+  Conversation,
+  TITLE_MAX,
+  accessibleSpaces,
+  assertCanReadWith,
+  canReadWith,
+  deriveTitle,
+  isRestricted,
+} from 'src/modules/conversations/domain/conversation';
 import {
   ConversationAccessRestricted,
   ConversationNotFound,
@@ -381,16 +388,8 @@ export class ConversationsService {
 
   /** Readers must access every space the conversation's agents need, and its own space. */
   async assertCanRead(caller: Caller, conversation: Conversation): Promise<void> {
-    await this.assertCanReadWith(conversation, () => this.spaces.listAccessible(caller));
-  }
-
-  /** `assertCanRead` with the caller's accessible spaces loaded by `accessibleSpaces`, only when needed. */
-  private async assertCanReadWith(
-    conversation: Conversation,
-    accessibleSpaces: () => Promise<Space[]>,
-  ): Promise<void> {
     if (!isRestricted(conversation)) return;
-    if (!canReadWith(conversation, await accessibleSpaces())) throw new ConversationAccessRestricted();
+    assertCanReadWith(conversation, accessibleSpaces(await this.spaces.listAccessible(caller)));
   }
 
   /**
@@ -429,7 +428,7 @@ export class ConversationsService {
     return checks.map((check) => {
       if (check === null) return false;
       const accessible = spacesOf.get(check);
-      return accessible === undefined || canReadWith(check.conversation, accessible);
+      return accessible === undefined || canReadWith(check.conversation, accessibleSpaces(accessible));
     });
   }
 
@@ -465,7 +464,10 @@ export class ConversationsService {
           for (const id of ids) if (!locked.has(id)) busy.add(id);
         }
       }
-      const accessible = memoize((caller: Caller) => this.spaces.listAccessible(caller), callerKey);
+      const accessible = memoize(
+        async (caller: Caller) => accessibleSpaces(await this.spaces.listAccessible(caller)),
+        callerKey,
+      );
       const prepared = memoize(
         ({
           caller,
@@ -493,7 +495,7 @@ export class ConversationsService {
           continue;
         }
         try {
-          await this.assertCanReadWith(conversation, () => accessible(caller));
+          if (isRestricted(conversation)) assertCanReadWith(conversation, await accessible(caller));
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           outcomes.push({ refused: error, conversation: null });
@@ -709,19 +711,4 @@ function memoize<A, R>(
     }
     return result;
   };
-}
-
-/** A conversation in a space, or one whose agents need spaces, is not readable by every member. */
-function isRestricted(conversation: Conversation): boolean {
-  return conversation.requestedSpaceIds.length > 0 || conversation.spaceId !== null;
-}
-
-/** Readers must access every space the conversation's agents need, and its own space. */
-function canReadWith(conversation: Conversation, accessible: Space[]): boolean {
-  const sIds = new Set(accessible.map((space) => space.sId));
-  const ids = new Set(accessible.map((space) => space.id));
-  return (
-    conversation.requestedSpaceIds.every((spaceSId) => sIds.has(spaceSId)) &&
-    (conversation.spaceId === null || ids.has(conversation.spaceId))
-  );
 }

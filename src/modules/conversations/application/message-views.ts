@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
-import { AgentVersion, defaultPictureUrl } from 'src/modules/agents/domain/agent-configuration';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import type { User } from 'src/modules/identity/domain/user';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import {
   AgentMessage,
   AgentMessageStatus,
@@ -74,6 +73,9 @@ export interface AgentMessageView {
 }
 
 export type MessageView = UserMessageView | AgentMessageView;
+
+/** A message's author or reactor, as identity's application gives users. */
+type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
 
 /**
  * Builds the wire form of messages. It lives in the application, not in a presenter, because the
@@ -172,7 +174,7 @@ export class MessageViews {
 export function renderAgentMessage(
   message: AgentMessage,
   parentSId: string,
-  agent: Pick<AgentVersion, 'name' | 'pictureUrl'> | undefined,
+  agent: { name: string; pictureUrl: string } | undefined,
 ): AgentMessageView {
   return {
     type: 'agent_message',
