@@ -7,7 +7,7 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { renderAgentMessage } from 'src/modules/conversations/application/message-views';
+import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
   AgentMessageOutcome,

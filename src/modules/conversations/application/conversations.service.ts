@@ -15,7 +15,7 @@ import {
   ConversationRepository,
 } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
-import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views';
+import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views.loader';
 import {
   Conversation,
   TITLE_MAX,

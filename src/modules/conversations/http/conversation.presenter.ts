@@ -2,7 +2,7 @@ import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from 
 import type {
   ConversationDetails,
   ForkAuthor,
-} from 'src/modules/conversations/application/conversation-details';
+} from 'src/modules/conversations/application/conversation-details.loader';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import { isUnread } from 'src/modules/conversations/domain/conversation';
 
