@@ -7,6 +7,7 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
@@ -31,6 +32,7 @@ export class AgentMessagesService {
 
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly messagesService: MessagesService,
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
     private readonly events: ConversationEventLog,
@@ -140,7 +142,7 @@ export class AgentMessagesService {
   /** Any participant with write access may cancel; cancelling a finished message changes nothing. */
   async cancel(caller: Caller, conversationSId: string, messageSId: string): Promise<AgentMessage> {
     const conversation = await this.conversations.get(caller, conversationSId);
-    const message = await this.conversations.findMessage(caller, conversation, messageSId);
+    const message = await this.messagesService.findMessage(caller, conversation, messageSId);
     if (message.type !== 'agent_message')
       throw new InvalidRequestError('Only agent messages can be cancelled.');
     if (message.status === 'created') {

@@ -6,6 +6,7 @@ import {
   deriveTitle,
   isRestricted,
   isUnread,
+  refsByWorkspace,
 } from 'src/modules/conversations/domain/conversation';
 import { ConversationAccessRestricted } from 'src/modules/conversations/domain/conversations.errors';
 
@@ -62,5 +63,19 @@ describe('conversation rules', () => {
       expect(() => assertCanReadWith(inSpace, reader())).toThrow(ConversationAccessRestricted);
       expect(() => assertCanReadWith(inSpace, reader({ id: 7, sId: 'spc_7' }))).not.toThrow();
     });
+  });
+
+  it('groups conversation refs by workspace, each id once', () => {
+    expect(
+      refsByWorkspace([
+        { workspaceId: 1, id: 10 },
+        { workspaceId: 2, id: 20 },
+        { workspaceId: 1, id: 11 },
+        { workspaceId: 1, id: 10 },
+      ]),
+    ).toEqual([
+      { workspaceId: 1, ids: [10, 11] },
+      { workspaceId: 2, ids: [20] },
+    ]);
   });
 });

@@ -84,3 +84,14 @@ export function assertCanReadWith(
 ): void {
   if (!canReadWith(conversation, accessible)) throw new ConversationAccessRestricted();
 }
+
+/** Conversation row ids grouped by workspace, each once: every query is scoped by one workspace. */
+export function refsByWorkspace(
+  refs: readonly { workspaceId: number; id: number }[],
+): { workspaceId: number; ids: number[] }[] {
+  const grouped = new Map<number, Set<number>>();
+  for (const { workspaceId, id } of refs) {
+    grouped.set(workspaceId, (grouped.get(workspaceId) ?? new Set<number>()).add(id));
+  }
+  return [...grouped].map(([workspaceId, ids]) => ({ workspaceId, ids: [...ids] }));
+}

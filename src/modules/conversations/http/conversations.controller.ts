@@ -7,7 +7,9 @@ import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { ForksService } from 'src/modules/conversations/application/forks.service';
 import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { UserMessage } from 'src/modules/conversations/domain/message';
 import { REACTIONS_PER_MESSAGE_MAX } from 'src/modules/conversations/domain/reaction';
@@ -44,6 +46,8 @@ function nextCursor(next: number | null): string | null {
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly messagesService: MessagesService,
+    private readonly forks: ForksService,
     private readonly details: ConversationDetailsLoader,
     private readonly views: MessageViews,
     private readonly agentMessages: AgentMessagesService,
@@ -119,7 +123,7 @@ export class ConversationsController {
     @Param() params: ConversationParams,
     @Body() body: PostMessageDto,
   ): Promise<UserMessageResponse> {
-    const message = await this.conversations.postMessage(caller, params.cId, toMessageInput(body));
+    const message = await this.messagesService.postMessage(caller, params.cId, toMessageInput(body));
     return { message: await this.presentUserMessage(caller, message) };
   }
 
@@ -135,7 +139,7 @@ export class ConversationsController {
   ): Promise<MessagesResponse> {
     // Checked before the cursor is read: an unknown or unreadable conversation is 404/403 whatever the cursor.
     const conversation = await this.conversations.get(caller, params.cId);
-    const page = await this.conversations.listMessages(caller, conversation, {
+    const page = await this.messagesService.listMessages(caller, conversation, {
       limit: query.limit ?? DEFAULT_PAGE,
       afterRank: query.cursor === undefined ? -1 : decodeCursor(query.cursor),
     });
@@ -153,7 +157,7 @@ export class ConversationsController {
     @Param() params: MessageParams,
     @Body() body: EditMessageDto,
   ): Promise<UserMessageResponse> {
-    const message = await this.conversations.editMessage(caller, params.cId, params.mId, {
+    const message = await this.messagesService.editMessage(caller, params.cId, params.mId, {
       content: body.content,
       mentions: toMentions(body.mentions),
     });
@@ -174,7 +178,7 @@ export class ConversationsController {
     @Param() params: MessageParams,
     @Body() body: ReactionDto,
   ): Promise<MessageResponse> {
-    const message = await this.conversations.react(caller, params.cId, params.mId, body.emoji, true);
+    const message = await this.messagesService.react(caller, params.cId, params.mId, body.emoji, true);
     return { message: (await this.views.views(caller, [message]))[0] };
   }
 
@@ -191,7 +195,7 @@ export class ConversationsController {
     @Param() params: MessageParams,
     @Body() body: ReactionDto,
   ): Promise<MessageResponse> {
-    const message = await this.conversations.react(caller, params.cId, params.mId, body.emoji, false);
+    const message = await this.messagesService.react(caller, params.cId, params.mId, body.emoji, false);
     return { message: (await this.views.views(caller, [message]))[0] };
   }
 
@@ -220,7 +224,7 @@ export class ConversationsController {
     return {
       conversation: await this.present(
         caller,
-        await this.conversations.fork(caller, params.cId, body.sourceMessageId),
+        await this.forks.fork(caller, params.cId, body.sourceMessageId),
       ),
     };
   }

@@ -6,6 +6,7 @@ import { DomainError } from 'src/platform/errors/domain-error';
 import { OnCommittedEvent, WakeUpScheduled } from 'src/platform/events/in-process-events';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpChanges, WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
@@ -54,6 +55,7 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
     private readonly wakeUps: WakeUpRepository,
     private readonly service: WakeUpsService,
     private readonly conversations: ConversationsService,
+    private readonly systemMessages: SystemMessagesService,
     private readonly workspaces: WorkspacesService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -194,7 +196,7 @@ export class WakeUpScheduler implements OnApplicationBootstrap, BeforeApplicatio
       const owner = owners[i];
       return owner ? [{ wakeUp, owner }] : [];
     });
-    const outcomes = await this.conversations.postSystemMessages(
+    const outcomes = await this.systemMessages.postSystemMessages(
       firing.map(({ wakeUp, owner }) => ({
         onBehalfOf: owner,
         conversationId: wakeUp.conversationId,

@@ -1,0 +1,204 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { AccessChanges } from 'src/platform/events/access-changes';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { generateSId } from 'src/platform/ids/sid';
+import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { Conversation, deriveTitle, refsByWorkspace } from 'src/modules/conversations/domain/conversation';
+import {
+  Mention,
+  MessageContext,
+  UserMessage,
+  agentMentions,
+} from 'src/modules/conversations/domain/message';
+
+export interface MessageInput {
+  content: string;
+  mentions: Mention[];
+  context: Omit<MessageContext, 'origin'> & { origin?: MessageContext['origin'] };
+}
+
+/** What writing a user message needs, loaded before the write (and shared by a batch). */
+export interface PreparedMessage {
+  agents: AgentDetails[];
+  render: (message: UserMessage) => UserMessageView;
+}
+
+/** A user message about to be written: a new slot, or the next version of `previous`. */
+export interface UserMessageDraft {
+  caller: Caller;
+  conversation: Conversation;
+  input: MessageInput;
+  previous: UserMessage | null;
+  authorId: number;
+  prepared: PreparedMessage;
+}
+
+/** A written user message and its conversation as the write left it. */
+export interface WrittenMessage {
+  conversation: Conversation;
+  message: UserMessage;
+}
+
+/**
+ * The one write pipeline of user messages (posts, edits, wake-ups' system messages): prepare
+ * what a message needs, write it with its events and the conversation's derived title, and
+ * announce it to the runtime once committed.
+ */
+@Injectable()
+export class MessageWriter {
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly events: ConversationEventLog,
+    private readonly agents: AgentsService,
+    private readonly workspaces: WorkspacesService,
+    private readonly views: MessageViews,
+    private readonly inProcessEvents: InProcessEvents,
+    private readonly accessChanges: AccessChanges,
+  ) {}
+
+  /** Checks the mentions (usable agents, members) and loads what rendering the message needs. */
+  async prepare(
+    caller: Caller,
+    input: Pick<MessageInput, 'mentions'>,
+    authorId: number,
+  ): Promise<PreparedMessage> {
+    const agents = await this.agents.resolveMentions(caller, agentMentions(input.mentions));
+    await this.checkUserMentions(caller, input.mentions);
+    const render = await this.views.prepareNewUserMessage(caller, {
+      userId: authorId,
+      mentions: input.mentions,
+    });
+    return { agents, render };
+  }
+
+  /** Writes a user message (a new slot, or the next version of `previous`) and its events; in a transaction. */
+  async writeOne(
+    caller: Caller,
+    conversation: Conversation,
+    input: MessageInput,
+    previous: UserMessage | null,
+  ): Promise<WrittenMessage> {
+    const prepared = await this.prepare(caller, input, caller.userId);
+    const [written] = await this.write([
+      { caller, conversation, input, previous, authorId: caller.userId, prepared },
+    ]);
+    return written;
+  }
+
+  /**
+   * Writes user messages and their events, in the order given, with one statement per step
+   * whatever their number (ranks and conversation changes, the messages); in a transaction.
+   * Messages of one conversation all start from the state `conversation` of its first draft.
+   */
+  async write(drafts: UserMessageDraft[]): Promise<WrittenMessage[]> {
+    const byConversation = new Map<number, UserMessageDraft[]>();
+    for (const draft of drafts) {
+      const list = byConversation.get(draft.conversation.id) ?? [];
+      list.push(draft);
+      byConversation.set(draft.conversation.id, list);
+    }
+    const reservations = [...byConversation.values()].map((list) => {
+      const { conversation } = list[0];
+      const spaces = list.flatMap((draft) =>
+        draft.prepared.agents.flatMap((agent) => agent.requestedSpaceIds),
+      );
+      return {
+        workspaceId: conversation.workspaceId,
+        id: conversation.id,
+        count: list.filter((draft) => draft.previous === null).length,
+        requestedSpaceIds: [...new Set([...conversation.requestedSpaceIds, ...spaces])].sort(),
+        title: conversation.title === null ? deriveTitle(list[0].input.content) : null,
+      };
+    });
+    const firstRanks = await this.conversations.reserveRanks(reservations);
+    for (const reservation of reservations) {
+      // Members lacking a newly requested space lose access: announced before this message's
+      // events, so their open streams hold them back until they are re-checked.
+      const before = byConversation.get(reservation.id)![0].conversation;
+      if (reservation.requestedSpaceIds.length > before.requestedSpaceIds.length) {
+        await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: reservation.id });
+      }
+    }
+    const nextRank = new Map(firstRanks);
+    const messages = await this.messages.insertUserMessages(
+      drafts.map(({ caller, conversation, input, previous, authorId }) => {
+        let rank = previous?.rank;
+        if (rank === undefined) {
+          rank = nextRank.get(conversation.id)!;
+          nextRank.set(conversation.id, rank + 1);
+        }
+        return {
+          type: 'user_message' as const,
+          sId: generateSId(),
+          workspaceId: caller.workspaceId,
+          conversationId: conversation.id,
+          rank,
+          version: previous ? previous.version + 1 : 0,
+          userId: authorId,
+          content: input.content,
+          mentions: input.mentions,
+          context: { ...input.context, origin: input.context.origin ?? 'api' },
+        };
+      }),
+    );
+    const updated = await this.findByRefs(reservations);
+    const titled = new Set<number>();
+    const written = drafts.map((draft, i) => ({ draft, message: messages[i] }));
+    for (const { draft, message } of written) {
+      const { caller, conversation, authorId, prepared } = draft;
+      if (authorId === caller.userId) {
+        await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+      }
+      await this.events.append(caller.workspaceId, conversation.id, {
+        type: 'user_message_new',
+        created: message.createdAt.getTime(),
+        messageId: message.sId,
+        message: prepared.render(message),
+      });
+      const after = updated.get(conversation.id)!;
+      if (conversation.title === null && after.title && !titled.has(conversation.id)) {
+        titled.add(conversation.id);
+        await this.appendTitle(after, after.title);
+      }
+    }
+    return written.map(({ draft, message }) => ({
+      conversation: updated.get(draft.conversation.id)!,
+      message,
+    }));
+  }
+
+  async appendTitle(conversation: Conversation, title: string): Promise<void> {
+    await this.events.append(conversation.workspaceId, conversation.id, {
+      type: 'conversation_title',
+      created: Date.now(),
+      title,
+    });
+  }
+
+  /** After commit: tell the runtime about mentions to answer. A failure there never fails the post. */
+  announce(posted: MessagePosted[]): void {
+    for (const post of posted) this.inProcessEvents.emitAfterCommit('conversation.message_posted', post);
+  }
+
+  /** Conversations of several workspaces by row id, in one query. */
+  async findByRefs(refs: { workspaceId: number; id: number }[]): Promise<Map<number, Conversation>> {
+    const found = await this.conversations.findByRefs(refsByWorkspace(refs));
+    return new Map(found.map((conversation) => [conversation.id, conversation]));
+  }
+
+  private async checkUserMentions(caller: Caller, mentions: Mention[]): Promise<void> {
+    const userSIds = mentions.flatMap((mention) => ('userId' in mention ? [mention.userId] : []));
+    if (userSIds.length === 0) return;
+    const { unknown } = await this.workspaces.resolveMembers(caller, { userSIds, emails: [] });
+    if (unknown.length > 0)
+      throw new InvalidRequestError(`mentions: not members of this workspace: ${unknown.join(', ')}.`);
+  }
+}
