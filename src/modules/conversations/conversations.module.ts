@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { Clock, SystemClock } from 'src/platform/clock/clock';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
@@ -28,6 +29,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     AgentMessagesService,
     ConversationDetailsLoader,
     MessageViews,
+    { provide: Clock, useClass: SystemClock },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
   ],

@@ -5,7 +5,7 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
+import type { AgentDetails } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
@@ -36,19 +36,19 @@ export class AgentMessagesService {
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
     private readonly events: ConversationEventLog,
-    private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
   ) {}
 
-  /** One agent message per newly mentioned agent, at the next ranks, each announced by `agent_message_new`. */
+  /**
+   * One agent message per newly mentioned agent, at the next ranks, each announced by
+   * `agent_message_new`: the agents are those the post read, so starting reads none again.
+   */
   async start(posted: MessagePosted, runnerId: string): Promise<Run[]> {
-    if (posted.newAgentMentions.length === 0) return [];
     const { caller, conversation, message } = posted;
-    const described = await this.agents.describe(caller, posted.newAgentMentions);
     const agents = posted.newAgentMentions.flatMap((sId) => {
-      const details = described.find((candidate) => candidate.agent.sId === sId);
-      return details && details.agent.status === 'active' ? [details.agent] : [];
+      const agent = posted.agents.find((candidate) => candidate.sId === sId);
+      return agent && agent.status === 'active' ? [agent] : [];
     });
     if (agents.length === 0) return [];
     return this.unitOfWork.run(async () => {

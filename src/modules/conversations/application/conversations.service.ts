@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { MessagePosted } from 'src/platform/events/in-process-events';
+import { Clock } from 'src/platform/clock/clock';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
+import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
 import {
   ConversationRead,
   ConversationRepository,
@@ -24,7 +25,6 @@ import {
   ConversationAccessRestricted,
   ConversationNotFound,
 } from 'src/modules/conversations/domain/conversations.errors';
-import { UserMessage, agentMentions } from 'src/modules/conversations/domain/message';
 
 /** A page of a list and the position the next page starts after (null on the last page). */
 export interface Page<T> {
@@ -43,16 +43,19 @@ export class ConversationsService {
     private readonly spaces: SpacesService,
     private readonly apiKeys: ApiKeysService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
   ) {}
 
+  /** A conversation, with its first message when given; the message comes back in its wire form. */
   async create(
     caller: Caller,
     input: { title?: string; spaceId?: string; message?: MessageInput },
-  ): Promise<{ conversation: Conversation; message: UserMessage | null }> {
+  ): Promise<{ conversation: Conversation; message: UserMessageView | null }> {
     const space = input.spaceId ? await this.spaces.findAccessible(caller, input.spaceId) : null;
-    const posted: MessagePosted[] = [];
-    const result = await this.unitOfWork.run(async () => {
-      let conversation = await this.conversations.create({
+    const first = input.message;
+    const prepared = first ? await this.writer.prepare(caller, first, caller.userId) : null;
+    return this.unitOfWork.run(async () => {
+      const conversation = await this.conversations.create({
         sId: generateSId(),
         workspaceId: caller.workspaceId,
         title: input.title?.trim() || null,
@@ -61,17 +64,14 @@ export class ConversationsService {
         requestedSpaceIds: [],
         forkedFrom: null,
       });
-      await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+      await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, this.clock.now());
       if (conversation.title) await this.writer.appendTitle(conversation, conversation.title);
-      let message: UserMessage | null = null;
-      if (input.message) {
-        ({ conversation, message } = await this.writer.writeOne(caller, conversation, input.message, null));
-        posted.push({ caller, conversation, message, newAgentMentions: agentMentions(message.mentions) });
-      }
-      return { conversation, message };
+      if (!first || !prepared) return { conversation, message: null };
+      const draft = { caller, conversation, input: first, previous: null, authorId: caller.userId, prepared };
+      const written = await this.writer.writeOne(draft);
+      this.writer.announce(draft, written);
+      return { conversation: written.conversation, message: written.view };
     });
-    this.writer.announce(posted);
-    return result;
   }
 
   /** A conversation of the caller's workspace that the caller may read. */
@@ -148,7 +148,7 @@ export class ConversationsService {
           caller.workspaceId,
           conversation.id,
           caller.userId,
-          input.read ? new Date() : null,
+          input.read ? this.clock.now() : null,
         );
       }
       return updated;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { generateSId } from 'src/platform/ids/sid';
 import { OperatorLog } from 'src/platform/logging/operator-log';
@@ -22,6 +23,7 @@ export class ForksService {
     private readonly writer: MessageWriter,
     private readonly unitOfWork: UnitOfWork,
     private readonly log: OperatorLog,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -31,6 +33,7 @@ export class ForksService {
   async fork(caller: Caller, sId: string, sourceMessageSId: string): Promise<Conversation> {
     const parent = await this.conversations.get(caller, sId);
     const source = await this.messages.findMessage(caller, parent, sourceMessageSId);
+    const now = this.clock.now();
     const child = await this.unitOfWork.run(async () => {
       const copied = await this.messageRepository.listLatestUpTo(caller.workspaceId, parent.id, source.rank);
       const created = await this.conversationRepository.create({
@@ -43,13 +46,13 @@ export class ForksService {
         forkedFrom: {
           parentConversationId: parent.id,
           sourceMessageId: source.id,
-          branchedAt: new Date(),
+          branchedAt: now,
           forkedByUserId: caller.userId,
           fileCopyStatus: 'pending',
         },
       });
       await this.copyMessages(created, copied);
-      await this.conversationRepository.markRead(caller.workspaceId, created.id, caller.userId, new Date());
+      await this.conversationRepository.markRead(caller.workspaceId, created.id, caller.userId, now);
       if (created.title) await this.writer.appendTitle(created, created.title);
       this.unitOfWork.afterCommit(() => this.copyFilesOfFork(created));
       return created;

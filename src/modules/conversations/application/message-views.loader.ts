@@ -127,22 +127,6 @@ export class MessageViews {
     );
   }
 
-  /**
-   * Loads what the view of a message about to be written needs, so that rendering it once written
-   * costs no query (the write holds the conversation's lock; nothing slow belongs there).
-   */
-  async prepareNewUserMessage(
-    caller: Caller,
-    draft: Pick<UserMessage, 'userId' | 'mentions'>,
-  ): Promise<(message: UserMessage) => UserMessageView> {
-    const [users, agents] = await this.unitOfWork.all([
-      () => this.workspaces.usersByIds([draft.userId]),
-      () => this.agents.describe(caller, agentMentions(draft.mentions)),
-    ]);
-    const data = { users: new Map(users.map((user) => [user.id, user])), agents, reactions: [] };
-    return (message) => renderUserMessage(message, data);
-  }
-
   async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
     if (messages.length === 0) return [];
     const reactions = await this.messages.reactionsOf(
@@ -196,7 +180,8 @@ export function renderAgentMessage(
   };
 }
 
-function renderUserMessage(
+/** A user message's view from the users and agents it names, loaded beforehand. */
+export function renderUserMessage(
   message: UserMessage,
   data: { users: Map<number, User>; agents: AgentDetails[]; reactions: Reaction[] },
 ): UserMessageView {

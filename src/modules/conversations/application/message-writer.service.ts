@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
-import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import {
+  UserMessageView,
+  renderUserMessage,
+} from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { Conversation, deriveTitle, refsByWorkspace } from 'src/modules/conversations/domain/conversation';
@@ -24,7 +29,10 @@ export interface MessageInput {
   context: Omit<MessageContext, 'origin'> & { origin?: MessageContext['origin'] };
 }
 
-/** What writing a user message needs, loaded before the write (and shared by a batch). */
+/**
+ * What writing a user message needs, read before the write (and shared by a batch): the agents
+ * it mentions, read once for the checks, the message's view and the start of their runs.
+ */
 export interface PreparedMessage {
   agents: AgentDetails[];
   render: (message: UserMessage) => UserMessageView;
@@ -40,10 +48,11 @@ export interface UserMessageDraft {
   prepared: PreparedMessage;
 }
 
-/** A written user message and its conversation as the write left it. */
+/** A written user message, its view (as its event carries it) and its conversation as the write left it. */
 export interface WrittenMessage {
   conversation: Conversation;
   message: UserMessage;
+  view: UserMessageView;
 }
 
 /**
@@ -59,37 +68,33 @@ export class MessageWriter {
     private readonly events: ConversationEventLog,
     private readonly agents: AgentsService,
     private readonly workspaces: WorkspacesService,
-    private readonly views: MessageViews,
     private readonly inProcessEvents: InProcessEvents,
     private readonly accessChanges: AccessChanges,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
   ) {}
 
-  /** Checks the mentions (usable agents, members) and loads what rendering the message needs. */
+  /**
+   * Checks the mentions (usable agents, members) and reads what rendering the message needs. A
+   * post calls it before its transaction, so that holds no read; a batch of wake-ups in theirs.
+   */
   async prepare(
     caller: Caller,
     input: Pick<MessageInput, 'mentions'>,
     authorId: number,
   ): Promise<PreparedMessage> {
-    const agents = await this.agents.resolveMentions(caller, agentMentions(input.mentions));
+    const [agents, authors] = await this.unitOfWork.all([
+      () => this.agents.resolveMentions(caller, agentMentions(input.mentions)),
+      () => this.workspaces.usersByIds([authorId]),
+    ]);
     await this.checkUserMentions(caller, input.mentions);
-    const render = await this.views.prepareNewUserMessage(caller, {
-      userId: authorId,
-      mentions: input.mentions,
-    });
-    return { agents, render };
+    const users = new Map(authors.map((user) => [user.id, user]));
+    return { agents, render: (message) => renderUserMessage(message, { users, agents, reactions: [] }) };
   }
 
-  /** Writes a user message (a new slot, or the next version of `previous`) and its events; in a transaction. */
-  async writeOne(
-    caller: Caller,
-    conversation: Conversation,
-    input: MessageInput,
-    previous: UserMessage | null,
-  ): Promise<WrittenMessage> {
-    const prepared = await this.prepare(caller, input, caller.userId);
-    const [written] = await this.write([
-      { caller, conversation, input, previous, authorId: caller.userId, prepared },
-    ]);
+  /** `write` of one message; in a transaction. */
+  async writeOne(draft: UserMessageDraft): Promise<WrittenMessage> {
+    const [written] = await this.write([draft]);
     return written;
   }
 
@@ -152,16 +157,22 @@ export class MessageWriter {
     const updated = await this.findByRefs(reservations);
     const titled = new Set<number>();
     const written = drafts.map((draft, i) => ({ draft, message: messages[i] }));
-    for (const { draft, message } of written) {
-      const { caller, conversation, authorId, prepared } = draft;
+    const views = written.map(({ draft, message }) => draft.prepared.render(message));
+    for (const [i, { draft, message }] of written.entries()) {
+      const { caller, conversation, authorId } = draft;
       if (authorId === caller.userId) {
-        await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, new Date());
+        await this.conversations.markRead(
+          caller.workspaceId,
+          conversation.id,
+          caller.userId,
+          this.clock.now(),
+        );
       }
       await this.events.append(caller.workspaceId, conversation.id, {
         type: 'user_message_new',
         created: message.createdAt.getTime(),
         messageId: message.sId,
-        message: prepared.render(message),
+        message: views[i],
       });
       const after = updated.get(conversation.id)!;
       if (conversation.title === null && after.title && !titled.has(conversation.id)) {
@@ -169,23 +180,38 @@ export class MessageWriter {
         await this.appendTitle(after, after.title);
       }
     }
-    return written.map(({ draft, message }) => ({
+    return written.map(({ draft, message }, i) => ({
       conversation: updated.get(draft.conversation.id)!,
       message,
+      view: views[i],
     }));
   }
 
   async appendTitle(conversation: Conversation, title: string): Promise<void> {
     await this.events.append(conversation.workspaceId, conversation.id, {
       type: 'conversation_title',
-      created: Date.now(),
+      created: this.clock.now().getTime(),
       title,
     });
   }
 
-  /** After commit: tell the runtime about mentions to answer. A failure there never fails the post. */
-  announce(posted: MessagePosted[]): void {
-    for (const post of posted) this.inProcessEvents.emitAfterCommit('conversation.message_posted', post);
+  /**
+   * After commit: tells the runtime about the agents to answer (`newAgentMentions`, by default every
+   * agent the message mentions), with their versions as read for the post. A failure there never
+   * fails the post.
+   */
+  announce(
+    draft: Pick<UserMessageDraft, 'caller' | 'prepared'>,
+    written: WrittenMessage,
+    newAgentMentions = agentMentions(written.message.mentions),
+  ): void {
+    this.inProcessEvents.emitAfterCommit('conversation.message_posted', {
+      caller: draft.caller,
+      conversation: written.conversation,
+      message: written.message,
+      newAgentMentions,
+      agents: draft.prepared.agents.map((details) => details.agent),
+    });
   }
 
   /** Conversations of several workspaces by row id, in one query. */

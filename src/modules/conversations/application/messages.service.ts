@@ -8,11 +8,12 @@ import {
   Page,
 } from 'src/modules/conversations/application/conversations.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
+import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
-import { Message, UserMessage, agentMentions } from 'src/modules/conversations/domain/message';
+import { Message, agentMentions } from 'src/modules/conversations/domain/message';
 import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
 
 /** The messages of a conversation: posted, edited, found, listed and reacted to. */
@@ -26,15 +27,14 @@ export class MessagesService {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async postMessage(caller: Caller, sId: string, input: MessageInput): Promise<UserMessage> {
+  /** Posts a user message; it comes back in its wire form, rendered once for its event and the answer. */
+  async postMessage(caller: Caller, sId: string, input: MessageInput): Promise<UserMessageView> {
     const conversation = await this.conversations.get(caller, sId);
-    const { conversation: updated, message } = await this.unitOfWork.run(() =>
-      this.writer.writeOne(caller, conversation, input, null),
-    );
-    this.writer.announce([
-      { caller, conversation: updated, message, newAgentMentions: agentMentions(message.mentions) },
-    ]);
-    return message;
+    const prepared = await this.writer.prepare(caller, input, caller.userId);
+    const draft = { caller, conversation, input, previous: null, authorId: caller.userId, prepared };
+    const written = await this.unitOfWork.run(() => this.writer.writeOne(draft));
+    this.writer.announce(draft, written);
+    return written.view;
   }
 
   /** Only the author edits, only the latest version; the edit is version+1 at the same rank, with a new sId. */
@@ -43,31 +43,37 @@ export class MessagesService {
     sId: string,
     messageSId: string,
     input: Pick<MessageInput, 'content' | 'mentions'>,
-  ): Promise<UserMessage> {
+  ): Promise<UserMessageView> {
     const conversation = await this.conversations.get(caller, sId);
     const original = await this.findMessage(caller, conversation, messageSId);
     if (original.type !== 'user_message') throw new InvalidRequestError('Only user messages can be edited.');
     if (original.userId !== caller.userId)
       throw new ForbiddenError('Only the author of a message can edit it.');
-    const { conversation: updated, message } = await this.unitOfWork.run(async () => {
+    const prepared = await this.writer.prepare(caller, input, caller.userId);
+    const draft = {
+      caller,
+      conversation,
+      input: { ...input, context: original.context },
+      previous: original,
+      authorId: caller.userId,
+      prepared,
+    };
+    const written = await this.unitOfWork.run(async () => {
       // Serialise edits of this conversation, then check that nobody edited the message first.
       await this.conversationRepository.allocateRanks(caller.workspaceId, conversation.id, 0);
       const latest = await this.messages.latestVersionAt(caller.workspaceId, conversation.id, original.rank);
       if (latest !== original.version) {
         throw new InvalidRequestError('Only the latest version of a message can be edited.');
       }
-      return this.writer.writeOne(caller, conversation, { ...input, context: original.context }, original);
+      return this.writer.writeOne(draft);
     });
     const before = new Set(agentMentions(original.mentions));
-    this.writer.announce([
-      {
-        caller,
-        conversation: updated,
-        message,
-        newAgentMentions: agentMentions(message.mentions).filter((agentSId) => !before.has(agentSId)),
-      },
-    ]);
-    return message;
+    this.writer.announce(
+      draft,
+      written,
+      agentMentions(written.message.mentions).filter((agentSId) => !before.has(agentSId)),
+    );
+    return written.view;
   }
 
   async findMessage(caller: Caller, conversation: Conversation, messageSId: string): Promise<Message> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { MessagePosted } from 'src/platform/events/in-process-events';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import {
@@ -18,7 +17,7 @@ import {
   refsByWorkspace,
 } from 'src/modules/conversations/domain/conversation';
 import { ConversationNotFound } from 'src/modules/conversations/domain/conversations.errors';
-import { Mention, UserMessage, agentMentions } from 'src/modules/conversations/domain/message';
+import { Mention, UserMessage } from 'src/modules/conversations/domain/message';
 
 /** A message the service posts itself, on behalf of a member (see `postSystemMessages`). */
 export interface SystemMessageInput {
@@ -137,13 +136,7 @@ export class SystemMessagesService {
       const written = new Map(
         (await this.writer.write(drafts)).map((result, i) => [drafts[i], result] as const),
       );
-      const posted: MessagePosted[] = [...written.entries()].map(([draft, { conversation, message }]) => ({
-        caller: draft.caller,
-        conversation,
-        message,
-        newAgentMentions: agentMentions(message.mentions),
-      }));
-      this.writer.announce(posted);
+      for (const [draft, result] of written) this.writer.announce(draft, result);
       return outcomes.map((outcome) => {
         if (!('prepared' in outcome)) return outcome;
         const { conversation, message } = written.get(outcome)!;

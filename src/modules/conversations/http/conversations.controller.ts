@@ -8,10 +8,9 @@ import { AgentMessagesService } from 'src/modules/conversations/application/agen
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
-import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import type { UserMessage } from 'src/modules/conversations/domain/message';
 import { REACTIONS_PER_MESSAGE_MAX } from 'src/modules/conversations/domain/reaction';
 import {
   ConversationParams,
@@ -69,7 +68,7 @@ export class ConversationsController {
       message: body.message && toMessageInput(body.message, 'message.'),
     });
     const response: CreatedConversationResponse = { conversation: await this.present(caller, conversation) };
-    if (message) response.message = await this.presentUserMessage(caller, message);
+    if (message) response.message = message;
     return response;
   }
 
@@ -123,8 +122,7 @@ export class ConversationsController {
     @Param() params: ConversationParams,
     @Body() body: PostMessageDto,
   ): Promise<UserMessageResponse> {
-    const message = await this.messagesService.postMessage(caller, params.cId, toMessageInput(body));
-    return { message: await this.presentUserMessage(caller, message) };
+    return { message: await this.messagesService.postMessage(caller, params.cId, toMessageInput(body)) };
   }
 
   @Get(':cId/messages')
@@ -161,7 +159,7 @@ export class ConversationsController {
       content: body.content,
       mentions: toMentions(body.mentions),
     });
-    return { message: await this.presentUserMessage(caller, message) };
+    return { message };
   }
 
   @Post(':cId/messages/:mId/reactions')
@@ -232,9 +230,5 @@ export class ConversationsController {
   private async present(caller: Caller, conversation: Conversation) {
     const [details] = await this.details.load(caller, [conversation]);
     return presentConversation(details);
-  }
-
-  private async presentUserMessage(caller: Caller, message: UserMessage): Promise<UserMessageView> {
-    return (await this.views.userMessages(caller, [message]))[0];
   }
 }
