@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
@@ -17,6 +18,16 @@ import {
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage, Message } from 'src/modules/conversations/domain/message';
 
+/** A message of a conversation, as a run's history gives them. */
+export type ConversationMessage = Message;
+
+/** A running agent message whose conversation and message are known by row id (background jobs hold ids). */
+export interface RunningMessageRef {
+  workspaceId: number;
+  conversationId: number;
+  messageId: number;
+}
+
 /** An agent message being generated, with what its runner needs. */
 export interface Run {
   caller: Caller;
@@ -28,8 +39,6 @@ export interface Run {
 /** The agent messages of conversations: created at the next ranks, filled while generating, then finished once. */
 @Injectable()
 export class AgentMessagesService {
-  private readonly logger = new Logger(AgentMessagesService.name);
-
   constructor(
     private readonly conversations: ConversationsService,
     private readonly messagesService: MessagesService,
@@ -38,13 +47,15 @@ export class AgentMessagesService {
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
+    private readonly clock: Clock,
   ) {}
 
   /**
    * One agent message per newly mentioned agent, at the next ranks, each announced by
-   * `agent_message_new`: the agents are those the post read, so starting reads none again.
+   * `agent_message_new`: the agents are those the post read, so starting reads none again. Joins
+   * the caller's transaction, where the runtime records whose runs they are.
    */
-  async start(posted: MessagePosted, runnerId: string): Promise<Run[]> {
+  async start(posted: MessagePosted): Promise<Run[]> {
     const { caller, conversation, message } = posted;
     const agents = posted.newAgentMentions.flatMap((sId) => {
       const agent = posted.agents.find((candidate) => candidate.sId === sId);
@@ -73,7 +84,6 @@ export class AgentMessagesService {
           content: '',
           error: null,
           completedAt: null,
-          runnerId,
         });
         // Rendered from what is in hand: the conversation's lock is held here, so no further query.
         const view = renderAgentMessage(created, message.sId, agent);
@@ -102,7 +112,7 @@ export class AgentMessagesService {
         return false;
       await this.events.append(run.caller.workspaceId, run.conversation.id, {
         type: 'generation_tokens',
-        created: Date.now(),
+        created: this.clock.now().getTime(),
         configurationId: run.agent.sId,
         messageId: run.message.sId,
         text,
@@ -121,7 +131,11 @@ export class AgentMessagesService {
           hasError: true,
         });
       }
-      const common = { created: Date.now(), configurationId: message.agentSId, messageId: message.sId };
+      const common = {
+        created: this.clock.now().getTime(),
+        configurationId: message.agentSId,
+        messageId: message.sId,
+      };
       if (outcome.status === 'cancelled') {
         await this.events.append(conversation.workspaceId, conversation.id, {
           type: 'agent_generation_cancelled',
@@ -161,11 +175,10 @@ export class AgentMessagesService {
     return latest as AgentMessage;
   }
 
-  /** Fails the running messages of processes that stopped heartbeating; returns how many. */
-  async failStaleRuns(before: Date, reason: string): Promise<number> {
-    const stale = await this.messages.findStaleRuns(before, 100);
+  /** Fails running messages whose run was interrupted (`run_interrupted`, saying why); returns how many. */
+  async failInterrupted(refs: RunningMessageRef[], reason: string): Promise<number> {
     let failed = 0;
-    for (const run of stale) {
+    for (const run of refs) {
       const [[conversation], [message]] = await Promise.all([
         this.conversationRepository.findByIds(run.workspaceId, [run.conversationId]),
         this.messages.findByIds(run.workspaceId, [run.messageId]),
@@ -177,11 +190,6 @@ export class AgentMessagesService {
       );
       if (done) failed++;
     }
-    if (failed > 0) this.logger.warn(`Failed ${failed} interrupted agent run(s)`);
     return failed;
-  }
-
-  heartbeat(runnerId: string): Promise<void> {
-    return this.messages.heartbeat(runnerId, new Date());
   }
 }

@@ -89,7 +89,6 @@ export class ForksService {
           ...common,
           parentMessageId,
           status,
-          runnerId: null,
         });
       }
     }
