@@ -123,7 +123,7 @@ export class MessageWriter {
         title: conversation.title === null ? deriveTitle(list[0].input.content) : null,
       };
     });
-    const firstRanks = await this.conversations.reserveRanks(reservations);
+    const reserved = await this.conversations.reserveRanks(reservations);
     for (const reservation of reservations) {
       // Members lacking a newly requested space lose access: announced before this message's
       // events, so their open streams hold them back until they are re-checked.
@@ -132,7 +132,7 @@ export class MessageWriter {
         await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: reservation.id });
       }
     }
-    const nextRank = new Map(firstRanks);
+    const nextRank = new Map([...reserved].map(([id, { first }]) => [id, first]));
     const messages = await this.messages.insertUserMessages(
       drafts.map(({ caller, conversation, input, previous, authorId }) => {
         let rank = previous?.rank;
@@ -154,7 +154,6 @@ export class MessageWriter {
         };
       }),
     );
-    const updated = await this.findByRefs(reservations);
     const titled = new Set<number>();
     const written = drafts.map((draft, i) => ({ draft, message: messages[i] }));
     const views = written.map(({ draft, message }) => draft.prepared.render(message));
@@ -174,14 +173,14 @@ export class MessageWriter {
         messageId: message.sId,
         message: views[i],
       });
-      const after = updated.get(conversation.id)!;
+      const after = reserved.get(conversation.id)!.conversation;
       if (conversation.title === null && after.title && !titled.has(conversation.id)) {
         titled.add(conversation.id);
         await this.appendTitle(after, after.title);
       }
     }
     return written.map(({ draft, message }, i) => ({
-      conversation: updated.get(draft.conversation.id)!,
+      conversation: reserved.get(draft.conversation.id)!.conversation,
       message,
       view: views[i],
     }));
