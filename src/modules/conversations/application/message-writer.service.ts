@@ -15,7 +15,7 @@ import {
 } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
-import { Conversation, deriveTitle, refsByWorkspace } from 'src/modules/conversations/domain/conversation';
+import { Conversation, deriveTitle } from 'src/modules/conversations/domain/conversation';
 import {
   Mention,
   MessageContext,
@@ -211,12 +211,6 @@ export class MessageWriter {
       newAgentMentions,
       agents: draft.prepared.agents.map((details) => details.agent),
     });
-  }
-
-  /** Conversations of several workspaces by row id, in one query. */
-  async findByRefs(refs: { workspaceId: number; id: number }[]): Promise<Map<number, Conversation>> {
-    const found = await this.conversations.findByRefs(refsByWorkspace(refs));
-    return new Map(found.map((conversation) => [conversation.id, conversation]));
   }
 
   private async checkUserMentions(caller: Caller, mentions: Mention[]): Promise<void> {

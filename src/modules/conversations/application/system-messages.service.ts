@@ -71,9 +71,12 @@ export class SystemMessagesService {
       profilePictureUrl: null,
     };
     return this.unitOfWork.run(async () => {
-      const conversations = await this.writer.findByRefs(
-        inputs.map((input) => ({ workspaceId: input.onBehalfOf.workspaceId, id: input.conversationId })),
+      const found = await this.conversations.findByRefs(
+        refsByWorkspace(
+          inputs.map((input) => ({ workspaceId: input.onBehalfOf.workspaceId, id: input.conversationId })),
+        ),
       );
+      const conversations = new Map(found.map((conversation) => [conversation.id, conversation]));
       const busy = new Set<number>();
       if (options.skipBusy) {
         for (const { workspaceId, ids } of refsByWorkspace([...conversations.values()])) {
