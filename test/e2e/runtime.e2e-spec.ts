@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { RunSettings } from 'src/platform/config/app-config';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
-import { AgentRunner } from 'src/modules/runtime/application/agent-runner.service';
+import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 import { localAnswer } from 'src/modules/runtime/domain/local-answer';
 import { expect } from 'test/support/expect';
 import { until } from 'test/support/until';

@@ -1,6 +1,7 @@
 import { OnEvent } from '@nestjs/event-emitter';
 import type { Caller } from 'src/platform/auth/caller';
 // Type-only: the payloads carry the contexts' domain objects; nothing of theirs is loaded here.
+import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { UserMessage } from 'src/modules/conversations/domain/message';
 import type { User } from 'src/modules/identity/domain/user';
@@ -28,6 +29,8 @@ export interface MessagePosted {
   message: UserMessage;
   /** Agents this version mentions that the previous version did not (all of them for a new message). */
   newAgentMentions: string[];
+  /** The latest versions of the agents the message mentions, as read for the post: runs start from these. */
+  agents: AgentVersion[];
 }
 
 /** An agent message was cancelled: the process generating it stops at once. */

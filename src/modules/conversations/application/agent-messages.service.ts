@@ -1,14 +1,15 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
-import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
+import type { AgentDetails } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { renderAgentMessage } from 'src/modules/conversations/application/message-views';
+import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
   AgentMessageOutcome,
@@ -17,37 +18,48 @@ import {
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage, Message } from 'src/modules/conversations/domain/message';
 
+/** A message of a conversation, as a run's history gives them. */
+export type ConversationMessage = Message;
+
+/** A running agent message whose conversation and message are known by row id (background jobs hold ids). */
+export interface RunningMessageRef {
+  workspaceId: number;
+  conversationId: number;
+  messageId: number;
+}
+
 /** An agent message being generated, with what its runner needs. */
 export interface Run {
   caller: Caller;
   conversation: Conversation;
   message: AgentMessage;
-  agent: AgentVersion;
+  agent: AgentDetails['agent'];
 }
 
 /** The agent messages of conversations: created at the next ranks, filled while generating, then finished once. */
 @Injectable()
 export class AgentMessagesService {
-  private readonly logger = new Logger(AgentMessagesService.name);
-
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly messagesService: MessagesService,
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
     private readonly events: ConversationEventLog,
-    private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
+    private readonly clock: Clock,
   ) {}
 
-  /** One agent message per newly mentioned agent, at the next ranks, each announced by `agent_message_new`. */
-  async start(posted: MessagePosted, runnerId: string): Promise<Run[]> {
-    if (posted.newAgentMentions.length === 0) return [];
+  /**
+   * One agent message per newly mentioned agent, at the next ranks, each announced by
+   * `agent_message_new`: the agents are those the post read, so starting reads none again. Joins
+   * the caller's transaction, where the runtime records whose runs they are.
+   */
+  async start(posted: MessagePosted): Promise<Run[]> {
     const { caller, conversation, message } = posted;
-    const described = await this.agents.describe(caller, posted.newAgentMentions);
     const agents = posted.newAgentMentions.flatMap((sId) => {
-      const details = described.find((candidate) => candidate.agent.sId === sId);
-      return details && details.agent.status === 'active' ? [details.agent] : [];
+      const agent = posted.agents.find((candidate) => candidate.sId === sId);
+      return agent && agent.status === 'active' ? [agent] : [];
     });
     if (agents.length === 0) return [];
     return this.unitOfWork.run(async () => {
@@ -72,7 +84,6 @@ export class AgentMessagesService {
           content: '',
           error: null,
           completedAt: null,
-          runnerId,
         });
         // Rendered from what is in hand: the conversation's lock is held here, so no further query.
         const view = renderAgentMessage(created, message.sId, agent);
@@ -101,7 +112,7 @@ export class AgentMessagesService {
         return false;
       await this.events.append(run.caller.workspaceId, run.conversation.id, {
         type: 'generation_tokens',
-        created: Date.now(),
+        created: this.clock.now().getTime(),
         configurationId: run.agent.sId,
         messageId: run.message.sId,
         text,
@@ -120,7 +131,11 @@ export class AgentMessagesService {
           hasError: true,
         });
       }
-      const common = { created: Date.now(), configurationId: message.agentSId, messageId: message.sId };
+      const common = {
+        created: this.clock.now().getTime(),
+        configurationId: message.agentSId,
+        messageId: message.sId,
+      };
       if (outcome.status === 'cancelled') {
         await this.events.append(conversation.workspaceId, conversation.id, {
           type: 'agent_generation_cancelled',
@@ -141,7 +156,7 @@ export class AgentMessagesService {
   /** Any participant with write access may cancel; cancelling a finished message changes nothing. */
   async cancel(caller: Caller, conversationSId: string, messageSId: string): Promise<AgentMessage> {
     const conversation = await this.conversations.get(caller, conversationSId);
-    const message = await this.conversations.findMessage(caller, conversation, messageSId);
+    const message = await this.messagesService.findMessage(caller, conversation, messageSId);
     if (message.type !== 'agent_message')
       throw new InvalidRequestError('Only agent messages can be cancelled.');
     if (message.status === 'created') {
@@ -160,11 +175,10 @@ export class AgentMessagesService {
     return latest as AgentMessage;
   }
 
-  /** Fails the running messages of processes that stopped heartbeating; returns how many. */
-  async failStaleRuns(before: Date, reason: string): Promise<number> {
-    const stale = await this.messages.findStaleRuns(before, 100);
+  /** Fails running messages whose run was interrupted (`run_interrupted`, saying why); returns how many. */
+  async failInterrupted(refs: RunningMessageRef[], reason: string): Promise<number> {
     let failed = 0;
-    for (const run of stale) {
+    for (const run of refs) {
       const [[conversation], [message]] = await Promise.all([
         this.conversationRepository.findByIds(run.workspaceId, [run.conversationId]),
         this.messages.findByIds(run.workspaceId, [run.messageId]),
@@ -176,11 +190,6 @@ export class AgentMessagesService {
       );
       if (done) failed++;
     }
-    if (failed > 0) this.logger.warn(`Failed ${failed} interrupted agent run(s)`);
     return failed;
-  }
-
-  heartbeat(runnerId: string): Promise<void> {
-    return this.messages.heartbeat(runnerId, new Date());
   }
 }

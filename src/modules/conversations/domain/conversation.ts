@@ -1,3 +1,5 @@
+import { ConversationAccessRestricted } from 'src/modules/conversations/domain/conversations.errors';
+
 export interface ForkOrigin {
   parentConversationId: number;
   sourceMessageId: number;
@@ -48,4 +50,48 @@ export function isUnread(
 ): boolean {
   if (!participation) return true;
   return participation.lastReadAt === null || participation.lastReadAt < conversation.updatedAt;
+}
+
+/** The spaces a caller can access, by row id and by sId (conversations name them both ways). */
+export interface AccessibleSpaces {
+  ids: ReadonlySet<number>;
+  sIds: ReadonlySet<string>;
+}
+
+export function accessibleSpaces(spaces: readonly { id: number; sId: string }[]): AccessibleSpaces {
+  return { ids: new Set(spaces.map((space) => space.id)), sIds: new Set(spaces.map((space) => space.sId)) };
+}
+
+/** A conversation in a space, or one whose agents need spaces, is not readable by every member. */
+export function isRestricted(conversation: Pick<Conversation, 'spaceId' | 'requestedSpaceIds'>): boolean {
+  return conversation.requestedSpaceIds.length > 0 || conversation.spaceId !== null;
+}
+
+/** Readers must access every space the conversation's agents need, and its own space. */
+export function canReadWith(
+  conversation: Pick<Conversation, 'spaceId' | 'requestedSpaceIds'>,
+  accessible: AccessibleSpaces,
+): boolean {
+  return (
+    conversation.requestedSpaceIds.every((spaceSId) => accessible.sIds.has(spaceSId)) &&
+    (conversation.spaceId === null || accessible.ids.has(conversation.spaceId))
+  );
+}
+
+export function assertCanReadWith(
+  conversation: Pick<Conversation, 'spaceId' | 'requestedSpaceIds'>,
+  accessible: AccessibleSpaces,
+): void {
+  if (!canReadWith(conversation, accessible)) throw new ConversationAccessRestricted();
+}
+
+/** Conversation row ids grouped by workspace, each once: every query is scoped by one workspace. */
+export function refsByWorkspace(
+  refs: readonly { workspaceId: number; id: number }[],
+): { workspaceId: number; ids: number[] }[] {
+  const grouped = new Map<number, Set<number>>();
+  for (const { workspaceId, id } of refs) {
+    grouped.set(workspaceId, (grouped.get(workspaceId) ?? new Set<number>()).add(id));
+  }
+  return [...grouped].map(([workspaceId, ids]) => ({ workspaceId, ids: [...ids] }));
 }

@@ -1,7 +1,9 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { defaultPictureUrl } from 'src/modules/agents/domain/agent-configuration';
-import type { User } from 'src/modules/identity/domain/user';
-import type { ConversationDetails } from 'src/modules/conversations/application/conversation-details';
+import type {
+  ConversationDetails,
+  ForkAuthor,
+} from 'src/modules/conversations/application/conversation-details.loader';
+import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import { isUnread } from 'src/modules/conversations/domain/conversation';
 
 class MessageUserSchema {
@@ -192,7 +194,7 @@ export class MessagesResponse {
   @ApiProperty({ type: String, nullable: true }) nextCursor!: string | null;
 }
 
-function forkUser(user: User | null): ForkUserSchema | null {
+function forkUser(user: ForkAuthor | null): ForkUserSchema | null {
   if (!user) return null;
   return {
     sId: user.sId,

@@ -3,13 +3,15 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
-import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
+import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { MessageViews, UserMessageView } from 'src/modules/conversations/application/message-views';
+import { ForksService } from 'src/modules/conversations/application/forks.service';
+import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
+import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import type { UserMessage } from 'src/modules/conversations/domain/message';
 import { REACTIONS_PER_MESSAGE_MAX } from 'src/modules/conversations/domain/reaction';
 import {
   CreateConversationDto,
@@ -33,11 +35,17 @@ import {
 
 const DEFAULT_PAGE = 50;
 
+function nextCursor(next: number | null): string | null {
+  return next === null ? null : encodeCursor(next);
+}
+
 @ApiTags('conversations')
 @Controller('api/w/:wId/assistant/conversations')
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly messagesService: MessagesService,
+    private readonly forks: ForksService,
     private readonly details: ConversationDetailsLoader,
     private readonly views: MessageViews,
     private readonly agentMessages: AgentMessagesService,
@@ -59,7 +67,7 @@ export class ConversationsController {
       message: body.message && toMessageInput(body.message, 'message.'),
     });
     const response: CreatedConversationResponse = { conversation: await this.present(caller, conversation) };
-    if (message) response.message = await this.presentUserMessage(caller, message);
+    if (message) response.message = message;
     return response;
   }
 
@@ -71,10 +79,10 @@ export class ConversationsController {
   async list(@CurrentCaller() caller: Caller, @Query() query: PageQuery): Promise<ConversationsResponse> {
     const page = await this.conversations.list(caller, {
       limit: query.limit ?? DEFAULT_PAGE,
-      cursor: query.cursor,
+      beforeId: query.cursor === undefined ? null : decodeCursor(query.cursor),
     });
     const details = await this.details.load(caller, page.items);
-    return { conversations: details.map(presentConversation), nextCursor: page.nextCursor };
+    return { conversations: details.map(presentConversation), nextCursor: nextCursor(page.next) };
   }
 
   @Get(':cId')
@@ -113,8 +121,7 @@ export class ConversationsController {
     @Param() params: ConversationParams,
     @Body() body: PostMessageDto,
   ): Promise<UserMessageResponse> {
-    const message = await this.conversations.postMessage(caller, params.cId, toMessageInput(body));
-    return { message: await this.presentUserMessage(caller, message) };
+    return { message: await this.messagesService.postMessage(caller, params.cId, toMessageInput(body)) };
   }
 
   @Get(':cId/messages')
@@ -127,11 +134,13 @@ export class ConversationsController {
     @Param() params: ConversationParams,
     @Query() query: PageQuery,
   ): Promise<MessagesResponse> {
-    const { page } = await this.conversations.listMessages(caller, params.cId, {
+    // Checked before the cursor is read: an unknown or unreadable conversation is 404/403 whatever the cursor.
+    const conversation = await this.conversations.get(caller, params.cId);
+    const page = await this.messagesService.listMessages(caller, conversation, {
       limit: query.limit ?? DEFAULT_PAGE,
-      cursor: query.cursor,
+      afterRank: query.cursor === undefined ? -1 : decodeCursor(query.cursor),
     });
-    return { messages: await this.views.views(caller, page.items), nextCursor: page.nextCursor };
+    return { messages: await this.views.views(caller, page.items), nextCursor: nextCursor(page.next) };
   }
 
   @Post(':cId/messages/:mId/edit')
@@ -145,11 +154,11 @@ export class ConversationsController {
     @Param() params: MessageParams,
     @Body() body: EditMessageDto,
   ): Promise<UserMessageResponse> {
-    const message = await this.conversations.editMessage(caller, params.cId, params.mId, {
+    const message = await this.messagesService.editMessage(caller, params.cId, params.mId, {
       content: body.content,
       mentions: toMentions(body.mentions),
     });
-    return { message: await this.presentUserMessage(caller, message) };
+    return { message };
   }
 
   @Post(':cId/messages/:mId/reactions')
@@ -166,7 +175,7 @@ export class ConversationsController {
     @Param() params: MessageParams,
     @Body() body: ReactionDto,
   ): Promise<MessageResponse> {
-    const message = await this.conversations.react(caller, params.cId, params.mId, body.emoji, true);
+    const message = await this.messagesService.react(caller, params.cId, params.mId, body.emoji, true);
     return { message: (await this.views.views(caller, [message]))[0] };
   }
 
@@ -183,7 +192,7 @@ export class ConversationsController {
     @Param() params: MessageParams,
     @Body() body: ReactionDto,
   ): Promise<MessageResponse> {
-    const message = await this.conversations.react(caller, params.cId, params.mId, body.emoji, false);
+    const message = await this.messagesService.react(caller, params.cId, params.mId, body.emoji, false);
     return { message: (await this.views.views(caller, [message]))[0] };
   }
 
@@ -212,7 +221,7 @@ export class ConversationsController {
     return {
       conversation: await this.present(
         caller,
-        await this.conversations.fork(caller, params.cId, body.sourceMessageId),
+        await this.forks.fork(caller, params.cId, body.sourceMessageId),
       ),
     };
   }
@@ -220,9 +229,5 @@ export class ConversationsController {
   private async present(caller: Caller, conversation: Conversation) {
     const [details] = await this.details.load(caller, [conversation]);
     return presentConversation(details);
-  }
-
-  private async presentUserMessage(caller: Caller, message: UserMessage): Promise<UserMessageView> {
-    return (await this.views.userMessages(caller, [message]))[0];
   }
 }

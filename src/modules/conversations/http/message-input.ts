@@ -1,6 +1,6 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { type Mention, isValidTimezone } from 'src/modules/conversations/domain/message';
-import type { MessageInput } from 'src/modules/conversations/application/conversations.service';
+import type { MessageInput } from 'src/modules/conversations/application/message-writer.service';
 import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/conversation.dto';
 
 /** A mention names an agent (`configurationId`) or a member (`type: 'user'` with `userId`), not both. */

@@ -178,7 +178,10 @@ export class MessageEntity {
   @Column({ name: 'completed_at', ...timestamptz, nullable: true })
   completedAt!: Date | null;
 
-  /** The process generating this agent message, and its last sign of life (interrupted runs are failed). */
+  /**
+   * The runtime's run state (written through its RunStateRepository, not by conversations): the
+   * process that generates or generated this agent message, and its last sign of life while running.
+   */
   @Column({ name: 'runner_id', type: 'varchar', length: 64, nullable: true })
   runnerId!: string | null;
 

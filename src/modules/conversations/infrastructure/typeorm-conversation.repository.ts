@@ -177,7 +177,9 @@ export class TypeormConversationRepository extends ConversationRepository {
     return rows[0].first;
   }
 
-  async reserveRanks(slots: RankReservation[]): Promise<Map<number, number>> {
+  async reserveRanks(
+    slots: RankReservation[],
+  ): Promise<Map<number, { first: number; conversation: Conversation }>> {
     if (slots.length === 0) return new Map();
     const rows = slots.map((slot) => ({
       workspace_id: slot.workspaceId,
@@ -186,17 +188,17 @@ export class TypeormConversationRepository extends ConversationRepository {
       requested_space_ids: slot.requestedSpaceIds,
       title: slot.title,
     }));
-    const [updated] = await this.db.manager().query<[{ id: number; first: number }[], number]>(
+    const [updated] = await this.db.manager().query<[(ConversationEntity & { first: number })[], number]>(
       `UPDATE conversations c
           SET next_rank = c.next_rank + u.count, requested_space_ids = u.requested_space_ids,
               title = COALESCE(u.title, c.title), updated_at = now()
          FROM jsonb_to_recordset($1::jsonb)
               AS u(workspace_id int, id int, count int, requested_space_ids text[], title text)
         WHERE c.id = u.id AND c.workspace_id = u.workspace_id
-       RETURNING c.id, c.next_rank - u.count AS first`,
+       RETURNING ${this.conversationColumns()}, c.next_rank - u.count AS first`,
       [JSON.stringify(rows)],
     );
-    return new Map(updated.map((row) => [row.id, row.first]));
+    return new Map(updated.map((row) => [row.id, { first: row.first, conversation: toConversation(row) }]));
   }
 
   async lockUnlessBusy(workspaceId: number, ids: number[]): Promise<number[]> {

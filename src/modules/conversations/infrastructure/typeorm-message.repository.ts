@@ -5,7 +5,6 @@ import {
   MessageRepository,
   NewAgentMessage,
   NewUserMessage,
-  StaleRun,
 } from 'src/modules/conversations/application/ports/message.repository';
 import type { AgentMessage, Message, Reaction, UserMessage } from 'src/modules/conversations/domain/message';
 import {
@@ -94,7 +93,6 @@ export class TypeormMessageRepository extends MessageRepository {
         userId: null,
         mentions: null,
         context: null,
-        runnerHeartbeatAt: rest.status === 'created' ? new Date() : null,
       }),
     );
     return toMessage(saved) as AgentMessage;
@@ -161,7 +159,7 @@ export class TypeormMessageRepository extends MessageRepository {
     const [, affected] = await this.db
       .manager()
       .query<[unknown[], number]>(
-        "UPDATE messages SET content = $3, runner_heartbeat_at = now() WHERE id = $1 AND workspace_id = $2 AND status = 'created'",
+        "UPDATE messages SET content = $3 WHERE id = $1 AND workspace_id = $2 AND status = 'created'",
         [messageId, workspaceId, content],
       );
     return affected === 1;
@@ -169,7 +167,7 @@ export class TypeormMessageRepository extends MessageRepository {
 
   async complete(workspaceId: number, messageId: number, outcome: AgentMessageOutcome): Promise<boolean> {
     const [, affected] = await this.db.manager().query<[unknown[], number]>(
-      `UPDATE messages SET status = $3, content = $4, error = $5, completed_at = now(), runner_id = NULL, runner_heartbeat_at = NULL
+      `UPDATE messages SET status = $3, content = $4, error = $5, completed_at = now()
        WHERE id = $1 AND workspace_id = $2 AND status = 'created'`,
       [
         messageId,
@@ -180,31 +178,6 @@ export class TypeormMessageRepository extends MessageRepository {
       ],
     );
     return affected === 1;
-  }
-
-  async heartbeat(runnerId: string, at: Date): Promise<void> {
-    await this.db
-      .manager()
-      .query("UPDATE messages SET runner_heartbeat_at = $2 WHERE runner_id = $1 AND status = 'created'", [
-        runnerId,
-        at,
-      ]);
-  }
-
-  async findStaleRuns(before: Date, limit: number): Promise<StaleRun[]> {
-    const rows = await this.db
-      .manager()
-      .query<{ workspace_id: number; conversation_id: number; id: number }[]>(
-        `SELECT workspace_id, conversation_id, id FROM messages
-       WHERE status = 'created' AND type = 'agent_message' AND runner_heartbeat_at < $1
-       ORDER BY id LIMIT $2`,
-        [before, limit],
-      );
-    return rows.map((row) => ({
-      workspaceId: row.workspace_id,
-      conversationId: row.conversation_id,
-      messageId: row.id,
-    }));
   }
 
   async reactionsOf(workspaceId: number, messageIds: number[]): Promise<Reaction[]> {

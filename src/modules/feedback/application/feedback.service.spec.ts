@@ -3,6 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import type { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import type { MessagesService } from 'src/modules/conversations/application/messages.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { ConversationNotFound, MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
 import type { AgentMessage, Message, UserMessage } from 'src/modules/conversations/domain/message';
@@ -90,7 +91,10 @@ class InMemoryFeedbacks extends FeedbackRepository {
 
 const setup = () => {
   const feedbacks = new InMemoryFeedbacks();
-  return { feedbacks, service: new FeedbackService(conversations, feedbacks) };
+  return {
+    feedbacks,
+    service: new FeedbackService(conversations, conversations as unknown as MessagesService, feedbacks),
+  };
 };
 
 describe('FeedbackService', () => {

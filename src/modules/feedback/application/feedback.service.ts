@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import type { AgentMessage } from 'src/modules/conversations/domain/message';
 import { FeedbackRepository } from 'src/modules/feedback/application/ports/feedback.repository';
 import { FeedbackEntry, FeedbackInput, giveFeedback } from 'src/modules/feedback/domain/feedback';
@@ -11,6 +12,7 @@ import { FeedbackEntry, FeedbackInput, giveFeedback } from 'src/modules/feedback
 export class FeedbackService {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly messages: MessagesService,
     private readonly feedbacks: FeedbackRepository,
   ) {}
 
@@ -45,7 +47,7 @@ export class FeedbackService {
     messageSId: string,
   ): Promise<AgentMessage> {
     const conversation = await this.conversations.get(caller, conversationSId);
-    const message = await this.conversations.findMessage(caller, conversation, messageSId);
+    const message = await this.messages.findMessage(caller, conversation, messageSId);
     if (message.type !== 'agent_message') {
       throw new InvalidRequestError(
         `Message ${messageSId} is a user message: feedback rates agent messages.`,

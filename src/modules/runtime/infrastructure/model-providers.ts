@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { ModelProviderId } from 'src/modules/agents/domain/agent-configuration';
-import { ModelProvider, ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import {
+  ModelProvider,
+  ModelProviderId,
+  ModelProviders,
+} from 'src/modules/runtime/application/ports/model-provider';
 import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-model.provider';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
 

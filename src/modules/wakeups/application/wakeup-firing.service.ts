@@ -5,6 +5,7 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpChanges, WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { ConversationRef, WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
@@ -42,6 +43,7 @@ export class WakeUpFiringService {
     private readonly wakeUps: WakeUpRepository,
     private readonly service: WakeUpsService,
     private readonly conversations: ConversationsService,
+    private readonly systemMessages: SystemMessagesService,
     private readonly workspaces: WorkspacesService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -129,7 +131,7 @@ export class WakeUpFiringService {
       const owner = owners[i];
       return owner ? [{ wakeUp, owner }] : [];
     });
-    const outcomes = await this.conversations.postSystemMessages(
+    const outcomes = await this.systemMessages.postSystemMessages(
       firing.map(({ wakeUp, owner }) => ({
         onBehalfOf: owner,
         conversationId: wakeUp.conversationId,

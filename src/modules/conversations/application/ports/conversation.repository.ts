@@ -54,9 +54,12 @@ export abstract class ConversationRepository {
   /**
    * `allocateRanks` and `update` of several conversations in one statement (a batch of posts):
    * reserves `count` ranks in each (0: none, the row is only locked), sets its requested spaces
-   * and, when given, its title. Returns the first reserved rank by conversation id.
+   * and, when given, its title. Returns, by conversation id, the first reserved rank and the
+   * conversation as the statement left it.
    */
-  abstract reserveRanks(slots: RankReservation[]): Promise<Map<number, number>>;
+  abstract reserveRanks(
+    slots: RankReservation[],
+  ): Promise<Map<number, { first: number; conversation: Conversation }>>;
   /**
    * Locks these conversations for the current transaction as a rank reservation would, skipping
    * those another transaction holds; returns the ids it locked.

@@ -1,20 +1,12 @@
 import type { AgentMessage, Message, Reaction, UserMessage } from 'src/modules/conversations/domain/message';
 
 export type NewUserMessage = Omit<UserMessage, 'id' | 'createdAt'>;
-/** `runnerId`: the process generating a running message; null for a finished one (a fork's copy). */
-export type NewAgentMessage = Omit<AgentMessage, 'id' | 'createdAt'> & { runnerId: string | null };
+export type NewAgentMessage = Omit<AgentMessage, 'id' | 'createdAt'>;
 
 export interface AgentMessageOutcome {
   status: 'succeeded' | 'failed' | 'cancelled';
   content: string;
   error: { code: string; message: string } | null;
-}
-
-/** A running agent message whose runner stopped giving signs of life. */
-export interface StaleRun {
-  workspaceId: number;
-  conversationId: number;
-  messageId: number;
 }
 
 /** Port: message versions and reactions. Every query takes the workspace id. */
@@ -40,9 +32,6 @@ export abstract class MessageRepository {
   abstract saveProgress(workspaceId: number, messageId: number, content: string): Promise<boolean>;
   /** Moves a running message to its outcome; false when it was no longer running (another outcome won). */
   abstract complete(workspaceId: number, messageId: number, outcome: AgentMessageOutcome): Promise<boolean>;
-  abstract heartbeat(runnerId: string, at: Date): Promise<void>;
-  /** Running messages whose runner's last heartbeat is older than `before`. */
-  abstract findStaleRuns(before: Date, limit: number): Promise<StaleRun[]>;
 
   abstract reactionsOf(workspaceId: number, messageIds: number[]): Promise<Reaction[]>;
   /** Held until the transaction ends: reactions to this message are added one at a time. */

@@ -1,4 +1,9 @@
-import type { ModelProviderId, ReasoningEffort } from 'src/modules/agents/domain/agent-configuration';
+import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+
+/** The model settings of an agent, as the agents' application gives them. */
+type AgentModel = AgentDetails['agent']['model'];
+export type ModelProviderId = AgentModel['providerId'];
+export type ReasoningEffort = AgentModel['reasoningEffort'];
 
 export interface ModelMessage {
   role: 'user' | 'assistant';

@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
-import { AgentVersion, defaultPictureUrl } from 'src/modules/agents/domain/agent-configuration';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import type { User } from 'src/modules/identity/domain/user';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import {
   AgentMessage,
   AgentMessageStatus,
@@ -75,6 +74,9 @@ export interface AgentMessageView {
 
 export type MessageView = UserMessageView | AgentMessageView;
 
+/** A message's author or reactor, as identity's application gives users. */
+type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
+
 /**
  * Builds the wire form of messages. It lives in the application, not in a presenter, because the
  * event log stores messages in this form when they are written (ARCHITECTURE §5).
@@ -125,22 +127,6 @@ export class MessageViews {
     );
   }
 
-  /**
-   * Loads what the view of a message about to be written needs, so that rendering it once written
-   * costs no query (the write holds the conversation's lock; nothing slow belongs there).
-   */
-  async prepareNewUserMessage(
-    caller: Caller,
-    draft: Pick<UserMessage, 'userId' | 'mentions'>,
-  ): Promise<(message: UserMessage) => UserMessageView> {
-    const [users, agents] = await this.unitOfWork.all([
-      () => this.workspaces.usersByIds([draft.userId]),
-      () => this.agents.describe(caller, agentMentions(draft.mentions)),
-    ]);
-    const data = { users: new Map(users.map((user) => [user.id, user])), agents, reactions: [] };
-    return (message) => renderUserMessage(message, data);
-  }
-
   async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
     if (messages.length === 0) return [];
     const reactions = await this.messages.reactionsOf(
@@ -172,7 +158,7 @@ export class MessageViews {
 export function renderAgentMessage(
   message: AgentMessage,
   parentSId: string,
-  agent: Pick<AgentVersion, 'name' | 'pictureUrl'> | undefined,
+  agent: { name: string; pictureUrl: string } | undefined,
 ): AgentMessageView {
   return {
     type: 'agent_message',
@@ -194,7 +180,8 @@ export function renderAgentMessage(
   };
 }
 
-function renderUserMessage(
+/** A user message's view from the users and agents it names, loaded beforehand. */
+export function renderUserMessage(
   message: UserMessage,
   data: { users: Map<number, User>; agents: AgentDetails[]; reactions: Reaction[] },
 ): UserMessageView {

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import type { User } from 'src/modules/identity/domain/user';
 import {
   ConversationRead,
   ConversationRepository,
@@ -10,11 +9,14 @@ import {
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { Conversation, Participation } from 'src/modules/conversations/domain/conversation';
 
+/** A fork's author, as identity's application gives users. */
+export type ForkAuthor = Awaited<ReturnType<WorkspacesService['membersByUserIds']>>[number]['user'];
+
 export interface ForkLink {
   conversation: Conversation;
   sourceMessageSId: string;
   branchedAt: Date;
-  user: User | null;
+  user: ForkAuthor | null;
 }
 
 /** A conversation with what its wire form needs for one caller. */

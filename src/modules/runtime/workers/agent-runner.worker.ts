@@ -7,25 +7,16 @@ import {
   OnCommittedEvent,
 } from 'src/platform/events/in-process-events';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
-import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
-import type { Message } from 'src/modules/conversations/domain/message';
+import { AgentRunsService, Run, ShutdownSignal } from 'src/modules/runtime/application/agent-runs.service';
 import { FairQueue } from 'src/modules/runtime/domain/fair-queue';
-import {
-  ModelError,
-  ModelMessage,
-  ModelProviders,
-} from 'src/modules/runtime/application/ports/model-provider';
 
 /** Answers under way at most while urgent work runs (see `startWaiting`). */
 const WHILE_URGENT = 1;
-/** Tokens are written to the log in batches: at this many characters, or after this long. */
-const FLUSH_CHARS = 200;
-const FLUSH_MS = 100;
 
 /**
- * Answers mentions: creates the agent messages, then generates each outside the HTTP request.
- * Runs are recorded on the messages with this process's id and a heartbeat, so the runs of a
- * process that died are failed by the others (or by itself after a restart). At most
+ * Answers mentions outside the HTTP request: the loop and lifecycle of agent runs (what a run does
+ * is `AgentRunsService`'s). Runs are recorded with this process's id and a heartbeat, so the runs
+ * of a process that died are failed by the others (or by itself after a restart). At most
  * `runs.concurrency` posted messages are answered at once; the others wait, their agent messages
  * not yet created, taken round-robin across workspaces, and no workspace holds every slot: one
  * tenant's burst of mentions cannot starve the others.
@@ -47,8 +38,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
-    private readonly agentMessages: AgentMessagesService,
-    private readonly models: ModelProviders,
+    private readonly runs: AgentRunsService,
     private readonly config: AppConfig,
     private readonly urgent: UrgentWork,
   ) {}
@@ -127,7 +117,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private async answer(posted: MessagePosted): Promise<void> {
     let runs: Run[];
     try {
-      runs = await this.agentMessages.start(posted, this.runnerId);
+      runs = await this.runs.start(posted, this.runnerId);
     } catch (error) {
       this.logger.error({ err: error }, 'Could not start the runs of the mentioned agents');
       return;
@@ -140,93 +130,27 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     // Started while the process stops: failed at once, as the runs it interrupts.
     if (this.stopping) controller.abort(new ShutdownSignal());
     this.running.set(run.message.id, controller);
-    let content = '';
-    let pending = '';
-    let lastFlush = Date.now();
-    const flush = async (): Promise<boolean> => {
-      if (!pending) return true;
-      const text = pending;
-      pending = '';
-      lastFlush = Date.now();
-      return this.agentMessages.appendTokens(run, text, content);
-    };
     try {
-      const history = await this.agentMessages.history(run);
-      const request = {
-        modelId: run.agent.model.modelId,
-        instructions: run.agent.instructions ?? '',
-        temperature: run.agent.model.temperature,
-        reasoningEffort: run.agent.model.reasoningEffort,
-        messages: toModelMessages(history),
-      };
-      // Without tools, one model call answers; maxStepsPerRun bounds the calls a run may make.
-      const steps = Math.min(1, run.agent.maxStepsPerRun);
-      for (let step = 0; step < steps; step++) {
-        for await (const chunk of this.models
-          .get(run.agent.model.providerId)
-          .stream(request, controller.signal)) {
-          content += chunk;
-          pending += chunk;
-          if (pending.length >= FLUSH_CHARS || Date.now() - lastFlush >= FLUSH_MS) {
-            // Someone cancelled the message (here or on another process): stop generating.
-            if (!(await flush())) return;
-          }
-        }
-      }
-      if (!(await flush())) return;
-      await this.agentMessages.finish(run, { status: 'succeeded', content, error: null });
-    } catch (error) {
-      await this.fail(run, content, error, controller.signal);
+      await this.runs.generate(run, controller.signal);
     } finally {
       this.running.delete(run.message.id);
     }
   }
 
-  private async fail(run: Run, content: string, error: unknown, signal: AbortSignal): Promise<void> {
-    if (signal.aborted && !(signal.reason instanceof ShutdownSignal)) {
-      // Cancelled: the cancellation already recorded the outcome.
-      return;
-    }
-    const outcome =
-      signal.reason instanceof ShutdownSignal
-        ? { code: 'run_interrupted', message: 'The service stopped while the agent was answering.' }
-        : error instanceof ModelError
-          ? { code: error.code, message: error.message }
-          : { code: 'agent_run_error', message: 'The agent could not answer because of an internal error.' };
-    if (!(error instanceof ModelError) && !signal.aborted)
-      this.logger.error({ err: error }, 'Agent run failed');
-    await this.agentMessages
-      .finish(run, { status: 'failed', content, error: outcome })
-      .catch((finishError: unknown) =>
-        this.logger.error({ err: finishError }, 'Could not record a failed run'),
-      );
-  }
-
   private beat(): void {
     if (this.running.size === 0) return;
-    this.agentMessages
+    this.runs
       .heartbeat(this.runnerId)
       .catch((error: unknown) => this.logger.warn({ err: error }, 'Run heartbeat failed'));
   }
 
   /** Fails the runs of processes that stopped heartbeating (including this process before a restart). */
   private sweep(): void {
-    const before = new Date(Date.now() - this.config.runs.staleAfterMs);
-    this.agentMessages
-      .failStaleRuns(before, 'The process running the agent stopped before it finished.')
+    this.runs
+      .failStaleRuns(
+        this.config.runs.staleAfterMs,
+        'The process running the agent stopped before it finished.',
+      )
       .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not fail interrupted runs'));
   }
-}
-
-class ShutdownSignal extends Error {
-  constructor() {
-    super('shutdown');
-  }
-}
-
-function toModelMessages(history: Message[]): ModelMessage[] {
-  return history.flatMap((message): ModelMessage[] => {
-    if (message.type === 'user_message') return [{ role: 'user', content: message.content }];
-    return message.status === 'succeeded' ? [{ role: 'assistant', content: message.content }] : [];
-  });
 }

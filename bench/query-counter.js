@@ -1,0 +1,38 @@
+/**
+ * Preloaded (`--require`) into a service process whose SQL a scenario counts: every query a
+ * request makes through pg is counted, from the request's own work only (the listeners of
+ * in-process events, such as agent runs starting after commit, and the timers are left out).
+ * On SIGUSR2 it writes {requests, queries} as JSON to the file named by BENCH_QUERY_REPORT.
+ */
+const { AsyncLocalStorage } = require('node:async_hooks');
+const { writeFileSync } = require('node:fs');
+const http = require('node:http');
+const { Client } = require('pg');
+const { EventEmitter2 } = require('eventemitter2');
+
+const inRequest = new AsyncLocalStorage();
+let requests = 0;
+let queries = 0;
+
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (event, ...args) {
+  if (event !== 'request') return emit.call(this, event, ...args);
+  requests++;
+  return inRequest.run(true, () => emit.call(this, event, ...args));
+};
+
+const query = Client.prototype.query;
+Client.prototype.query = function (...args) {
+  if (inRequest.getStore()) queries++;
+  return query.apply(this, args);
+};
+
+// In-process events are emitted after commit from the request; their listeners are not its work.
+const emitEvent = EventEmitter2.prototype.emit;
+EventEmitter2.prototype.emit = function (...args) {
+  return inRequest.exit(() => emitEvent.apply(this, args));
+};
+
+process.on('SIGUSR2', () => {
+  writeFileSync(process.env.BENCH_QUERY_REPORT, JSON.stringify({ requests, queries }));
+});

@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import {
+  ConversationsService,
+  PAGE_MAX,
+  Page,
+} from 'src/modules/conversations/application/conversations.service';
+import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
+import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
+import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
+import { Message, agentMentions } from 'src/modules/conversations/domain/message';
+import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
+
+/** The messages of a conversation: posted, edited, found, listed and reacted to. */
+@Injectable()
+export class MessagesService {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly conversationRepository: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly writer: MessageWriter,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** Posts a user message; it comes back in its wire form, rendered once for its event and the answer. */
+  async postMessage(caller: Caller, sId: string, input: MessageInput): Promise<UserMessageView> {
+    const conversation = await this.conversations.get(caller, sId);
+    const prepared = await this.writer.prepare(caller, input, caller.userId);
+    const draft = { caller, conversation, input, previous: null, authorId: caller.userId, prepared };
+    const written = await this.unitOfWork.run(() => this.writer.writeOne(draft));
+    this.writer.announce(draft, written);
+    return written.view;
+  }
+
+  /** Only the author edits, only the latest version; the edit is version+1 at the same rank, with a new sId. */
+  async editMessage(
+    caller: Caller,
+    sId: string,
+    messageSId: string,
+    input: Pick<MessageInput, 'content' | 'mentions'>,
+  ): Promise<UserMessageView> {
+    const conversation = await this.conversations.get(caller, sId);
+    const original = await this.findMessage(caller, conversation, messageSId);
+    if (original.type !== 'user_message') throw new InvalidRequestError('Only user messages can be edited.');
+    if (original.userId !== caller.userId)
+      throw new ForbiddenError('Only the author of a message can edit it.');
+    const prepared = await this.writer.prepare(caller, input, caller.userId);
+    const draft = {
+      caller,
+      conversation,
+      input: { ...input, context: original.context },
+      previous: original,
+      authorId: caller.userId,
+      prepared,
+    };
+    const written = await this.unitOfWork.run(async () => {
+      // Serialise edits of this conversation, then check that nobody edited the message first.
+      await this.conversationRepository.allocateRanks(caller.workspaceId, conversation.id, 0);
+      const latest = await this.messages.latestVersionAt(caller.workspaceId, conversation.id, original.rank);
+      if (latest !== original.version) {
+        throw new InvalidRequestError('Only the latest version of a message can be edited.');
+      }
+      return this.writer.writeOne(draft);
+    });
+    const before = new Set(agentMentions(original.mentions));
+    this.writer.announce(
+      draft,
+      written,
+      agentMentions(written.message.mentions).filter((agentSId) => !before.has(agentSId)),
+    );
+    return written.view;
+  }
+
+  async findMessage(caller: Caller, conversation: Conversation, messageSId: string): Promise<Message> {
+    const message = await this.messages.findBySId(caller.workspaceId, conversation.id, messageSId);
+    if (!message) throw new MessageNotFound(messageSId);
+    return message;
+  }
+
+  /** The latest version of every slot of a conversation the caller read, in rank order, after `afterRank`. */
+  async listMessages(
+    caller: Caller,
+    conversation: Conversation,
+    options: { limit: number; afterRank: number },
+  ): Promise<Page<Message>> {
+    const limit = Math.min(options.limit, PAGE_MAX);
+    const rows = await this.messages.listLatest(
+      caller.workspaceId,
+      conversation.id,
+      options.afterRank,
+      limit + 1,
+    );
+    const items = rows.slice(0, limit);
+    return { items, next: rows.length > limit ? items[items.length - 1].rank : null };
+  }
+
+  /**
+   * Adds or removes the caller's reaction. A new emoji on a message counts against the cap, checked
+   * under a per-message lock so that concurrent reactions cannot pass it together.
+   */
+  async react(
+    caller: Caller,
+    sId: string,
+    messageSId: string,
+    emojiInput: string,
+    add: boolean,
+  ): Promise<Message> {
+    // Removal also takes a string that is not an emoji: reactions stored before the rule can go.
+    const emoji = add ? parseEmoji(emojiInput) : (canonicalEmoji(emojiInput) ?? emojiInput);
+    const conversation = await this.conversations.get(caller, sId);
+    const message = await this.findMessage(caller, conversation, messageSId);
+    const reaction = { messageId: message.id, userId: caller.userId, emoji };
+    if (!add) {
+      await this.messages.removeReaction(caller.workspaceId, reaction);
+      return message;
+    }
+    await this.unitOfWork.run(async () => {
+      await this.messages.lockReactions(message.id);
+      checkNewReaction(emoji, await this.messages.emojisOn(caller.workspaceId, message.id));
+      await this.messages.addReaction(caller.workspaceId, reaction);
+    });
+    return message;
+  }
+}

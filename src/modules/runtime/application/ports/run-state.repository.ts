@@ -1,0 +1,19 @@
+/** A running agent message whose runner stopped giving signs of life. */
+export interface StaleRun {
+  workspaceId: number;
+  conversationId: number;
+  messageId: number;
+}
+
+/**
+ * Port: which process generates which agent message, and its last sign of life. The runtime owns
+ * this state; the messages themselves (content, status, events) belong to conversations.
+ */
+export abstract class RunStateRepository {
+  /** Stamps running agent messages as this runner's, alive now; joins the transaction that created them. */
+  abstract claim(runnerId: string, runs: { workspaceId: number; messageId: number }[]): Promise<void>;
+  /** Every running message of this runner is alive now. */
+  abstract heartbeat(runnerId: string): Promise<void>;
+  /** Running messages whose last sign of life is older than `staleAfterMs`, oldest first, at most `limit`. */
+  abstract findStale(staleAfterMs: number, limit: number): Promise<StaleRun[]>;
+}
