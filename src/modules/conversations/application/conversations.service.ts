@@ -256,7 +256,8 @@ export class ConversationsService {
     sId: string,
     options: { limit: number; cursor?: string },
   ): Promise<{ conversation: Conversation; page: Page<Message> }> {
-    const conversation = await this.get(caller, sId);
+    // The reader's form of `get`: the same checks, on a prepared statement rather than the query builder.
+    const { conversation } = await this.getForReader(caller, sId);
     const afterRank = options.cursor === undefined ? -1 : decodeCursor(options.cursor);
     const limit = Math.min(options.limit, PAGE_MAX);
     const rows = await this.messages.listLatest(caller.workspaceId, conversation.id, afterRank, limit + 1);
