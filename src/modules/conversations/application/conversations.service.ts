@@ -27,6 +27,7 @@ import {
   Mention,
   Message,
   MessageContext,
+  Reaction,
   UserMessage,
   agentMentions,
 } from 'src/modules/conversations/domain/message';
@@ -255,16 +256,22 @@ export class ConversationsService {
     caller: Caller,
     sId: string,
     options: { limit: number; cursor?: string },
-  ): Promise<{ conversation: Conversation; page: Page<Message> }> {
+  ): Promise<{ conversation: Conversation; page: Page<Message>; reactions: Reaction[] }> {
     // The reader's form of `get`: the same checks, on a prepared statement rather than the query builder.
     const { conversation } = await this.getForReader(caller, sId);
     const afterRank = options.cursor === undefined ? -1 : decodeCursor(options.cursor);
     const limit = Math.min(options.limit, PAGE_MAX);
-    const rows = await this.messages.listLatest(caller.workspaceId, conversation.id, afterRank, limit + 1);
+    const { messages: rows, reactions } = await this.messages.listLatest(
+      caller.workspaceId,
+      conversation.id,
+      afterRank,
+      limit + 1,
+    );
     const items = rows.slice(0, limit);
     return {
       conversation,
       page: { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1].rank) : null },
+      reactions,
     };
   }
 

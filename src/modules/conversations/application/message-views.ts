@@ -88,12 +88,15 @@ export class MessageViews {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** Messages of any kind, in the order given. */
-  async views(caller: Caller, messages: Message[]): Promise<MessageView[]> {
+  /**
+   * Messages of any kind, in the order given. `reactions`: the reactions to them when they were read
+   * with the messages (a page), so that they are not read again.
+   */
+  async views(caller: Caller, messages: Message[], reactions?: Reaction[]): Promise<MessageView[]> {
     const users = messages.filter((message): message is UserMessage => message.type === 'user_message');
     const agents = messages.filter((message): message is AgentMessage => message.type === 'agent_message');
     const [userViews, agentViews] = await this.unitOfWork.all([
-      () => this.userMessages(caller, users),
+      () => this.userMessages(caller, users, reactions),
       () => this.agentMessages(caller, agents),
     ]);
     const byId = new Map<number, MessageView>([...userViews, ...agentViews].map((view) => [view.id, view]));
@@ -141,12 +144,19 @@ export class MessageViews {
     return (message) => renderUserMessage(message, data);
   }
 
-  async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
+  /** `knownReactions`: as for `views`. */
+  async userMessages(
+    caller: Caller,
+    messages: UserMessage[],
+    knownReactions?: Reaction[],
+  ): Promise<UserMessageView[]> {
     if (messages.length === 0) return [];
-    const reactions = await this.messages.reactionsOf(
-      caller.workspaceId,
-      messages.map((message) => message.id),
-    );
+    const reactions =
+      knownReactions ??
+      (await this.messages.reactionsOf(
+        caller.workspaceId,
+        messages.map((message) => message.id),
+      ));
     const [authors, agents] = await this.unitOfWork.all([
       // The ids come from this workspace's messages; authors include the system user, not a member.
       () =>

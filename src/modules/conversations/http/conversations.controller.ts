@@ -128,11 +128,11 @@ export class ConversationsController {
     @Param() params: ConversationParams,
     @Query() query: PageQuery,
   ): Promise<MessagesResponse> {
-    const { page } = await this.conversations.listMessages(caller, params.cId, {
+    const { page, reactions } = await this.conversations.listMessages(caller, params.cId, {
       limit: query.limit ?? DEFAULT_PAGE,
       cursor: query.cursor,
     });
-    return { messages: await this.views.views(caller, page.items), nextCursor: page.nextCursor };
+    return { messages: await this.views.views(caller, page.items, reactions), nextCursor: page.nextCursor };
   }
 
   @Post(':cId/messages/:mId/edit')

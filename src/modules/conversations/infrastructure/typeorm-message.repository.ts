@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
   AgentMessageOutcome,
+  MessagePage,
   MessageRepository,
   NewAgentMessage,
   NewUserMessage,
@@ -140,16 +141,27 @@ export class TypeormMessageRepository extends MessageRepository {
     conversationId: number,
     afterRank: number,
     limit: number,
-  ): Promise<Message[]> {
-    // Raw SQL, prepared: every read of a conversation's messages runs it, where the query builder's cost shows.
-    const rows = await this.db.hotRead<MessageRow>(
+  ): Promise<MessagePage> {
+    // Raw SQL, prepared: every read of a conversation's messages runs it, where the query builder's
+    // cost shows; the reactions come in the same round trip.
+    const rows = await this.db.hotRead<
+      MessageRow & { reactions: { userId: number; emoji: string }[] | null }
+    >(
       'messages-latest-page',
-      `SELECT ${MESSAGE_COLUMNS} FROM messages m
+      `SELECT ${MESSAGE_COLUMNS},
+              (SELECT json_agg(json_build_object('userId', r.user_id, 'emoji', r.emoji) ORDER BY r.created_at)
+               FROM message_reactions r WHERE r.workspace_id = $1 AND r.message_id = m.id) AS reactions
+       FROM messages m
        WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.rank > $3 AND ${LATEST}
        ORDER BY m.rank LIMIT $4`,
       [workspaceId, conversationId, afterRank, limit],
     );
-    return rows.map(toMessage);
+    return {
+      messages: rows.map(toMessage),
+      reactions: rows.flatMap((row) =>
+        (row.reactions ?? []).map(({ userId, emoji }) => ({ messageId: row.id, userId, emoji })),
+      ),
+    };
   }
 
   async listLatestUpTo(workspaceId: number, conversationId: number, maxRank: number): Promise<Message[]> {
@@ -218,7 +230,7 @@ export class TypeormMessageRepository extends MessageRepository {
 
   async reactionsOf(workspaceId: number, messageIds: number[]): Promise<Reaction[]> {
     if (messageIds.length === 0) return [];
-    // Prepared like the page of messages it completes.
+    // Prepared: every message rendered on its own (posted, edited, reacted to) reads its reactions here.
     return this.db.hotRead<Reaction>(
       'message-reactions',
       `SELECT message_id AS "messageId", user_id AS "userId", emoji FROM message_reactions
