@@ -1,28 +1,39 @@
 /**
- * The bare reference of `GET /api/w/{wId}/assistant/conversations/{cId}` (endpoint 11): plain
- * node:http and pg, no framework, doing the service's work and answering the same JSON.
+ * The bare reference of two reads, plain node:http and pg, no framework, each doing the service's
+ * work and answering the same JSON:
  *
- * - The Bearer key: SHA-256 of the secret looked up in `api_keys.secret_hash` with its workspace,
- *   user and membership; refused when unknown or revoked, for another workspace, without a
- *   membership or without `read:conversation`. Like the service, a resolved key is kept 4 s in
- *   process (the hash is still computed on every request).
- * - One query: the conversation with the caller's participant row, its space, whether the caller
- *   may read it (its space and every requested space accessible) and its fork links.
+ * - `GET /api/w/{wId}/assistant/conversations/{cId}` (endpoint 11): one query for the
+ *   conversation with the caller's participant row, its space, whether the caller may read it (its
+ *   space and every requested space accessible) and its fork links.
+ * - `GET /api/w/{wId}/assistant/conversations/{cId}/messages` (`limit`, `cursor`): one query for
+ *   the conversation and whether the caller may read it, one for the page (the latest version of
+ *   each rank, with its author, its reactions and their users, and an agent message's parent), and,
+ *   when the page mentions agents or holds agent messages, one for those agents (latest version,
+ *   the caller's favourite, and whether the caller may read them: hidden only to editors and
+ *   admins, and every space their tools need accessible).
  *
- * Run by the conversation-get scenario as a child process with DATA_DIR set to the service's; it
- * connects to that embedded PostgreSQL, listens on a free port of 127.0.0.1 and sends `{port}`
- * over IPC.
+ * Both start with the Bearer key: SHA-256 of the secret looked up in `api_keys.secret_hash` with
+ * its workspace, user and membership; refused when unknown or revoked, for another workspace,
+ * without a membership or without `read:conversation`. Like the service, a resolved key is kept 4 s
+ * in process (the hash is still computed on every request). Every query is a named prepared
+ * statement, planned once per pool connection.
+ *
+ * Run by the conversation-get and messages-list scenarios as a child process with DATA_DIR set to
+ * the service's; it connects to that embedded PostgreSQL, listens on a free port of 127.0.0.1 and
+ * sends `{port}` over IPC.
  */
 const { createHash } = require('node:crypto');
 const { createServer } = require('node:http');
 const { Pool } = require('pg');
 const { databaseConfig } = require('./database');
 
-const ROUTE = /^\/api\/w\/([^/?]+)\/assistant\/conversations\/([^/?]+)$/;
+const ROUTE = /^\/api\/w\/([^/?]+)\/assistant\/conversations\/([^/?]+)(\/messages)?(?:\?(.*))?$/;
 const BEARER = /^Bearer +([^\s]+) *$/;
 const API_KEY_SECRET = /^sk-[0-9A-Za-z]{32}$/;
 const KEY_CACHE_TTL_MS = 4_000;
 const KEY_CACHE_MAX_ENTRIES = 10_000;
+const DEFAULT_PAGE = 50;
+const PAGE_MAX = 100;
 
 const ERRORS = {
   missing: [
@@ -44,6 +55,8 @@ const ERRORS = {
     'This conversation uses agents of spaces you cannot access.',
   ],
   notFound: [404, 'not_found', 'Not found.'],
+  limit: [400, 'invalid_request_error', 'limit: an integer from 1 to 100.'],
+  cursor: [400, 'invalid_request_error', 'cursor: not a cursor this API returned.'],
 };
 
 const pool = new Pool({ ...databaseConfig(process.env.DATA_DIR), max: 20 });
@@ -51,7 +64,7 @@ const keys = new Map();
 
 const KEY_QUERY = `
   SELECT k.revoked_at, k.scopes, k.workspace_id, w.s_id AS workspace_s_id, k.user_id,
-         m.id IS NOT NULL AS member
+         m.id IS NOT NULL AS member, m.role
   FROM api_keys k
   JOIN workspaces w ON w.id = k.workspace_id
   LEFT JOIN memberships m ON m.workspace_id = k.workspace_id AND m.user_id = k.user_id
@@ -109,6 +122,58 @@ const CONVERSATION_QUERY = `
   LEFT JOIN spaces s ON s.workspace_id = $1 AND s.id = c.space_id
   WHERE c.workspace_id = $1 AND c.s_id = $2`;
 
+/** $1 workspace id, $2 conversation sId, $3 caller's user id: the conversation's id and whether the caller may read it. */
+const READABLE_QUERY = `
+  SELECT c.id,
+         (c.space_id IS NULL OR ${accessible('c.space_id')})
+           AND NOT EXISTS (
+             SELECT 1 FROM unnest(c.requested_space_ids) AS r(s_id)
+             WHERE NOT EXISTS (
+               SELECT 1 FROM spaces rs WHERE rs.workspace_id = $1 AND rs.s_id = r.s_id AND ${accessible('rs.id')}))
+           AS readable
+  FROM conversations c
+  WHERE c.workspace_id = $1 AND c.s_id = $2`;
+
+/**
+ * $1 workspace id, $2 conversation id, $3 rank after which the page starts, $4 rows to read: the
+ * latest version of each rank, with its author, reactions (oldest first) and parent's sId.
+ */
+const PAGE_QUERY = `
+  SELECT m.id, m.s_id, m.type, m.rank, m.version, m.content, m.created_at, m.mentions, m.context,
+         m.agent_s_id, m.status, m.error, m.completed_at,
+         u.s_id AS user_s_id, u.username, u.full_name, u.email, u.image,
+         (SELECT p.s_id FROM messages p WHERE p.id = m.parent_message_id AND p.workspace_id = $1) AS parent_s_id,
+         (SELECT json_agg(json_build_object(
+            'emoji', r.emoji, 'userId', ru.s_id, 'username', ru.username, 'fullName', ru.full_name)
+            ORDER BY r.created_at)
+          FROM message_reactions r JOIN users ru ON ru.id = r.user_id
+          WHERE r.workspace_id = $1 AND r.message_id = m.id) AS reactions
+  FROM messages m
+  LEFT JOIN users u ON u.id = m.user_id
+  WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.rank > $3
+    AND m.version = (SELECT max(v.version) FROM messages v WHERE v.conversation_id = m.conversation_id AND v.rank = m.rank)
+  ORDER BY m.rank
+  LIMIT $4`;
+
+/**
+ * $1 workspace id, $2 agent sIds, $3 caller's user id, $4 whether the caller is an admin: each
+ * agent's latest version, whether it is the caller's favourite and whether the caller may read it.
+ */
+const AGENTS_QUERY = `
+  SELECT a.s_id, a.name, a.description, a.picture_url,
+         EXISTS (SELECT 1 FROM agent_favorites f
+                 WHERE f.workspace_id = $1 AND f.user_id = $3 AND f.agent_s_id = a.s_id) AS favorite,
+         (a.scope <> 'hidden' OR $4 OR EXISTS (
+            SELECT 1 FROM agent_editors e WHERE e.workspace_id = $1 AND e.agent_s_id = a.s_id AND e.user_id = $3))
+           AND NOT EXISTS (
+             SELECT 1 FROM jsonb_array_elements(a.actions) AS action
+             WHERE action->>'spaceId' IS NOT NULL AND NOT EXISTS (
+               SELECT 1 FROM spaces rs
+               WHERE rs.workspace_id = $1 AND rs.s_id = action->>'spaceId' AND ${accessible('rs.id')}))
+           AS readable
+  FROM (SELECT DISTINCT ON (s_id) * FROM agent_configurations
+        WHERE workspace_id = $1 AND s_id = ANY($2) ORDER BY s_id, version DESC) a`;
+
 /** The key's principal, from the 4 s cache or the database; null when unknown. */
 async function principal(secretHash) {
   const now = Date.now();
@@ -122,13 +187,12 @@ async function principal(secretHash) {
   return rows[0];
 }
 
-const withImage = (user) =>
-  user && {
-    ...user,
-    image: user.image ?? `https://api.dicebear.com/9.x/bottts-neutral/svg?seed=${user.sId}`,
-  };
+const pictureUrl = (seed) =>
+  `https://api.dicebear.com/9.x/bottts-neutral/svg?seed=${encodeURIComponent(seed)}`;
 
-function present(row) {
+const withImage = (user) => user && { ...user, image: user.image ?? pictureUrl(user.sId) };
+
+function presentConversation(row) {
   const updated = row.updated_at.getTime();
   const lastReadMs = row.last_read_at?.getTime() ?? null;
   return {
@@ -155,6 +219,145 @@ function present(row) {
   };
 }
 
+const agentMentions = (mentions) => [
+  ...new Set(mentions.flatMap((mention) => (mention.configurationId ? [mention.configurationId] : []))),
+];
+
+/** Reactions oldest first, grouped by emoji in the order each first appeared. */
+function groupReactions(reactions) {
+  const byEmoji = new Map();
+  for (const { emoji, userId, username, fullName } of reactions ?? []) {
+    const view = byEmoji.get(emoji) ?? { emoji, users: [] };
+    view.users.push({ userId, username, fullName });
+    byEmoji.set(emoji, view);
+  }
+  return [...byEmoji.values()];
+}
+
+function presentUserMessage(row, agents) {
+  const context = row.context;
+  const author = row.user_s_id === null ? null : row;
+  return {
+    type: 'user_message',
+    sId: row.s_id,
+    created: row.created_at.getTime(),
+    version: row.version,
+    rank: row.rank,
+    content: row.content,
+    id: row.id,
+    visibility: 'visible',
+    user: {
+      sId: author?.user_s_id ?? '',
+      username: author?.username ?? context.username,
+      fullName: author?.full_name ?? context.fullName ?? context.username,
+      image: author?.image ?? pictureUrl(author?.user_s_id ?? context.username),
+    },
+    mentions: row.mentions,
+    richMentions: agentMentions(row.mentions).flatMap((sId) => {
+      const agent = agents.get(sId);
+      if (!agent) return [];
+      return [
+        {
+          id: sId,
+          type: 'agent',
+          label: agent.name,
+          pictureUrl: agent.picture_url,
+          description: agent.description,
+          dismissed: false,
+          status: agent.readable ? 'approved' : 'pending_conversation_access',
+          userFavorite: agent.favorite,
+        },
+      ];
+    }),
+    context: {
+      username: context.username,
+      timezone: context.timezone,
+      origin: context.origin,
+      fullName: context.fullName ?? author?.full_name ?? '',
+      email: context.email ?? author?.email ?? '',
+      profilePictureUrl: context.profilePictureUrl ?? author?.image ?? pictureUrl(context.username),
+    },
+    reactions: groupReactions(row.reactions),
+  };
+}
+
+function presentAgentMessage(row, agents) {
+  const agent = agents.get(row.agent_s_id);
+  return {
+    type: 'agent_message',
+    sId: row.s_id,
+    id: row.id,
+    version: row.version,
+    rank: row.rank,
+    created: row.created_at.getTime(),
+    parentMessageId: row.parent_s_id ?? '',
+    configuration: {
+      sId: row.agent_s_id,
+      name: agent?.name ?? row.agent_s_id,
+      pictureUrl: agent?.picture_url ?? pictureUrl(row.agent_s_id),
+    },
+    status: row.status,
+    content: row.content,
+    error: row.error,
+    completedTs: row.completed_at?.getTime() ?? null,
+  };
+}
+
+const encodeCursor = (rank) => Buffer.from(String(rank)).toString('base64url');
+
+/** The rank after which the page starts, or null when the cursor is not one this API returns. */
+function decodeCursor(cursor) {
+  const rank = Number(Buffer.from(cursor, 'base64url').toString());
+  return Number.isSafeInteger(rank) && rank >= -1 && encodeCursor(rank) === cursor ? rank : null;
+}
+
+/** [status, body] of the message list, once the key may read conversations of the workspace. */
+async function messages(key, cId, search) {
+  const params = new URLSearchParams(search);
+  const limitParam = params.get('limit');
+  const limit = limitParam === null ? DEFAULT_PAGE : Number(limitParam);
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) return ERRORS.limit;
+  const cursor = params.get('cursor');
+  const afterRank = cursor === null ? -1 : decodeCursor(cursor);
+  if (afterRank === null) return ERRORS.cursor;
+  const { rows: found } = await pool.query({
+    name: 'readable',
+    text: READABLE_QUERY,
+    values: [key.workspace_id, cId, key.user_id],
+  });
+  if (found.length === 0) return [404, 'conversation_not_found', `Conversation ${cId} not found.`];
+  if (!found[0].readable) return ERRORS.restricted;
+  const { rows } = await pool.query({
+    name: 'page',
+    text: PAGE_QUERY,
+    values: [key.workspace_id, found[0].id, afterRank, limit + 1],
+  });
+  const page = rows.slice(0, limit);
+  const agentSIds = [
+    ...new Set(
+      page.flatMap((row) => (row.type === 'agent_message' ? [row.agent_s_id] : agentMentions(row.mentions))),
+    ),
+  ];
+  const agents = new Map();
+  if (agentSIds.length > 0) {
+    const { rows: described } = await pool.query({
+      name: 'agents',
+      text: AGENTS_QUERY,
+      values: [key.workspace_id, agentSIds, key.user_id, key.role === 'admin'],
+    });
+    for (const agent of described) agents.set(agent.s_id, agent);
+  }
+  return [
+    200,
+    {
+      messages: page.map((row) =>
+        row.type === 'agent_message' ? presentAgentMessage(row, agents) : presentUserMessage(row, agents),
+      ),
+      nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1].rank) : null,
+    },
+  ];
+}
+
 /** [status, body] of one request. */
 async function answer(req) {
   const route = req.method === 'GET' ? ROUTE.exec(req.url) : null;
@@ -166,9 +369,10 @@ async function answer(req) {
   if (!API_KEY_SECRET.test(bearer[1])) return ERRORS.invalidKey;
   const key = await principal(createHash('sha256').update(bearer[1]).digest('hex'));
   if (!key || key.revoked_at) return ERRORS.invalidKey;
-  const [, wId, cId] = route.map(decodeURIComponent);
+  const [wId, cId] = [route[1], route[2]].map(decodeURIComponent);
   if (key.workspace_s_id !== wId || !key.member) return ERRORS.wrongWorkspace;
   if (!key.scopes.includes('read:conversation')) return ERRORS.scope;
+  if (route[3]) return messages(key, cId, route[4] ?? '');
   const { rows } = await pool.query({
     name: 'conversation',
     text: CONVERSATION_QUERY,
@@ -178,7 +382,7 @@ async function answer(req) {
     return [404, 'conversation_not_found', `Conversation ${cId} not found.`];
   }
   if (!rows[0].readable) return ERRORS.restricted;
-  return [200, present(rows[0])];
+  return [200, presentConversation(rows[0])];
 }
 
 function send(res, status, body) {

@@ -90,64 +90,77 @@ export class MessageViews {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** Messages of any kind, in the order given. */
-  async views(caller: Caller, messages: Message[]): Promise<MessageView[]> {
+  /**
+   * Messages of any kind, in the order given. What they need is read once for them all: the agents
+   * both mentioned and answering are described together, and an answer's parent is looked up only
+   * when it is not among the messages. `reactions`: the reactions to them when they were read with
+   * the messages (a page), so that they are not read again.
+   */
+  async views(caller: Caller, messages: Message[], reactions?: Reaction[]): Promise<MessageView[]> {
     const users = messages.filter((message): message is UserMessage => message.type === 'user_message');
-    const agents = messages.filter((message): message is AgentMessage => message.type === 'agent_message');
-    const [userViews, agentViews] = await this.unitOfWork.all([
-      () => this.userMessages(caller, users),
-      () => this.agentMessages(caller, agents),
-    ]);
-    const byId = new Map<number, MessageView>([...userViews, ...agentViews].map((view) => [view.id, view]));
-    return messages.map((message) => byId.get(message.id)!);
-  }
-
-  async agentMessages(caller: Caller, messages: AgentMessage[]): Promise<AgentMessageView[]> {
-    if (messages.length === 0) return [];
-    const [parents, agents] = await this.unitOfWork.all([
-      () =>
-        this.messages.findByIds(
-          caller.workspaceId,
-          messages.map((message) => message.parentMessageId),
-        ),
-      () =>
-        this.agents.describe(
-          caller,
-          messages.map((message) => message.agentSId),
-        ),
-    ]);
-    const parentSIds = new Map(parents.map((parent) => [parent.id, parent.sId]));
-    const agentsBySId = new Map(agents.map((details) => [details.agent.sId, details.agent]));
+    const answers = messages.filter((message): message is AgentMessage => message.type === 'agent_message');
+    const sIds = new Map(messages.map((message) => [message.id, message.sId]));
+    const data = await this.load(caller, users, reactions, {
+      agentSIds: answers.map((answer) => answer.agentSId),
+      parentIds: answers.map((answer) => answer.parentMessageId).filter((id) => !sIds.has(id)),
+    });
+    for (const parent of data.parents) sIds.set(parent.id, parent.sId);
+    const agentsBySId = new Map(data.agents.map((details) => [details.agent.sId, details.agent]));
     return messages.map((message) =>
-      renderAgentMessage(
-        message,
-        parentSIds.get(message.parentMessageId) ?? '',
-        agentsBySId.get(message.agentSId),
-      ),
+      message.type === 'user_message'
+        ? renderUserMessage(message, data)
+        : renderAgentMessage(
+            message,
+            sIds.get(message.parentMessageId) ?? '',
+            agentsBySId.get(message.agentSId),
+          ),
     );
   }
 
   async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
-    if (messages.length === 0) return [];
-    const reactions = await this.messages.reactionsOf(
-      caller.workspaceId,
-      messages.map((message) => message.id),
-    );
-    const [authors, agents] = await this.unitOfWork.all([
+    const data = await this.load(caller, messages, undefined, { agentSIds: [], parentIds: [] });
+    return messages.map((message) => renderUserMessage(message, data));
+  }
+
+  /**
+   * What the views of `users` and of agent messages need: the reactions to `users` (unless known),
+   * their authors and reactors, the agents they mention and `answering.agentSIds`, and the messages
+   * `answering.parentIds`.
+   */
+  private async load(
+    caller: Caller,
+    users: UserMessage[],
+    knownReactions: Reaction[] | undefined,
+    answering: { agentSIds: string[]; parentIds: number[] },
+  ): Promise<{
+    users: Map<number, User>;
+    agents: AgentDetails[];
+    reactions: Reaction[];
+    parents: Message[];
+  }> {
+    const reactions =
+      users.length === 0
+        ? []
+        : (knownReactions ??
+          (await this.messages.reactionsOf(
+            caller.workspaceId,
+            users.map((message) => message.id),
+          )));
+    const [authors, agents, parents] = await this.unitOfWork.all([
       // The ids come from this workspace's messages; authors include the system user, not a member.
       () =>
         this.workspaces.usersByIds([
-          ...messages.map((message) => message.userId),
+          ...users.map((message) => message.userId),
           ...reactions.map((reaction) => reaction.userId),
         ]),
       () =>
-        this.agents.describe(
-          caller,
-          messages.flatMap((message) => agentMentions(message.mentions)),
-        ),
+        this.agents.describe(caller, [
+          ...users.flatMap((message) => agentMentions(message.mentions)),
+          ...answering.agentSIds,
+        ]),
+      () => this.messages.findByIds(caller.workspaceId, [...new Set(answering.parentIds)]),
     ]);
-    const data = { users: new Map(authors.map((user) => [user.id, user])), agents, reactions };
-    return messages.map((message) => renderUserMessage(message, data));
+    return { users: new Map(authors.map((user) => [user.id, user])), agents, reactions, parents };
   }
 }
 

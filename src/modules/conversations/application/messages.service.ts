@@ -13,7 +13,7 @@ import { ConversationRepository } from 'src/modules/conversations/application/po
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
-import { Message, agentMentions } from 'src/modules/conversations/domain/message';
+import { Message, Reaction, agentMentions } from 'src/modules/conversations/domain/message';
 import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
 
 /** The messages of a conversation: posted, edited, found, listed and reacted to. */
@@ -87,16 +87,16 @@ export class MessagesService {
     caller: Caller,
     conversation: Conversation,
     options: { limit: number; afterRank: number },
-  ): Promise<Page<Message>> {
+  ): Promise<{ page: Page<Message>; reactions: Reaction[] }> {
     const limit = Math.min(options.limit, PAGE_MAX);
-    const rows = await this.messages.listLatest(
+    const { messages: rows, reactions } = await this.messages.listLatest(
       caller.workspaceId,
       conversation.id,
       options.afterRank,
       limit + 1,
     );
     const items = rows.slice(0, limit);
-    return { items, next: rows.length > limit ? items[items.length - 1].rank : null };
+    return { page: { items, next: rows.length > limit ? items[items.length - 1].rank : null }, reactions };
   }
 
   /**

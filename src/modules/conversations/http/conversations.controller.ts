@@ -135,12 +135,16 @@ export class ConversationsController {
     @Query() query: PageQuery,
   ): Promise<MessagesResponse> {
     // Checked before the cursor is read: an unknown or unreadable conversation is 404/403 whatever the cursor.
-    const conversation = await this.conversations.get(caller, params.cId);
-    const page = await this.messagesService.listMessages(caller, conversation, {
+    // The reader's form of `get`: the same checks, on a prepared statement rather than the query builder.
+    const { conversation } = await this.conversations.getForReader(caller, params.cId);
+    const { page, reactions } = await this.messagesService.listMessages(caller, conversation, {
       limit: query.limit ?? DEFAULT_PAGE,
       afterRank: query.cursor === undefined ? -1 : decodeCursor(query.cursor),
     });
-    return { messages: await this.views.views(caller, page.items), nextCursor: nextCursor(page.next) };
+    return {
+      messages: await this.views.views(caller, page.items, reactions),
+      nextCursor: nextCursor(page.next),
+    };
   }
 
   @Post(':cId/messages/:mId/edit')

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
   AgentMessageOutcome,
+  MessagePage,
   MessageRepository,
   NewAgentMessage,
   NewUserMessage,
@@ -13,20 +14,22 @@ import {
 } from 'src/modules/conversations/infrastructure/conversations.entities';
 import { In } from 'typeorm';
 
-function toMessage(e: MessageEntity): Message {
-  const base = {
-    id: e.id,
-    sId: e.sId,
-    workspaceId: e.workspaceId,
-    conversationId: e.conversationId,
-    rank: e.rank,
-    version: e.version,
-    createdAt: e.createdAt,
-    content: e.content,
-  };
+/** The columns a message is built from; a raw row selected with `MESSAGE_COLUMNS` has them. */
+type MessageRow = Omit<MessageEntity, 'conversation' | 'user' | 'runnerId' | 'runnerHeartbeatAt'>;
+
+// Two literals rather than a shared base spread into each: on Node 20, `{ ...base, more }` cost
+// microseconds an object, a tenth of a message page's time.
+function toMessage(e: MessageRow): Message {
   if (e.type === 'agent_message') {
     return {
-      ...base,
+      id: e.id,
+      sId: e.sId,
+      workspaceId: e.workspaceId,
+      conversationId: e.conversationId,
+      rank: e.rank,
+      version: e.version,
+      createdAt: e.createdAt,
+      content: e.content,
       type: 'agent_message',
       parentMessageId: e.parentMessageId ?? 0,
       agentSId: e.agentSId ?? '',
@@ -37,7 +40,14 @@ function toMessage(e: MessageEntity): Message {
     };
   }
   return {
-    ...base,
+    id: e.id,
+    sId: e.sId,
+    workspaceId: e.workspaceId,
+    conversationId: e.conversationId,
+    rank: e.rank,
+    version: e.version,
+    createdAt: e.createdAt,
+    content: e.content,
     type: 'user_message',
     userId: e.userId ?? 0,
     mentions: e.mentions ?? [],
@@ -52,11 +62,17 @@ function toMessage(e: MessageEntity): Message {
   };
 }
 
-/** Rows holding the latest version of each rank. */
 /** First key of the two-key advisory locks that serialise the reactions to one message. */
 const REACTIONS_LOCK_CLASS = 5_018;
 
+/** Rows holding the latest version of each rank. */
 const LATEST = `m.version = (SELECT max(v.version) FROM messages v WHERE v.conversation_id = m.conversation_id AND v.rank = m.rank)`;
+
+/** `MessageRow`'s columns of `messages m`, named as the entity's properties. */
+const MESSAGE_COLUMNS = `m.id, m.s_id AS "sId", m.workspace_id AS "workspaceId", m.conversation_id AS "conversationId",
+  m.rank, m.version, m.type, m.content, m.user_id AS "userId", m.mentions, m.context,
+  m.parent_message_id AS "parentMessageId", m.agent_s_id AS "agentSId", m.agent_version AS "agentVersion",
+  m.status, m.error, m.completed_at AS "completedAt", m.created_at AS "createdAt"`;
 
 @Injectable()
 export class TypeormMessageRepository extends MessageRepository {
@@ -123,22 +139,27 @@ export class TypeormMessageRepository extends MessageRepository {
     conversationId: number,
     afterRank: number,
     limit: number,
-  ): Promise<Message[]> {
-    const rows = await this.messages
-      .createQueryBuilder('m')
-      .where(
-        'm.workspace_id = :workspaceId AND m.conversation_id = :conversationId AND m.rank > :afterRank',
-        {
-          workspaceId,
-          conversationId,
-          afterRank,
-        },
-      )
-      .andWhere(LATEST)
-      .orderBy('m.rank', 'ASC')
-      .limit(limit)
-      .getMany();
-    return rows.map(toMessage);
+  ): Promise<MessagePage> {
+    // Raw SQL, prepared: every read of a conversation's messages runs it, where the query builder's
+    // cost shows; the reactions come in the same round trip.
+    const rows = await this.db.hotRead<
+      MessageRow & { reactions: { userId: number; emoji: string }[] | null }
+    >(
+      'messages-latest-page',
+      `SELECT ${MESSAGE_COLUMNS},
+              (SELECT json_agg(json_build_object('userId', r.user_id, 'emoji', r.emoji) ORDER BY r.created_at)
+               FROM message_reactions r WHERE r.workspace_id = $1 AND r.message_id = m.id) AS reactions
+       FROM messages m
+       WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.rank > $3 AND ${LATEST}
+       ORDER BY m.rank LIMIT $4`,
+      [workspaceId, conversationId, afterRank, limit],
+    );
+    return {
+      messages: rows.map(toMessage),
+      reactions: rows.flatMap((row) =>
+        (row.reactions ?? []).map(({ userId, emoji }) => ({ messageId: row.id, userId, emoji })),
+      ),
+    };
   }
 
   async listLatestUpTo(workspaceId: number, conversationId: number, maxRank: number): Promise<Message[]> {
@@ -182,11 +203,13 @@ export class TypeormMessageRepository extends MessageRepository {
 
   async reactionsOf(workspaceId: number, messageIds: number[]): Promise<Reaction[]> {
     if (messageIds.length === 0) return [];
-    const rows = await this.db.repository(ReactionEntity).find({
-      where: { workspaceId, messageId: In(messageIds) },
-      order: { createdAt: 'ASC' },
-    });
-    return rows.map(({ messageId, userId, emoji }) => ({ messageId, userId, emoji }));
+    // Prepared: every message rendered on its own (posted, edited, reacted to) reads its reactions here.
+    return this.db.hotRead<Reaction>(
+      'message-reactions',
+      `SELECT message_id AS "messageId", user_id AS "userId", emoji FROM message_reactions
+       WHERE workspace_id = $1 AND message_id = ANY($2) ORDER BY created_at`,
+      [workspaceId, messageIds],
+    );
   }
 
   async lockReactions(messageId: number): Promise<void> {

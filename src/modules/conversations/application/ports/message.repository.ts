@@ -9,6 +9,13 @@ export interface AgentMessageOutcome {
   error: { code: string; message: string } | null;
 }
 
+/** A page of messages with the reactions to them, read together since a page always shows both. */
+export interface MessagePage {
+  messages: Message[];
+  /** Reactions to `messages`, each message's oldest first. */
+  reactions: Reaction[];
+}
+
 /** Port: message versions and reactions. Every query takes the workspace id. */
 export abstract class MessageRepository {
   abstract insertUserMessage(message: NewUserMessage): Promise<UserMessage>;
@@ -24,7 +31,7 @@ export abstract class MessageRepository {
     conversationId: number,
     afterRank: number,
     limit: number,
-  ): Promise<Message[]>;
+  ): Promise<MessagePage>;
   /** The latest version of each slot up to and including `maxRank`. */
   abstract listLatestUpTo(workspaceId: number, conversationId: number, maxRank: number): Promise<Message[]>;
 
