@@ -2,13 +2,16 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views';
+import { AgentUsageReadModel } from 'src/modules/conversations/application/ports/agent-usage.read-model';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
+import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
 import { TypeormMessageRepository } from 'src/modules/conversations/infrastructure/typeorm-message.repository';
 
@@ -20,9 +23,11 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     AgentMessagesService,
     ConversationDetailsLoader,
     MessageViews,
+    AgentUsageService,
+    { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
   ],
-  exports: [ConversationsService, AgentMessagesService, MessageViews],
+  exports: [ConversationsService, AgentMessagesService, MessageViews, AgentUsageService],
 })
 export class ConversationsModule {}

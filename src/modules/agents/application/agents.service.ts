@@ -8,10 +8,11 @@ import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
 import {
-  AgentRepository,
+  AgentStatistics,
+  AgentUsage,
   FeedbackCounts,
-  LatestVersionFilter,
-} from 'src/modules/agents/application/ports/agent.repository';
+} from 'src/modules/agents/application/ports/agent-statistics';
+import { AgentRepository, LatestVersionFilter } from 'src/modules/agents/application/ports/agent.repository';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import {
   AgentModel,
@@ -115,7 +116,7 @@ export interface AgentDetails {
   requestedSpaceIds: string[];
   editors?: EditorSummary[];
   lastAuthors?: string[];
-  usage?: { messageCount: number; conversationCount: number; userCount: number; timePeriodSec: number };
+  usage?: AgentUsage & { timePeriodSec: number };
   feedbacks?: FeedbackCounts;
 }
 
@@ -131,6 +132,7 @@ export class AgentsService {
     private readonly catalogueService: CatalogueService,
     private readonly workspaces: WorkspacesService,
     private readonly spaces: SpacesService,
+    private readonly statistics: AgentStatistics,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -472,9 +474,8 @@ export class AgentsService {
       () => this.accessibleSpaceIds(caller),
       async () =>
         options.withAuthors ? this.agents.recentAuthors(caller.workspaceId, sIds, LAST_AUTHORS) : null,
-      async () => (options.withUsage ? this.agents.usage(caller.workspaceId, sIds, since) : null),
-      async () =>
-        options.withFeedbacks ? this.agents.feedbackCounts(caller.workspaceId, sIds, since) : null,
+      async () => (options.withUsage ? this.statistics.usage(caller, sIds, since) : null),
+      async () => (options.withFeedbacks ? this.statistics.feedbackCounts(caller, sIds, since) : null),
     ]);
     const userIds = [
       ...agents.flatMap((agent) => (agent.versionAuthorId === null ? [] : [agent.versionAuthorId])),

@@ -2,12 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import {
-  AgentRepository,
-  AgentUsage,
-  FeedbackCounts,
-  LatestVersionFilter,
-} from 'src/modules/agents/application/ports/agent.repository';
+import { AgentRepository, LatestVersionFilter } from 'src/modules/agents/application/ports/agent.repository';
 import type { AgentVersion, AgentVersionDraft } from 'src/modules/agents/domain/agent-configuration';
 import {
   AgentConfigurationEntity,
@@ -189,51 +184,6 @@ export class TypeormAgentRepository extends AgentRepository {
       .values({ workspaceId, userId, agentSId: sId })
       .orIgnore()
       .execute();
-  }
-
-  /** Reads the conversations context's messages table: usage is a read model over the agents' answers. */
-  async usage(workspaceId: number, sIds: string[], since: Date): Promise<Map<string, AgentUsage>> {
-    const result = new Map<string, AgentUsage>();
-    if (sIds.length === 0) return result;
-    const rows = await this.db
-      .manager()
-      .query<{ s_id: string; messages: number; conversations: number; users: number }[]>(
-        `SELECT m.agent_s_id AS s_id, count(*)::int AS messages,
-              count(DISTINCT m.conversation_id)::int AS conversations, count(DISTINCT p.user_id)::int AS users
-       FROM messages m JOIN messages p ON p.id = m.parent_message_id
-       WHERE m.workspace_id = $1 AND m.type = 'agent_message' AND m.agent_s_id = ANY($2) AND m.created_at >= $3
-       GROUP BY m.agent_s_id`,
-        [workspaceId, sIds, since],
-      );
-    for (const row of rows) {
-      result.set(row.s_id, {
-        messageCount: row.messages,
-        conversationCount: row.conversations,
-        userCount: row.users,
-      });
-    }
-    return result;
-  }
-
-  /** Reads the feedback context's table, the way `usage` reads messages: counts are a read model. */
-  async feedbackCounts(
-    workspaceId: number,
-    sIds: string[],
-    since: Date,
-  ): Promise<Map<string, FeedbackCounts>> {
-    const result = new Map<string, FeedbackCounts>();
-    if (sIds.length === 0) return result;
-    const rows = await this.db.manager().query<{ s_id: string; up: number; down: number }[]>(
-      `SELECT m.agent_s_id AS s_id,
-              count(*) FILTER (WHERE f.thumb_direction = 'up')::int AS up,
-              count(*) FILTER (WHERE f.thumb_direction = 'down')::int AS down
-       FROM agent_message_feedbacks f JOIN messages m ON m.id = f.message_id
-       WHERE f.workspace_id = $1 AND m.workspace_id = $1 AND m.agent_s_id = ANY($2) AND f.updated_at >= $3
-       GROUP BY m.agent_s_id`,
-      [workspaceId, sIds, since],
-    );
-    for (const row of rows) result.set(row.s_id, { up: row.up, down: row.down });
-    return result;
   }
 
   async recentAuthors(workspaceId: number, sIds: string[], perAgent: number): Promise<Map<string, number[]>> {

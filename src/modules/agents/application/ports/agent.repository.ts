@@ -5,17 +5,6 @@ import type {
   AgentVersionDraft,
 } from 'src/modules/agents/domain/agent-configuration';
 
-export interface AgentUsage {
-  messageCount: number;
-  conversationCount: number;
-  userCount: number;
-}
-
-export interface FeedbackCounts {
-  up: number;
-  down: number;
-}
-
 export interface LatestVersionFilter {
   scopes?: AgentScope[];
   statuses?: AgentStatus[];
@@ -48,16 +37,6 @@ export abstract class AgentRepository {
 
   abstract favoritesOf(workspaceId: number, userId: number): Promise<Set<string>>;
   abstract setFavorite(workspaceId: number, sId: string, userId: number, favorite: boolean): Promise<void>;
-
-  /** Agent messages of these agents since `since`: how many, in how many conversations, for how many users. */
-  abstract usage(workspaceId: number, sIds: string[], since: Date): Promise<Map<string, AgentUsage>>;
-
-  /** Feedback on these agents' messages given (or last changed) since `since`, by direction. */
-  abstract feedbackCounts(
-    workspaceId: number,
-    sIds: string[],
-    since: Date,
-  ): Promise<Map<string, FeedbackCounts>>;
 
   /** Author user ids of the latest versions of each agent, newest first, at most `perAgent`. */
   abstract recentAuthors(
