@@ -9,7 +9,12 @@ import {
   AgentUsage,
   FeedbackCounts,
 } from 'src/modules/agents/application/ports/agent-statistics';
-import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
+import {
+  AgentRelations,
+  AgentRepository,
+  RelatedAgent,
+  RelationsReader,
+} from 'src/modules/agents/application/ports/agent.repository';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import {
   AgentVersion,
@@ -24,6 +29,7 @@ import type { Tag } from 'src/modules/agents/domain/catalogue';
 export const USAGE_PERIOD_SEC = 30 * 24 * 3600;
 
 const LAST_AUTHORS = 3;
+const NO_RELATIONS: AgentRelations = { favorite: false, editorIds: [], recentAuthorIds: null };
 
 export interface EditorSummary {
   sId: string;
@@ -67,56 +73,73 @@ export class AgentDetailsLoader {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** `knownFavorites`: the caller's favourites when already read. */
-  async load(
-    caller: Caller,
-    agents: AgentVersion[],
-    options: DetailsOptions,
-    knownFavorites?: Set<string>,
-  ): Promise<AgentDetails[]> {
+  /** What `listLatest` reads with the agents for this caller and these options. */
+  static readerFor(caller: Caller, options: DetailsOptions): RelationsReader {
+    return { userId: caller.userId, recentAuthors: options.withAuthors ? LAST_AUTHORS : null };
+  }
+
+  /** The details of these versions (just written, say): their relations are the agent's, read again. */
+  async load(caller: Caller, agents: AgentVersion[], options: DetailsOptions): Promise<AgentDetails[]> {
     if (agents.length === 0) return [];
+    const latest = await this.agents.listLatest(
+      caller.workspaceId,
+      { sIds: agents.map((agent) => agent.sId) },
+      AgentDetailsLoader.readerFor(caller, options),
+    );
+    const relations = new Map(latest.map((related) => [related.agent.sId, related.relations]));
+    return this.complete(
+      caller,
+      agents.map((agent) => ({ agent, relations: relations.get(agent.sId) ?? NO_RELATIONS })),
+      options,
+    );
+  }
+
+  /** The details of agents read with their relations, in one more round of queries. */
+  async complete(caller: Caller, related: RelatedAgent[], options: DetailsOptions): Promise<AgentDetails[]> {
+    if (related.length === 0) return [];
+    const agents = related.map(({ agent }) => agent);
     const sIds = agents.map((agent) => agent.sId);
     const since = new Date(this.clock.now().getTime() - USAGE_PERIOD_SEC * 1000);
+    const userIds = related.flatMap(({ agent, relations }) => [
+      ...(agent.versionAuthorId === null ? [] : [agent.versionAuthorId]),
+      ...(options.withEditors ? relations.editorIds : []),
+      ...(relations.recentAuthorIds ?? []),
+    ]);
     // Agents are described inside transactions too (a message's mentions), where reads go one by one.
-    const [tags, favorites, editors, accessible, authors, usage, feedbacks] = await this.unitOfWork.all([
+    const [tags, accessible, members, usage, feedbacks] = await this.unitOfWork.all([
       () =>
         this.catalogue.findTagsByIds(caller.workspaceId, [
           ...new Set(agents.flatMap((agent) => agent.tagIds)),
         ]),
-      async () => knownFavorites ?? this.agents.favoritesOf(caller.workspaceId, caller.userId),
-      () => this.agents.editorsOf(caller.workspaceId, sIds),
-      async () => new Set((await this.spaces.listAccessible(caller)).map((space) => space.sId)),
+      // Only an agent with tools shared through spaces needs the caller's spaces to be readable.
       async () =>
-        options.withAuthors ? this.agents.recentAuthors(caller.workspaceId, sIds, LAST_AUTHORS) : null,
+        agents.some((agent) => agent.actions.some((action) => action.spaceId !== null))
+          ? new Set((await this.spaces.listAccessible(caller)).map((space) => space.sId))
+          : new Set<string>(),
+      async () =>
+        new Map(
+          (await this.workspaces.membersByUserIds(caller.workspaceId, userIds)).map((member) => [
+            member.user.id,
+            member.user,
+          ]),
+        ),
       async () => (options.withUsage ? this.statistics.usage(caller, sIds, since) : null),
       async () => (options.withFeedbacks ? this.statistics.feedbackCounts(caller, sIds, since) : null),
     ]);
-    const userIds = [
-      ...agents.flatMap((agent) => (agent.versionAuthorId === null ? [] : [agent.versionAuthorId])),
-      ...(options.withEditors ? [...editors.values()].flat() : []),
-      ...(authors ? [...authors.values()].flat() : []),
-    ];
-    const members = new Map(
-      (await this.workspaces.membersByUserIds(caller.workspaceId, userIds)).map((member) => [
-        member.user.id,
-        member.user,
-      ]),
-    );
-    return agents.map((agent) => {
-      const agentEditors = editors.get(agent.sId) ?? [];
-      const isEditor = agentEditors.includes(caller.userId);
+    return related.map(({ agent, relations }) => {
+      const isEditor = relations.editorIds.includes(caller.userId);
       const details: AgentDetails = {
         agent,
         tags: tags.filter((tag) => agent.tagIds.includes(tag.id)),
         versionAuthorSId:
           agent.versionAuthorId === null ? null : (members.get(agent.versionAuthorId)?.sId ?? null),
-        userFavorite: favorites.has(agent.sId),
+        userFavorite: relations.favorite,
         canRead: isReadableBy(agent, { isAdmin: caller.isAdmin, isEditor, accessibleSpaceIds: accessible }),
         canEdit: isEditableBy(agent, { isAdmin: caller.isAdmin, isEditor }),
         requestedSpaceIds: requestedSpaceIds(agent.actions),
       };
       if (options.withEditors) {
-        details.editors = agentEditors.flatMap((userId) => {
+        details.editors = relations.editorIds.flatMap((userId) => {
           const user = members.get(userId);
           return user
             ? [{ sId: user.sId, fullName: user.fullName, image: user.image ?? defaultPictureUrl(user.sId) }]
@@ -128,8 +151,8 @@ export class AgentDetailsLoader {
         details.usage = { ...counts, timePeriodSec: USAGE_PERIOD_SEC };
       }
       if (feedbacks) details.feedbacks = feedbacks.get(agent.sId) ?? { up: 0, down: 0 };
-      if (authors) {
-        details.lastAuthors = (authors.get(agent.sId) ?? []).flatMap((userId) => {
+      if (relations.recentAuthorIds) {
+        details.lastAuthors = relations.recentAuthorIds.flatMap((userId) => {
           const user = members.get(userId);
           return user ? [user.fullName] : [];
         });

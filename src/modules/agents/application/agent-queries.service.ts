@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { ForbiddenError } from 'src/platform/errors/domain-error';
 import { AgentDetails, AgentDetailsLoader } from 'src/modules/agents/application/agent-details.loader';
-import { AgentRepository, LatestVersionFilter } from 'src/modules/agents/application/ports/agent.repository';
-import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
+import {
+  AgentRepository,
+  LatestVersionFilter,
+  RelatedAgent,
+} from 'src/modules/agents/application/ports/agent.repository';
 import { AgentNotFound } from 'src/modules/agents/domain/agents.errors';
 
 export const AGENT_VIEWS = [
@@ -41,25 +44,29 @@ export class AgentQueriesService {
   ) {}
 
   async get(caller: Caller, sId: string): Promise<AgentDetails> {
-    const agent = await this.agents.findLatest(caller.workspaceId, sId);
-    if (!agent) throw new AgentNotFound(sId);
-    return (await this.details.load(caller, [agent], { withAuthors: true, withEditors: true }))[0];
+    const options = { withAuthors: true, withEditors: true };
+    const [found] = await this.agents.listLatest(
+      caller.workspaceId,
+      { sIds: [sId] },
+      AgentDetailsLoader.readerFor(caller, options),
+    );
+    if (!found) throw new AgentNotFound(sId);
+    return (await this.details.complete(caller, [found], options))[0];
   }
 
   async list(caller: Caller, options: ListOptions): Promise<AgentDetails[]> {
     if (options.view === 'admin_internal' && !caller.isAdmin) {
       throw new ForbiddenError('The admin_internal view is for workspace admins.');
     }
-    const [candidates, favorites, edited] = await Promise.all([
-      this.agents.listLatest(caller.workspaceId, this.filterFor(options.view)),
-      this.agents.favoritesOf(caller.workspaceId, caller.userId),
-      this.agents.agentsEditedBy(caller.workspaceId, caller.userId),
-    ]);
-    const editedSet = new Set(edited);
-    const visible = candidates.filter((agent) => this.inView(agent, options.view, favorites, editedSet));
-    const sorted = this.sort(visible, options.sort ?? 'priority', favorites);
+    const candidates = await this.agents.listLatest(
+      caller.workspaceId,
+      this.filterFor(options.view),
+      AgentDetailsLoader.readerFor(caller, options),
+    );
+    const visible = candidates.filter((related) => this.inView(caller, related, options.view));
+    const sorted = this.sort(visible, options.sort ?? 'priority');
     const limited = options.limit === undefined ? sorted : sorted.slice(0, options.limit);
-    return this.details.load(caller, limited, options, favorites);
+    return this.details.complete(caller, limited, options);
   }
 
   private filterFor(view: AgentView): LatestVersionFilter {
@@ -79,13 +86,16 @@ export class AgentQueriesService {
     }
   }
 
-  private inView(agent: AgentVersion, view: AgentView, favorites: Set<string>, edited: Set<string>): boolean {
+  private inView(caller: Caller, { agent, relations }: RelatedAgent, view: AgentView): boolean {
     switch (view) {
       case 'list':
         // Published agents, plus the hidden agents and drafts the caller edits.
-        return (agent.status === 'active' && agent.scope !== 'hidden') || edited.has(agent.sId);
+        return (
+          (agent.status === 'active' && agent.scope !== 'hidden') ||
+          relations.editorIds.includes(caller.userId)
+        );
       case 'favorites':
-        return favorites.has(agent.sId);
+        return relations.favorite;
       case 'all':
       case 'published':
       case 'workspace':
@@ -95,12 +105,13 @@ export class AgentQueriesService {
     }
   }
 
-  private sort(agents: AgentVersion[], sort: AgentSort, favorites: Set<string>): AgentVersion[] {
-    const byName = (a: AgentVersion, b: AgentVersion) =>
+  private sort(agents: RelatedAgent[], sort: AgentSort): RelatedAgent[] {
+    const byName = ({ agent: a }: RelatedAgent, { agent: b }: RelatedAgent) =>
       NAME_ORDER.compare(a.name, b.name) || a.sId.localeCompare(b.sId);
     if (sort === 'alphabetical') return [...agents].sort(byName);
     // Priority: the caller's favourites, then the built-in agents, then the rest, each by name.
-    const rank = (agent: AgentVersion) => (favorites.has(agent.sId) ? 0 : agent.scope === 'global' ? 1 : 2);
+    const rank = ({ agent, relations }: RelatedAgent) =>
+      relations.favorite ? 0 : agent.scope === 'global' ? 1 : 2;
     return [...agents].sort((a, b) => rank(a) - rank(b) || byName(a, b));
   }
 }

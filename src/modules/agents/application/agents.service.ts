@@ -38,7 +38,12 @@ export class AgentsService {
 
   /** The latest versions of these agents as the caller sees them; unknown sIds are left out. */
   async describe(caller: Caller, sIds: string[]): Promise<AgentDetails[]> {
-    const agents = await this.agents.listLatest(caller.workspaceId, { sIds: [...new Set(sIds)] });
-    return this.details.load(caller, agents, { withAuthors: false, withEditors: false });
+    const options = { withAuthors: false, withEditors: false };
+    const agents = await this.agents.listLatest(
+      caller.workspaceId,
+      { sIds: [...new Set(sIds)] },
+      AgentDetailsLoader.readerFor(caller, options),
+    );
+    return this.details.complete(caller, agents, options);
   }
 }
