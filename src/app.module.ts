@@ -9,6 +9,7 @@ import { DatabaseModule } from 'src/platform/database/database.module';
 import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
 import { HealthModule } from 'src/platform/health/health.module';
+import { AgentStatisticsModule } from 'src/modules/agents/agent-statistics.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
@@ -62,6 +63,7 @@ export class AppModule {
         DataSourcesModule,
         FilesModule,
         FeedbackModule,
+        AgentStatisticsModule,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { Client } from 'pg';
 import { expect } from 'test/support/expect';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -309,6 +310,81 @@ describe('agent configurations', () => {
       const few = await fewest();
       for (let i = 0; i < 12; i++) await world.agent<AgentBody>(builder, { tags: [{ name: `t${i}` }] });
       expect(await fewest()).toBe(few);
+    });
+    it('lists N and 2N agents, with every flag, in the same number of SQL statements', async () => {
+      // A workspace of its own: its list holds the agents made here and the two built-in ones.
+      const own = await world.workspace();
+      const editor = await world.member(own.workspace, 'builder');
+      const path = `/api/w/${own.workspace.sId}/assistant/agent_configurations`;
+      // A tool shared through a space: the page then needs the caller's spaces, whatever its size.
+      await world.agentNeedingSpace(own.admin);
+      let added = 0;
+      const addAgents = async (count: number) => {
+        for (let i = 0; i < count; i++) {
+          const res = await api(t, own.admin)
+            .post(path)
+            .send({
+              assistant: {
+                name: `counted-${added++}`,
+                description: '',
+                instructions: 'Be brief.',
+                scope: 'visible',
+                model,
+                tags: [{ name: `counted-${i % 3}` }],
+                editors: [{ userId: editor.user.sId }],
+              },
+            })
+            .expect(200);
+          const sId = res.body.agentConfiguration.sId as string;
+          // A second author and a favourite: every relation of the page has rows.
+          await api(t, editor)
+            .patch(`/api/v1/w/${own.workspace.sId}/assistant/agent_configurations/${sId}`)
+            .send({ userFavorite: true, instructions: 'Be briefer.' })
+            .expect(200);
+        }
+      };
+      // Every statement sent to PostgreSQL, prepared (hot reads) or not, is a Client query.
+      const statements = async () => {
+        let sent = 0;
+        const original = Client.prototype.query;
+        Client.prototype.query = function (this: Client, ...args: unknown[]) {
+          sent++;
+          return (original as (...a: unknown[]) => unknown).apply(this, args);
+        } as typeof original;
+        try {
+          const res = await api(t, editor)
+            .get(`${path}?view=list&withAuthors=true&withEditors=true&withUsage=true&withFeedbacks=true`)
+            .expect(200);
+          return { sent, listed: res.body.agentConfigurations as AgentBody[] };
+        } finally {
+          Client.prototype.query = original;
+        }
+      };
+      // Background timers share the pool and only ever add statements: the fewest is the list's own.
+      const fewest = async () => {
+        const runs = [await statements(), await statements(), await statements()];
+        return { sent: Math.min(...runs.map((run) => run.sent)), listed: runs[0].listed };
+      };
+      const counted = (listed: AgentBody[]) => listed.filter((agent) => agent.name.startsWith('counted-'));
+
+      const n = 4;
+      await addAgents(n);
+      const forN = await fewest();
+      await addAgents(n);
+      const for2N = await fewest();
+      expect([counted(forN.listed).length, counted(for2N.listed).length]).toEqual([n, 2 * n]);
+      expect(for2N.listed).toHaveLength(2 * n + 3);
+      for (const agent of counted(for2N.listed)) {
+        expect(agent).toMatchObject({
+          version: 1,
+          userFavorite: true,
+          lastAuthors: [editor.user.fullName, own.admin.user.fullName],
+        });
+        expect(agent.editors?.map((listed) => listed.sId).sort()).toEqual(
+          [own.admin.user.sId, editor.user.sId].sort(),
+        );
+      }
+      expect(for2N.sent).toBe(forN.sent);
     });
   });
 

@@ -1,7 +1,13 @@
 import { Module } from '@nestjs/common';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { AgentCommandsService } from 'src/modules/agents/application/agent-commands.service';
+import { AgentDetailsLoader } from 'src/modules/agents/application/agent-details.loader';
+import { AgentQueriesService } from 'src/modules/agents/application/agent-queries.service';
+import { AgentReferencesService } from 'src/modules/agents/application/agent-references.service';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
+import { EditorRemovalService } from 'src/modules/agents/application/editor-removal.service';
+import { GlobalAgentsService } from 'src/modules/agents/application/global-agents.service';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import { AgentConfigurationsController } from 'src/modules/agents/http/agent-configurations.controller';
@@ -9,11 +15,18 @@ import { CatalogueController } from 'src/modules/agents/http/catalogue.controlle
 import { TypeormAgentRepository } from 'src/modules/agents/infrastructure/typeorm-agent.repository';
 import { TypeormCatalogueRepository } from 'src/modules/agents/infrastructure/typeorm-catalogue.repository';
 
+/** AgentStatistics, which the details loader needs, comes from the global AgentStatisticsModule. */
 @Module({
   imports: [IdentityModule],
   controllers: [AgentConfigurationsController, CatalogueController],
   providers: [
     AgentsService,
+    AgentCommandsService,
+    AgentQueriesService,
+    AgentReferencesService,
+    AgentDetailsLoader,
+    GlobalAgentsService,
+    EditorRemovalService,
     CatalogueService,
     { provide: AgentRepository, useClass: TypeormAgentRepository },
     { provide: CatalogueRepository, useClass: TypeormCatalogueRepository },

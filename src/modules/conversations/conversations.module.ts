@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from 'src/platform/clock/clock';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
@@ -10,10 +10,12 @@ import { MessageWriter } from 'src/modules/conversations/application/message-wri
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
+import { AgentUsageReadModel } from 'src/modules/conversations/application/ports/agent-usage.read-model';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
+import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
 import { TypeormMessageRepository } from 'src/modules/conversations/infrastructure/typeorm-message.repository';
 
@@ -29,10 +31,18 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     AgentMessagesService,
     ConversationDetailsLoader,
     MessageViews,
-    { provide: Clock, useClass: SystemClock },
+    AgentUsageService,
+    { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
   ],
-  exports: [ConversationsService, MessagesService, SystemMessagesService, AgentMessagesService],
+  exports: [
+    ConversationsService,
+    MessagesService,
+    SystemMessagesService,
+    AgentMessagesService,
+    MessageViews,
+    AgentUsageService,
+  ],
 })
 export class ConversationsModule {}

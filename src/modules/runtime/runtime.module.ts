@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from 'src/platform/clock/clock';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
 import { ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
@@ -17,7 +16,6 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
     AgentRunner,
     LocalModelProvider,
     OpenAiModelProvider,
-    { provide: Clock, useClass: SystemClock },
     { provide: ModelProviders, useClass: ConfiguredModelProviders },
     { provide: RunStateRepository, useClass: TypeormRunStateRepository },
   ],

@@ -3,12 +3,17 @@ import { Caller } from 'src/platform/auth/caller';
 import { ConflictError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
-import type { Space } from 'src/modules/identity/domain/space';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import type { McpServerView, RemoteMcpServer, Skill } from 'src/modules/agents/domain/catalogue';
 import { INTERNAL_MCP_SERVERS } from 'src/modules/agents/domain/tool-catalogue';
 import type { RemoteServerWithViews } from 'src/modules/agents/domain/toolset-resolution';
 import { DomainError } from 'src/platform/errors/domain-error';
+
+/** What the listing needs of a space: its row id, to match views, and its sId. */
+interface SpaceIds {
+  id: number;
+  sId: string;
+}
 
 export interface ToolServerListing {
   internal: typeof INTERNAL_MCP_SERVERS;
@@ -57,7 +62,7 @@ export class CatalogueService {
     return this.listing(caller, await this.spaces.listAll(caller));
   }
 
-  private async listing(caller: Caller, spaces: Space[]): Promise<ToolServerListing> {
+  private async listing(caller: Caller, spaces: SpaceIds[]): Promise<ToolServerListing> {
     const [servers, views] = await Promise.all([
       this.catalogue.listRemoteServers(caller.workspaceId),
       this.catalogue.listViews(caller.workspaceId),

@@ -3,7 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
-import { AgentPatch, AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentCommandsService, AgentPatch } from 'src/modules/agents/application/agent-commands.service';
+import { AgentQueriesService } from 'src/modules/agents/application/agent-queries.service';
 import {
   AgentParams,
   CreateAgentDto,
@@ -49,7 +50,10 @@ function toPatch(body: UpdateAgentDto): AgentPatch {
 @ApiTags('agents')
 @Controller()
 export class AgentConfigurationsController {
-  constructor(private readonly agents: AgentsService) {}
+  constructor(
+    private readonly commands: AgentCommandsService,
+    private readonly queries: AgentQueriesService,
+  ) {}
 
   @Post('api/w/:wId/assistant/agent_configurations')
   @HttpCode(200)
@@ -61,7 +65,7 @@ export class AgentConfigurationsController {
     @CurrentCaller() caller: Caller,
     @Body() body: CreateAgentDto,
   ): Promise<AgentConfigurationResponse> {
-    return { agentConfiguration: presentPrivateAgent(await this.agents.create(caller, body.assistant)) };
+    return { agentConfiguration: presentPrivateAgent(await this.commands.create(caller, body.assistant)) };
   }
 
   @Get('api/w/:wId/assistant/agent_configurations')
@@ -73,7 +77,7 @@ export class AgentConfigurationsController {
     @CurrentCaller() caller: Caller,
     @Query() query: ListAgentsQuery,
   ): Promise<AgentConfigurationsResponse> {
-    const agents = await this.agents.list(caller, {
+    const agents = await this.queries.list(caller, {
       view: query.view ?? 'all',
       limit: query.limit,
       sort: query.sort,
@@ -94,7 +98,7 @@ export class AgentConfigurationsController {
     @CurrentCaller() caller: Caller,
     @Param() params: AgentParams,
   ): Promise<AgentConfigurationResponse> {
-    return { agentConfiguration: presentPrivateAgent(await this.agents.get(caller, params.sId)) };
+    return { agentConfiguration: presentPrivateAgent(await this.queries.get(caller, params.sId)) };
   }
 
   @Patch('api/v1/w/:wId/assistant/agent_configurations/:sId')
@@ -112,7 +116,7 @@ export class AgentConfigurationsController {
     @Param() params: AgentParams,
     @Body() body: UpdateAgentDto,
   ): Promise<UpdatedAgentConfigurationResponse> {
-    const { details, skipped } = await this.agents.update(caller, params.sId, toPatch(body));
+    const { details, skipped } = await this.commands.update(caller, params.sId, toPatch(body));
     return { agentConfiguration: presentPublicAgent(details), skippedActions: presentSkipped(skipped) };
   }
 }

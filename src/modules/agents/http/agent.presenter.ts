@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import type { AgentDetails } from 'src/modules/agents/application/agent-details.loader';
 import type { SkippedAction } from 'src/modules/agents/domain/toolset-resolution';
 
 class PrivateModelView {

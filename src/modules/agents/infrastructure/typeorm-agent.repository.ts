@@ -3,10 +3,11 @@ import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import {
+  AgentRelations,
   AgentRepository,
-  AgentUsage,
-  FeedbackCounts,
   LatestVersionFilter,
+  RelatedAgent,
+  RelationsReader,
 } from 'src/modules/agents/application/ports/agent.repository';
 import type { AgentVersion, AgentVersionDraft } from 'src/modules/agents/domain/agent-configuration';
 import {
@@ -36,6 +37,76 @@ const toVersion = (e: AgentConfigurationEntity): AgentVersion => ({
   tagIds: e.tagIds,
   skillIds: e.skillIds,
 });
+
+/** Columns of `agent_configurations` as a raw query returns them. */
+interface VersionRow {
+  id: number;
+  s_id: string;
+  workspace_id: number;
+  version: number;
+  version_created_at: Date;
+  version_author_id: number | null;
+  name: string;
+  description: string;
+  instructions: string | null;
+  picture_url: string;
+  status: AgentVersion['status'];
+  scope: AgentVersion['scope'];
+  model: AgentVersion['model'];
+  actions: AgentVersion['actions'];
+  max_steps_per_run: number;
+  visualization_enabled: boolean;
+  template_id: string | null;
+  tag_ids: number[];
+  skill_ids: number[];
+}
+
+const fromRow = (row: VersionRow): AgentVersion => ({
+  id: row.id,
+  sId: row.s_id,
+  workspaceId: row.workspace_id,
+  version: row.version,
+  versionCreatedAt: row.version_created_at,
+  versionAuthorId: row.version_author_id,
+  name: row.name,
+  description: row.description,
+  instructions: row.instructions,
+  pictureUrl: row.picture_url,
+  status: row.status,
+  scope: row.scope,
+  model: row.model,
+  actions: row.actions,
+  maxStepsPerRun: row.max_steps_per_run,
+  visualizationEnabled: row.visualization_enabled,
+  templateId: row.template_id,
+  tagIds: row.tag_ids,
+  skillIds: row.skill_ids,
+});
+
+interface RelationsRow {
+  favorite: boolean;
+  editor_ids: number[];
+  /** Every version's author, newest version first; null when not asked for. */
+  author_ids: (number | null)[] | null;
+}
+
+const relationsFromRow = (row: RelationsRow, recentAuthors: number | null): AgentRelations => ({
+  favorite: row.favorite,
+  editorIds: row.editor_ids,
+  // An author's place is that of their newest version.
+  recentAuthorIds:
+    recentAuthors === null
+      ? null
+      : [...new Set((row.author_ids ?? []).filter((id): id is number => id !== null))].slice(
+          0,
+          recentAuthors,
+        ),
+});
+
+/** The authors of all of an agent's versions, newest version first. */
+const AUTHORS = `array_agg(version_author_id) OVER (
+  PARTITION BY s_id ORDER BY version DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
+)`;
 
 @Injectable()
 export class TypeormAgentRepository extends AgentRepository {
@@ -91,44 +162,50 @@ export class TypeormAgentRepository extends AgentRepository {
     return found && toVersion(found);
   }
 
-  async listLatest(workspaceId: number, filter: LatestVersionFilter): Promise<AgentVersion[]> {
+  async listLatest(
+    workspaceId: number,
+    filter: LatestVersionFilter,
+    reader: RelationsReader,
+  ): Promise<RelatedAgent[]> {
     if (filter.sIds?.length === 0) return [];
-    const rows = await this.db.manager().query<Record<string, unknown>[]>(
-      `SELECT * FROM (
-         SELECT DISTINCT ON (s_id) * FROM agent_configurations
-         WHERE workspace_id = $1
+    const values: unknown[] = [workspaceId, reader.userId];
+    const param = (value: unknown) => `$${values.push(value)}`;
+    const withAuthors = reader.recentAuthors !== null;
+    // The sIds narrow the scan; scope and status apply to the latest version only.
+    const bySId = filter.sIds ? `AND s_id = ANY(${param(filter.sIds)})` : '';
+    const conditions = [
+      ...(filter.scopes ? [`scope = ANY(${param(filter.scopes)})`] : []),
+      ...(filter.statuses ? [`status = ANY(${param(filter.statuses)})`] : []),
+    ];
+    // One scan of the workspace's versions, in one sort: the window collects each agent's authors
+    // before DISTINCT ON keeps its latest version; the favourite and the editors are index look-ups.
+    const rows = await this.db.hotRead<VersionRow & RelationsRow>(
+      ['agents_latest', withAuthors && 'a', filter.sIds && 's', filter.scopes && 'c', filter.statuses && 't']
+        .filter(Boolean)
+        .join('_'),
+      `SELECT latest.*,
+         EXISTS (
+           SELECT 1 FROM agent_favorites f
+           WHERE f.workspace_id = $1 AND f.user_id = $2 AND f.agent_s_id = latest.s_id
+         ) AS favorite,
+         ARRAY(
+           SELECT e.user_id FROM agent_editors e
+           WHERE e.workspace_id = $1 AND e.agent_s_id = latest.s_id
+           ORDER BY e.user_id
+         ) AS editor_ids
+       FROM (
+         SELECT DISTINCT ON (s_id) *, ${withAuthors ? AUTHORS : 'NULL::int[]'} AS author_ids
+         FROM agent_configurations
+         WHERE workspace_id = $1 ${bySId}
          ORDER BY s_id, version DESC
        ) latest
-       WHERE ($2::text[] IS NULL OR scope = ANY($2))
-         AND ($3::text[] IS NULL OR status = ANY($3))
-         AND ($4::text[] IS NULL OR s_id = ANY($4))`,
-      [workspaceId, filter.scopes ?? null, filter.statuses ?? null, filter.sIds ?? null],
+       ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}`,
+      values,
     );
-    return rows.map((row) => toVersion(this.versions.create(this.fromRaw(row))));
-  }
-
-  private fromRaw(row: Record<string, unknown>): Partial<AgentConfigurationEntity> {
-    return {
-      id: row.id as number,
-      sId: row.s_id as string,
-      workspaceId: row.workspace_id as number,
-      version: row.version as number,
-      versionCreatedAt: row.version_created_at as Date,
-      versionAuthorId: row.version_author_id as number | null,
-      name: row.name as string,
-      description: row.description as string,
-      instructions: row.instructions as string | null,
-      pictureUrl: row.picture_url as string,
-      status: row.status as AgentConfigurationEntity['status'],
-      scope: row.scope as AgentConfigurationEntity['scope'],
-      model: row.model as AgentConfigurationEntity['model'],
-      actions: row.actions as AgentConfigurationEntity['actions'],
-      maxStepsPerRun: row.max_steps_per_run as number,
-      visualizationEnabled: row.visualization_enabled as boolean,
-      templateId: row.template_id as string | null,
-      tagIds: row.tag_ids as number[],
-      skillIds: row.skill_ids as number[],
-    };
+    return rows.map((row) => ({
+      agent: fromRow(row),
+      relations: relationsFromRow(row, reader.recentAuthors),
+    }));
   }
 
   async liveNameTaken(workspaceId: number, name: string, exceptSId: string | null): Promise<boolean> {
@@ -167,16 +244,6 @@ export class TypeormAgentRepository extends AgentRepository {
     await this.db.repository(AgentEditorEntity).delete({ workspaceId, userId });
   }
 
-  async agentsEditedBy(workspaceId: number, userId: number): Promise<string[]> {
-    const rows = await this.db.repository(AgentEditorEntity).findBy({ workspaceId, userId });
-    return rows.map((row) => row.agentSId);
-  }
-
-  async favoritesOf(workspaceId: number, userId: number): Promise<Set<string>> {
-    const rows = await this.db.repository(AgentFavoriteEntity).findBy({ workspaceId, userId });
-    return new Set(rows.map((row) => row.agentSId));
-  }
-
   async setFavorite(workspaceId: number, sId: string, userId: number, favorite: boolean): Promise<void> {
     const favorites = this.db.repository(AgentFavoriteEntity);
     if (!favorite) {
@@ -189,71 +256,5 @@ export class TypeormAgentRepository extends AgentRepository {
       .values({ workspaceId, userId, agentSId: sId })
       .orIgnore()
       .execute();
-  }
-
-  /** Reads the conversations context's messages table: usage is a read model over the agents' answers. */
-  async usage(workspaceId: number, sIds: string[], since: Date): Promise<Map<string, AgentUsage>> {
-    const result = new Map<string, AgentUsage>();
-    if (sIds.length === 0) return result;
-    const rows = await this.db
-      .manager()
-      .query<{ s_id: string; messages: number; conversations: number; users: number }[]>(
-        `SELECT m.agent_s_id AS s_id, count(*)::int AS messages,
-              count(DISTINCT m.conversation_id)::int AS conversations, count(DISTINCT p.user_id)::int AS users
-       FROM messages m JOIN messages p ON p.id = m.parent_message_id
-       WHERE m.workspace_id = $1 AND m.type = 'agent_message' AND m.agent_s_id = ANY($2) AND m.created_at >= $3
-       GROUP BY m.agent_s_id`,
-        [workspaceId, sIds, since],
-      );
-    for (const row of rows) {
-      result.set(row.s_id, {
-        messageCount: row.messages,
-        conversationCount: row.conversations,
-        userCount: row.users,
-      });
-    }
-    return result;
-  }
-
-  /** Reads the feedback context's table, the way `usage` reads messages: counts are a read model. */
-  async feedbackCounts(
-    workspaceId: number,
-    sIds: string[],
-    since: Date,
-  ): Promise<Map<string, FeedbackCounts>> {
-    const result = new Map<string, FeedbackCounts>();
-    if (sIds.length === 0) return result;
-    const rows = await this.db.manager().query<{ s_id: string; up: number; down: number }[]>(
-      `SELECT m.agent_s_id AS s_id,
-              count(*) FILTER (WHERE f.thumb_direction = 'up')::int AS up,
-              count(*) FILTER (WHERE f.thumb_direction = 'down')::int AS down
-       FROM agent_message_feedbacks f JOIN messages m ON m.id = f.message_id
-       WHERE f.workspace_id = $1 AND m.workspace_id = $1 AND m.agent_s_id = ANY($2) AND f.updated_at >= $3
-       GROUP BY m.agent_s_id`,
-      [workspaceId, sIds, since],
-    );
-    for (const row of rows) result.set(row.s_id, { up: row.up, down: row.down });
-    return result;
-  }
-
-  async recentAuthors(workspaceId: number, sIds: string[], perAgent: number): Promise<Map<string, number[]>> {
-    const result = new Map<string, number[]>(sIds.map((sId) => [sId, []]));
-    if (sIds.length === 0) return result;
-    const rows = await this.db.manager().query<{ s_id: string; author_id: number }[]>(
-      `SELECT s_id, author_id FROM (
-         SELECT s_id, author_id, row_number() OVER (PARTITION BY s_id ORDER BY last_version DESC) AS rank
-         FROM (
-           SELECT s_id, version_author_id AS author_id, max(version) AS last_version
-           FROM agent_configurations
-           WHERE workspace_id = $1 AND s_id = ANY($2) AND version_author_id IS NOT NULL
-           GROUP BY s_id, version_author_id
-         ) authors
-       ) ranked
-       WHERE rank <= $3
-       ORDER BY s_id, rank`,
-      [workspaceId, sIds, perAgent],
-    );
-    for (const row of rows) result.get(row.s_id)?.push(row.author_id);
-    return result;
   }
 }

@@ -5,21 +5,31 @@ import type {
   AgentVersionDraft,
 } from 'src/modules/agents/domain/agent-configuration';
 
-export interface AgentUsage {
-  messageCount: number;
-  conversationCount: number;
-  userCount: number;
-}
-
-export interface FeedbackCounts {
-  up: number;
-  down: number;
-}
-
 export interface LatestVersionFilter {
   scopes?: AgentScope[];
   statuses?: AgentStatus[];
   sIds?: string[];
+}
+
+/** What one reader's view of an agent needs besides its version. */
+export interface AgentRelations {
+  /** Whether the reader marked the agent as a favourite. */
+  favorite: boolean;
+  /** User ids of the agent's editors, ascending. */
+  editorIds: number[];
+  /** User ids of the authors of its latest versions, newest first; null unless asked for. */
+  recentAuthorIds: number[] | null;
+}
+
+export interface RelatedAgent {
+  agent: AgentVersion;
+  relations: AgentRelations;
+}
+
+/** Whose favourites to read, and how many recent authors per agent (none when null). */
+export interface RelationsReader {
+  userId: number;
+  recentAuthors: number | null;
 }
 
 /** Port: agent versions, editors and favourites. Every query takes the workspace id. */
@@ -35,8 +45,12 @@ export abstract class AgentRepository {
     sId: string,
     options?: { lock?: boolean },
   ): Promise<AgentVersion | null>;
-  /** The latest version of every agent matching the filter, in one query. */
-  abstract listLatest(workspaceId: number, filter: LatestVersionFilter): Promise<AgentVersion[]>;
+  /** The latest version of every agent matching the filter, with its relations, in one query. */
+  abstract listLatest(
+    workspaceId: number,
+    filter: LatestVersionFilter,
+    reader: RelationsReader,
+  ): Promise<RelatedAgent[]>;
   /** Whether another live (not archived) agent has this name, ignoring case. */
   abstract liveNameTaken(workspaceId: number, name: string, exceptSId: string | null): Promise<boolean>;
 
@@ -44,25 +58,6 @@ export abstract class AgentRepository {
   abstract replaceEditors(workspaceId: number, sId: string, userIds: number[]): Promise<void>;
   /** Drops the user from the editors of every agent of the workspace. */
   abstract removeEditor(workspaceId: number, userId: number): Promise<void>;
-  abstract agentsEditedBy(workspaceId: number, userId: number): Promise<string[]>;
 
-  abstract favoritesOf(workspaceId: number, userId: number): Promise<Set<string>>;
   abstract setFavorite(workspaceId: number, sId: string, userId: number, favorite: boolean): Promise<void>;
-
-  /** Agent messages of these agents since `since`: how many, in how many conversations, for how many users. */
-  abstract usage(workspaceId: number, sIds: string[], since: Date): Promise<Map<string, AgentUsage>>;
-
-  /** Feedback on these agents' messages given (or last changed) since `since`, by direction. */
-  abstract feedbackCounts(
-    workspaceId: number,
-    sIds: string[],
-    since: Date,
-  ): Promise<Map<string, FeedbackCounts>>;
-
-  /** Author user ids of the latest versions of each agent, newest first, at most `perAgent`. */
-  abstract recentAuthors(
-    workspaceId: number,
-    sIds: string[],
-    perAgent: number,
-  ): Promise<Map<string, number[]>>;
 }

@@ -25,7 +25,7 @@ import {
   AGENT_VIEWS,
   AgentSort,
   AgentView,
-} from 'src/modules/agents/application/agents.service';
+} from 'src/modules/agents/application/agent-queries.service';
 import {
   AGENT_DESCRIPTION_MAX,
   AGENT_INSTRUCTIONS_MAX,
