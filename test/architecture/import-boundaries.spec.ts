@@ -19,7 +19,7 @@ async function lintAt(filename: string, source: string): Promise<string[]> {
     pathToFileURL(join(process.cwd(), 'eslint.boundaries.mjs')).href
   )) as BoundaryRules;
   const config: Linter.Config[] = [
-    { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } },
+    { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
     ...rules.boundaryBlocks(process.cwd()),
   ];
   return new Linter({ cwd: process.cwd() })
