@@ -3,25 +3,7 @@ import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-/** What domain/ and application/ may never import: the framework edges (ARCHITECTURE §2 rule 2). */
-const layerRule = {
-  patterns: [
-    { group: ['typeorm', 'typeorm/*'], message: 'TypeORM lives in infrastructure/.' },
-    { group: ['express', 'express/*', 'node:http', 'http'], message: 'HTTP lives in http/.' },
-    { group: ['class-validator', 'class-transformer'], message: 'Request validation lives in http/ DTOs.' },
-    {
-      group: ['@nestjs/typeorm', '@nestjs/swagger', '@nestjs/platform-express'],
-      message: 'Framework adapters stay out of the core.',
-    },
-    { group: ['**/infrastructure/**', '**/http/**'], message: 'The core does not depend on adapters.' },
-    {
-      // The typed port and decorators are what keep an emitter and its listeners on one payload type.
-      group: ['@nestjs/event-emitter', 'eventemitter2'],
-      message: 'In-process events go through InProcessEvents and its typed decorators (platform/events).',
-    },
-  ],
-};
+import { boundaryBlocks } from './eslint.boundaries.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-test/**', 'node_modules/**', 'coverage/**', '.data/**'] },
@@ -41,24 +23,7 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  {
-    files: ['src/modules/*/domain/**/*.ts', 'src/modules/*/application/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', layerRule] },
-  },
-  {
-    files: ['src/modules/*/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...layerRule.patterns,
-            { group: ['@nestjs/*'], message: 'The domain is plain TypeScript.' },
-          ],
-        },
-      ],
-    },
-  },
+  ...boundaryBlocks(),
   {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: {

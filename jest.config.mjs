@@ -24,7 +24,7 @@ export default {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/dist-test/src'],
+      roots: ['<rootDir>/dist-test/src', '<rootDir>/dist-test/test/architecture'],
       testMatch: ['**/*.spec.js'],
     },
     {

@@ -1,0 +1,165 @@
+// @ts-check
+/**
+ * The import boundaries of ARCHITECTURE §2, one ESLint block per context so a pattern can say
+ * "another context's". `no-restricted-imports` takes the last block that matches a file, so each
+ * block carries every pattern its files obey.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What domain/, application/ and workers/ may never import: the framework edges (rule 2). */
+const frameworkEdges = [
+  { group: ['typeorm', 'typeorm/*'], message: 'TypeORM lives in infrastructure/.' },
+  { group: ['express', 'express/*', 'node:http', 'http'], message: 'HTTP lives in http/.' },
+  { group: ['class-validator', 'class-transformer'], message: 'Request validation lives in http/ DTOs.' },
+  {
+    group: ['@nestjs/typeorm', '@nestjs/swagger', '@nestjs/platform-express'],
+    message: 'Framework adapters stay out of the core.',
+  },
+  {
+    // The typed port and decorators keep an emitter and its listeners on one payload type.
+    group: ['@nestjs/event-emitter', 'eventemitter2'],
+    message: 'In-process events go through InProcessEvents and its typed decorators (platform/events).',
+  },
+];
+
+/** A context reaches another only through its application services (and the types they export). */
+function foreignInternals(context) {
+  return {
+    group: [
+      'src/modules/*/domain',
+      'src/modules/*/infrastructure',
+      'src/modules/*/http',
+      'src/modules/*/workers',
+      `!src/modules/${context}/domain`,
+    ],
+    message: 'Another context is reached through its application services, not its domain or adapters.',
+  };
+}
+
+const ownAdapters = {
+  group: ['**/infrastructure', '**/http'],
+  message: 'The core does not depend on adapters.',
+};
+
+/** @param {string} context */
+function contextBlocks(context) {
+  const root = `src/modules/${context}`;
+  return [
+    {
+      files: [`${root}/domain/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...frameworkEdges,
+              { group: ['@nestjs/*'], message: 'The domain is plain TypeScript.' },
+              {
+                group: [
+                  'src/modules/*',
+                  `!src/modules/${context}`,
+                  `src/modules/${context}/*`,
+                  `!src/modules/${context}/domain`,
+                ],
+                message: 'A domain imports only its own domain/.',
+              },
+              {
+                group: ['src/platform/*', '!src/platform/errors', '!src/platform/text', '!src/platform/ids'],
+                message: 'A domain imports only errors and the pure text and id helpers of platform/.',
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      files: [`${root}/application/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: [
+              {
+                name: '@nestjs/common',
+                allowImportNames: ['Injectable'],
+                message:
+                  'Application code takes only Injectable from Nest: log through OperatorLog, and put loops and lifecycle hooks in workers/.',
+              },
+            ],
+            patterns: [
+              ...frameworkEdges,
+              { group: ['@nestjs/*', '!@nestjs/common'], message: 'Application code is plain TypeScript.' },
+              ownAdapters,
+              foreignInternals(context),
+            ],
+          },
+        ],
+      },
+    },
+    {
+      // The room of background loops: Nest's lifecycle and Logger are allowed, storage and HTTP are not.
+      files: [`${root}/workers/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [...frameworkEdges, ownAdapters, foreignInternals(context)] },
+        ],
+      },
+    },
+    {
+      files: [`${root}/infrastructure/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                // Allow-list: TypeORM relations need the entity classes of the tables a foreign key points to.
+                group: [
+                  'src/modules/*/infrastructure/*',
+                  '!src/modules/*/infrastructure/*.entities',
+                  `!src/modules/${context}/infrastructure/*`,
+                ],
+                message:
+                  "Only another context's entities (for foreign keys) may be imported by infrastructure.",
+              },
+              {
+                group: ['src/modules/*/domain', 'src/modules/*/http', `!src/modules/${context}/*`],
+                message: 'Another context is reached through its application services.',
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      files: [`${root}/http/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['src/modules/*/domain', 'src/modules/*/http', `!src/modules/${context}/*`],
+                message: 'Another context is reached through its application services.',
+              },
+              {
+                group: ['src/modules/*/infrastructure'],
+                message: 'Controllers reach storage through application services.',
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ];
+}
+
+/** The contexts are the folders of src/modules. */
+export function boundaryBlocks(projectRoot = import.meta.dirname) {
+  const contexts = readdirSync(join(projectRoot, 'src/modules'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  return contexts.flatMap(contextBlocks);
+}
