@@ -27,6 +27,10 @@ import {
 } from 'src/modules/conversations/domain/conversations.errors';
 
 /** A page of a list and the position the next page starts after (null on the last page). */
+/** What other contexts may know of conversations, without importing this context's domain. */
+export type { Conversation } from 'src/modules/conversations/domain/conversation';
+export { ConversationNotFound } from 'src/modules/conversations/domain/conversations.errors';
+
 export interface Page<T> {
   items: T[];
   next: number | null;

@@ -17,6 +17,10 @@ import { Message, Reaction, agentMentions } from 'src/modules/conversations/doma
 import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
 
 /** The messages of a conversation: posted, edited, found, listed and reacted to. */
+
+/** What other contexts may know of messages, without importing this context's domain. */
+export type { AgentMessage, Message, UserMessage } from 'src/modules/conversations/domain/message';
+export { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
 @Injectable()
 export class MessagesService {
   constructor(

@@ -2,11 +2,18 @@ import { describe, expect, it } from '@jest/globals';
 import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import type { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import type { MessagesService } from 'src/modules/conversations/application/messages.service';
-import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import { ConversationNotFound, MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
-import type { AgentMessage, Message, UserMessage } from 'src/modules/conversations/domain/message';
+import {
+  type Conversation,
+  ConversationNotFound,
+  type ConversationsService,
+} from 'src/modules/conversations/application/conversations.service';
+import {
+  type AgentMessage,
+  type Message,
+  MessageNotFound,
+  type MessagesService,
+  type UserMessage,
+} from 'src/modules/conversations/application/messages.service';
 import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
 import { FeedbackRepository } from 'src/modules/feedback/application/ports/feedback.repository';
 import type { Feedback, FeedbackEntry } from 'src/modules/feedback/domain/feedback';

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { MessagesService } from 'src/modules/conversations/application/messages.service';
-import type { AgentMessage } from 'src/modules/conversations/domain/message';
+import { type AgentMessage, MessagesService } from 'src/modules/conversations/application/messages.service';
 import { FeedbackRepository } from 'src/modules/feedback/application/ports/feedback.repository';
 import { FeedbackEntry, FeedbackInput, giveFeedback } from 'src/modules/feedback/domain/feedback';
 
