@@ -26,6 +26,17 @@ export interface Conversation {
   updatedAt: Date;
 }
 
+/** What creating a conversation decides; the rest is the database's (ids, times) or comes later. */
+export interface NewConversation {
+  sId: string;
+  workspaceId: number;
+  title: string | null;
+  depth: number;
+  spaceId: number | null;
+  requestedSpaceIds: string[];
+  forkedFrom: ForkOrigin | null;
+}
+
 export interface Participation {
   userId: number;
   lastReadAt: Date | null;

@@ -61,9 +61,9 @@ export class ConversationsController {
     @CurrentCaller() caller: Caller,
     @Body() body: CreateConversationDto,
   ): Promise<CreatedConversationResponse> {
+    // The body as it is, but its message: a new optional field reaches the service without a line here.
     const { conversation, message } = await this.conversations.create(caller, {
-      title: body.title,
-      spaceId: body.spaceId,
+      ...body,
       message: body.message && toMessageInput(body.message, 'message.'),
     });
     const response: CreatedConversationResponse = { conversation: await this.present(caller, conversation) };

@@ -3,10 +3,14 @@ import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
   ConversationRead,
   ConversationRepository,
-  NewConversation,
   RankReservation,
 } from 'src/modules/conversations/application/ports/conversation.repository';
-import type { Conversation, ForkOrigin, Participation } from 'src/modules/conversations/domain/conversation';
+import type {
+  Conversation,
+  ForkOrigin,
+  NewConversation,
+  Participation,
+} from 'src/modules/conversations/domain/conversation';
 import {
   ConversationEntity,
   ParticipantEntity,

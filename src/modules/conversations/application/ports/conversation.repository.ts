@@ -1,14 +1,9 @@
-import type { Conversation, ForkOrigin, Participation } from 'src/modules/conversations/domain/conversation';
-
-export interface NewConversation {
-  sId: string;
-  workspaceId: number;
-  title: string | null;
-  depth: number;
-  spaceId: number | null;
-  requestedSpaceIds: string[];
-  forkedFrom: ForkOrigin | null;
-}
+import type {
+  Conversation,
+  ForkOrigin,
+  NewConversation,
+  Participation,
+} from 'src/modules/conversations/domain/conversation';
 
 /** A conversation as one reader sees it: with their participation and whether it was forked. */
 export interface ConversationRead {
