@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { FeedbackModule } from 'src/modules/feedback/feedback.module';
-import { AgentStatistics } from 'src/modules/agents/application/ports/agent-statistics';
+import { AgentStatistics } from 'src/modules/agents/application/ports/agent-statistics.read-model';
 import { AgentStatisticsAdapter } from 'src/modules/agents/infrastructure/agent-statistics.adapter';
 
 /**

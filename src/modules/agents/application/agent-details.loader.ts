@@ -8,7 +8,7 @@ import {
   AgentStatistics,
   AgentUsage,
   FeedbackCounts,
-} from 'src/modules/agents/application/ports/agent-statistics';
+} from 'src/modules/agents/application/ports/agent-statistics.read-model';
 import {
   AgentRelations,
   AgentRepository,

@@ -6,7 +6,7 @@ import {
   AgentStatistics,
   AgentUsage,
   FeedbackCounts,
-} from 'src/modules/agents/application/ports/agent-statistics';
+} from 'src/modules/agents/application/ports/agent-statistics.read-model';
 
 /** The agent statistics from the contexts that own their tables: usage from conversations, counts from feedback. */
 @Injectable()

@@ -147,18 +147,13 @@ export class TypeormAgentRepository extends AgentRepository {
     await this.versions.update({ workspaceId, id }, { status: 'archived' });
   }
 
-  async findLatest(
-    workspaceId: number,
-    sId: string,
-    options: { lock?: boolean } = {},
-  ): Promise<AgentVersion | null> {
-    const query = this.versions
+  async findLatest(workspaceId: number, sId: string): Promise<AgentVersion | null> {
+    const found = await this.versions
       .createQueryBuilder('a')
       .where('a.workspace_id = :workspaceId AND a.s_id = :sId', { workspaceId, sId })
       .orderBy('a.version', 'DESC')
-      .limit(1);
-    if (options.lock) query.setLock('pessimistic_write');
-    const found = await query.getOne();
+      .limit(1)
+      .getOne();
     return found && toVersion(found);
   }
 

@@ -39,12 +39,8 @@ export abstract class AgentRepository {
   /** Inserts a version; null when (workspace, sId, version) already exists (a concurrent update won). */
   abstract insertVersion(draft: AgentVersionDraft): Promise<AgentVersion | null>;
   abstract archiveVersion(workspaceId: number, id: number): Promise<void>;
-  /** The latest version of an agent; `lock` holds it until the transaction ends. */
-  abstract findLatest(
-    workspaceId: number,
-    sId: string,
-    options?: { lock?: boolean },
-  ): Promise<AgentVersion | null>;
+  /** The latest version of an agent (lockAgent first, to change it). */
+  abstract findLatest(workspaceId: number, sId: string): Promise<AgentVersion | null>;
   /** The latest version of every agent matching the filter, with its relations, in one query. */
   abstract listLatest(
     workspaceId: number,
