@@ -3,7 +3,7 @@ import { CONVERSATIONS_ENTITIES } from 'src/modules/conversations/infrastructure
 import { RateLimitCounterEntity } from 'src/platform/auth/rate-limit/rate-limit-counter.entity';
 import { ConversationEventEntity } from 'src/platform/events/conversation-event.entity';
 import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-sources.entities';
-import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.entity';
+import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.entities';
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/files.entities';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';

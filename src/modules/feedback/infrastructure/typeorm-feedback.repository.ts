@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { FeedbackRepository } from 'src/modules/feedback/application/ports/feedback.repository';
 import type { Feedback, FeedbackEntry } from 'src/modules/feedback/domain/feedback';
-import { AgentMessageFeedbackEntity } from 'src/modules/feedback/infrastructure/feedback.entity';
+import { AgentMessageFeedbackEntity } from 'src/modules/feedback/infrastructure/feedback.entities';
 
 @Injectable()
 export class TypeormFeedbackRepository extends FeedbackRepository {
