@@ -23,7 +23,7 @@ export class TypeormAgentUsageReadModel extends AgentUsageReadModel {
       'agent_usage',
       `SELECT m.agent_s_id AS s_id, count(*)::int AS messages,
               count(DISTINCT m.conversation_id)::int AS conversations, count(DISTINCT p.user_id)::int AS users
-       FROM messages m JOIN messages p ON p.id = m.parent_message_id
+       FROM messages m JOIN messages p ON p.workspace_id = m.workspace_id AND p.id = m.parent_message_id
        WHERE m.workspace_id = $1 AND m.type = 'agent_message' AND m.agent_s_id = ANY($2) AND m.created_at >= $3
        GROUP BY m.agent_s_id`,
       [workspaceId, agentSIds, since],
