@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppModule } from 'src/app.module';
 import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup';
-import { AppConfig, AppConfigValues, SseSettings, loadAppConfig } from 'src/platform/config/app-config';
+import {
+  AppConfig,
+  AppConfigValues,
+  SseSettings,
+  ToolSettings,
+  loadAppConfig,
+} from 'src/platform/config/app-config';
 import { randomBase62 } from 'src/platform/ids/sid';
 import { setApiDocument } from 'test/support/api-document';
 import { TEST_ENV, withDatabase } from 'test/support/test-database';
@@ -31,7 +37,11 @@ export interface TestApp {
 
 export interface TestAppOptions {
   /** `sse` is merged over the defaults, so a spec sets only the settings it is about. */
-  config?: Partial<Omit<AppConfigValues, 'sse'>> & { sse?: Partial<SseSettings> };
+  config?: Partial<Omit<AppConfigValues, 'sse' | 'tools'>> & {
+    sse?: Partial<SseSettings>;
+    /** Merged over the defaults; tests reach their tool servers on 127.0.0.1, so private networks are allowed unless a spec says otherwise. */
+    tools?: Partial<ToolSettings>;
+  };
   /** Extra controllers, for behaviour no production route can trigger (an unexpected exception). */
   controllers?: Type[];
   /** Share a database created by an earlier createTestApp (two instances on one database). */
@@ -84,6 +94,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dataDir,
     ...options.config,
     sse: { ...defaults.sse, ...options.config?.sse },
+    tools: { ...defaults.tools, allowPrivateNetworks: true, ...options.config?.tools },
     databaseUrl: database.url,
   });
   let builder = Test.createTestingModule({

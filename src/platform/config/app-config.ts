@@ -38,6 +38,7 @@ export interface AppConfigValues {
   sse: SseSettings;
   runs: RunSettings;
   openai: OpenAiSettings | null;
+  tools: ToolSettings;
   /** Null means: a random secret generated once and kept in `dataDir`. */
   urlSigningSecret: string | null;
   files: FilesSettings;
@@ -57,6 +58,25 @@ export interface RunSettings {
    * (a thousand wake-ups due together) cannot take every database connection.
    */
   concurrency: number;
+}
+
+export interface ToolSettings {
+  /** A tool call that has not answered after this long fails (its error goes to the model). */
+  callTimeoutMs: number;
+  /** Text a tool call may hand back to the model; longer output is cut, with a note saying so. */
+  outputMaxBytes: number;
+  /** Tool calls one model step may make; calls beyond are failed without running. */
+  maxCallsPerStep: number;
+  /** A call waiting for approval longer than this is declined, and the run goes on. */
+  approvalTimeoutMs: number;
+  /** How often a run waiting for approval looks for the answer given on another process. */
+  approvalPollMs: number;
+  /** Remote tool servers may live on loopback, private or link-local addresses (self-hosted set-ups, tests). */
+  allowPrivateNetworks: boolean;
+  /** How deep `run_agent` may nest (an agent asking an agent asking an agent…). */
+  runAgentMaxDepth: number;
+  /** The model the internal `reasoning` server delegates to, on the openai provider; null: not offered. */
+  reasoningModelId: string | null;
 }
 
 export interface OpenAiSettings {
@@ -96,6 +116,7 @@ export class AppConfig implements AppConfigValues {
   readonly sse!: SseSettings;
   readonly runs!: RunSettings;
   readonly openai!: OpenAiSettings | null;
+  readonly tools!: ToolSettings;
   readonly urlSigningSecret!: string | null;
   readonly files!: FilesSettings;
   readonly s3!: S3Settings | null;
@@ -331,6 +352,16 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       concurrency: readInteger(env, 'RUN_CONCURRENCY', DEFAULT_RUN_CONCURRENCY, 1, 10_000),
     },
     openai: readOpenAi(env),
+    tools: {
+      callTimeoutMs: readDuration(env, 'TOOL_CALL_TIMEOUT_MS', 60_000),
+      outputMaxBytes: readInteger(env, 'TOOL_OUTPUT_MAX_BYTES', 65_536, 1_024, 10_485_760),
+      maxCallsPerStep: readInteger(env, 'TOOL_MAX_CALLS_PER_STEP', 8, 1, 64),
+      approvalTimeoutMs: readDuration(env, 'TOOL_APPROVAL_TIMEOUT_MS', 600_000),
+      approvalPollMs: readDuration(env, 'TOOL_APPROVAL_POLL_MS', 1_000),
+      allowPrivateNetworks: readBoolean(env, 'MCP_ALLOW_PRIVATE_NETWORKS', false),
+      runAgentMaxDepth: readInteger(env, 'RUN_AGENT_MAX_DEPTH', 2, 1, 5),
+      reasoningModelId: env.REASONING_MODEL_ID?.trim() || null,
+    },
     urlSigningSecret: readSigningSecret(env),
     files: readFilesSettings(env),
     s3: readS3Settings(env),

@@ -84,13 +84,15 @@ export class AgentRunsService {
         temperature: run.agent.model.temperature,
         reasoningEffort: run.agent.model.reasoningEffort,
         messages: toModelMessages(history),
+        tools: [],
       };
       // Without tools, one model call answers; maxStepsPerRun bounds the calls a run may make.
       const steps = Math.min(1, run.agent.maxStepsPerRun);
       for (let step = 0; step < steps; step++) {
         for await (const chunk of this.models.get(run.agent.model.providerId).stream(request, signal)) {
-          content += chunk;
-          pending += chunk;
+          if (chunk.type !== 'text') continue;
+          content += chunk.text;
+          pending += chunk.text;
           if (pending.length >= FLUSH_CHARS || this.clock.now().getTime() - lastFlush >= FLUSH_MS) {
             // Someone cancelled the message (here or on another process): stop generating.
             if (!(await flush())) return;

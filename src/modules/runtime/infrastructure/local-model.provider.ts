@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from 'src/platform/config/app-config';
-import { ModelProvider, ModelRequest } from 'src/modules/runtime/application/ports/model-provider';
+import {
+  ModelChunk,
+  ModelProvider,
+  ModelRequest,
+} from 'src/modules/runtime/application/ports/model-provider';
 import { chunkAnswer, localAnswer } from 'src/modules/runtime/domain/local-answer';
 
 /** The built-in deterministic model: no network, answers streamed in word groups. */
@@ -11,13 +15,18 @@ export class LocalModelProvider extends ModelProvider {
     super();
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<string> {
-    for (const chunk of chunkAnswer(localAnswer(request.instructions, request.messages))) {
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+    for (const chunk of chunkAnswer(
+      localAnswer(
+        request.instructions,
+        request.messages.flatMap((m) => (m.role === 'tool' ? [] : [m])),
+      ),
+    )) {
       if (this.config.runs.localModelChunkDelayMs > 0) {
         await sleep(this.config.runs.localModelChunkDelayMs, undefined, { signal });
       }
       signal.throwIfAborted();
-      yield chunk;
+      yield { type: 'text', text: chunk };
     }
   }
 }

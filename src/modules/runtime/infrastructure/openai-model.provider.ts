@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig, OpenAiSettings } from 'src/platform/config/app-config';
 import {
+  ModelChunk,
   ModelError,
   ModelProvider,
   ModelRequest,
@@ -24,7 +25,7 @@ export class OpenAiModelProvider extends ModelProvider {
     super();
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<string> {
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
     const settings = this.config.openai;
     if (!settings) {
       throw new ModelError(
@@ -54,7 +55,10 @@ export class OpenAiModelProvider extends ModelProvider {
       model: request.modelId,
       temperature: request.temperature,
       stream: true,
-      messages: [{ role: 'system', content: request.instructions }, ...request.messages],
+      messages: [
+        { role: 'system', content: request.instructions },
+        ...request.messages.map((message) => ({ role: message.role, content: message.content })),
+      ],
     });
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -96,7 +100,7 @@ export class OpenAiModelProvider extends ModelProvider {
     }
   }
 
-  private async *read(response: Response, signal: AbortSignal): AsyncIterable<string> {
+  private async *read(response: Response, signal: AbortSignal): AsyncIterable<ModelChunk> {
     const decoder = new TextDecoder();
     let buffer = '';
     for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -116,7 +120,7 @@ export class OpenAiModelProvider extends ModelProvider {
           throw new ModelError('model_error', 'The model endpoint sent a malformed stream.');
         }
         const text = chunk.choices?.[0]?.delta?.content;
-        if (text) yield text;
+        if (text) yield { type: 'text', text };
       }
     }
   }

@@ -5,10 +5,25 @@ type AgentModel = AgentDetails['agent']['model'];
 export type ModelProviderId = AgentModel['providerId'];
 export type ReasoningEffort = AgentModel['reasoningEffort'];
 
-export interface ModelMessage {
-  role: 'user' | 'assistant';
-  content: string;
+/** A function the model may call: a tool of the run's toolset, named `<server>__<tool>`. */
+export interface ModelTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, as the tool server lists it. */
+  parameters: Record<string, unknown>;
 }
+
+/** A call the model asked for; `arguments` is the JSON text it wrote (it may be malformed). */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ModelMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
 
 export interface ModelRequest {
   modelId: string;
@@ -16,7 +31,12 @@ export interface ModelRequest {
   temperature: number;
   reasoningEffort: ReasoningEffort;
   messages: ModelMessage[];
+  /** Empty: the model answers in text only. */
+  tools: ModelTool[];
 }
+
+/** What a model streams: answer text, and the tool calls of the step once complete. */
+export type ModelChunk = { type: 'text'; text: string } | { type: 'tool_calls'; calls: ModelToolCall[] };
 
 /** A failure of the model call, with the code that ends up on the agent message. */
 export class ModelError extends Error {
@@ -28,9 +48,12 @@ export class ModelError extends Error {
   }
 }
 
-/** Port: turns instructions and a conversation into streamed text. */
+/**
+ * Port: turns instructions, a conversation and tools into streamed text, then (at most once, last)
+ * the tool calls the model wants made before it goes on.
+ */
 export abstract class ModelProvider {
-  abstract stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<string>;
+  abstract stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
 }
 
 /** Port: the adapter for each provider an agent may name. */

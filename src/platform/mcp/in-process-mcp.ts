@@ -1,0 +1,25 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpSession } from 'src/platform/mcp/mcp-session';
+import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
+
+/**
+ * Connects a client to a server of this process over the SDK's in-memory transport: internal tool
+ * servers are called exactly as remote ones are. Closing the session closes the server too.
+ */
+export async function connectInProcess(server: McpServer): Promise<McpSession> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client(MCP_CLIENT_INFO);
+  await client.connect(clientTransport);
+  const session = new SdkMcpSession(client);
+  return {
+    listTools: (signal) => session.listTools(signal),
+    callTool: (name, args, options) => session.callTool(name, args, options),
+    close: async () => {
+      await session.close();
+      await server.close();
+    },
+  };
+}

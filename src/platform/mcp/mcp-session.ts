@@ -1,0 +1,52 @@
+/** A tool as an MCP server lists it: `inputSchema` is the JSON Schema of its arguments. */
+export interface McpToolDescriptor {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** What a tool call answered, as text items (other content kinds are described in text). */
+export interface McpToolOutput {
+  isError: boolean;
+  content: { type: 'text'; text: string }[];
+}
+
+/** A connection to one MCP server, remote or in process: the same client either way. */
+export interface McpSession {
+  listTools(signal?: AbortSignal): Promise<McpToolDescriptor[]>;
+  /** Rejects with `McpCallTimeout` after `timeoutMs`, and with the signal's reason when it aborts. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<McpToolOutput>;
+  close(): Promise<void>;
+}
+
+/** A remote server could not be reached or refused us; `message` says why, for the user. */
+export class McpConnectionError extends Error {
+  constructor(
+    readonly code: 'forbidden_address' | 'unreachable' | 'protocol_error',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A tool call did not answer in time. */
+export class McpCallTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`The tool did not answer within ${timeoutMs} ms.`);
+  }
+}
+
+/** A remote server's address and the secret sent as `Authorization: Bearer`. */
+export interface RemoteMcpTarget {
+  url: string;
+  sharedSecret: string | null;
+}
+
+/** Port: opens MCP sessions. Remote URLs are checked against private networks after DNS resolution. */
+export abstract class McpConnector {
+  abstract connectRemote(target: RemoteMcpTarget, signal?: AbortSignal): Promise<McpSession>;
+}
