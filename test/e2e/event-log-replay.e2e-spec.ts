@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import fc from 'fast-check';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { CONVERSATION_STREAM_TYPES, ConversationEventLog } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
 import { expect } from 'test/support/expect';
@@ -88,7 +88,7 @@ describe('event log replay (property)', () => {
   }
 
   async function replayFromStream(conversation: number, afterId: bigint, batch: number): Promise<Logged[]> {
-    const source = feed.source(conversation + 1);
+    const source = feed.source(conversation + 1, { types: CONVERSATION_STREAM_TYPES });
     let pending = 0;
     let lastSize = batch;
     const watched: SseSource = {

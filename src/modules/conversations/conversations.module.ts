@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
@@ -10,18 +11,21 @@ import { MessageWriter } from 'src/modules/conversations/application/message-wri
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
+import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { AgentUsageReadModel } from 'src/modules/conversations/application/ports/agent-usage.read-model';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { AgentActionsController } from 'src/modules/conversations/http/agent-actions.controller';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
+import { TypeormActionRepository } from 'src/modules/conversations/infrastructure/typeorm-action.repository';
 import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
 import { TypeormMessageRepository } from 'src/modules/conversations/infrastructure/typeorm-message.repository';
 
 @Module({
   imports: [IdentityModule, AgentsModule],
-  controllers: [ConversationsController, ConversationEventsController],
+  controllers: [ConversationsController, ConversationEventsController, AgentActionsController],
   providers: [
     ConversationsService,
     MessagesService,
@@ -29,18 +33,21 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     SystemMessagesService,
     MessageWriter,
     AgentMessagesService,
+    AgentActionsService,
     ConversationDetailsLoader,
     MessageViews,
     AgentUsageService,
     { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
+    { provide: ActionRepository, useClass: TypeormActionRepository },
   ],
   exports: [
     ConversationsService,
     MessagesService,
     SystemMessagesService,
     AgentMessagesService,
+    AgentActionsService,
     MessageViews,
     AgentUsageService,
   ],

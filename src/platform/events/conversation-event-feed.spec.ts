@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ConversationEventLog, StoredConversationEvent } from 'src/platform/events/conversation-event';
+import {
+  CONVERSATION_STREAM_TYPES,
+  type ConversationEventLog,
+  type StoredConversationEvent,
+} from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import type { EventDoorbell } from 'src/platform/events/event-doorbell';
 
@@ -32,7 +36,7 @@ function feedOver(events: StoredConversationEvent[]) {
 describe('ConversationEventFeed', () => {
   it('answers the streams that ask for one position in one turn with one read, serialised once', async () => {
     const { log, feed } = feedOver([stored(7n, 'hello'), stored(9n, 'again')]);
-    const sources = Array.from({ length: 100 }, () => feed.source(4));
+    const sources = Array.from({ length: 100 }, () => feed.source(4, { types: CONVERSATION_STREAM_TYPES }));
     const batches = await Promise.all(sources.map((source) => source.read(5n, 200)));
     expect(log.reads).toBe(1);
     const hello = 'id: 7\ndata: {"type":"user_message_new","text":"hello"}\n\n';
@@ -47,7 +51,7 @@ describe('ConversationEventFeed', () => {
   it('reads again for another position, and in a later turn at the same position', async () => {
     const events = [stored(7n, 'hello')];
     const { log, feed } = feedOver(events);
-    const source = feed.source(4);
+    const source = feed.source(4, { types: CONVERSATION_STREAM_TYPES });
     await Promise.all([source.read(5n, 200), source.read(7n, 200)]);
     expect(log.reads).toBe(2);
     events.push(stored(8n, 'committed since'));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEventLog, EventFilter } from 'src/platform/events/conversation-event';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { SseEvent, SseSource, sseEvent } from 'src/platform/http/sse-stream';
 
@@ -19,19 +19,27 @@ export class ConversationEventFeed {
     private readonly doorbell: EventDoorbell,
   ) {}
 
-  source(conversationId: number): SseSource {
+  /** The events of a conversation that `filter` selects; streams with the same filter share reads. */
+  source(conversationId: number, filter: EventFilter): SseSource {
+    const filterKey = `${filter.messageId ?? ''}:${filter.types.join(',')}`;
     return {
-      read: (afterId, limit) => this.read(conversationId, afterId, limit),
+      read: (afterId, limit) => this.read(conversationId, afterId, limit, filter, filterKey),
       subscribe: (ring) => this.doorbell.subscribe(conversationId, ring),
     };
   }
 
-  private read(conversationId: number, afterId: bigint, limit: number): Promise<SseEvent[]> {
-    const key = `${conversationId}:${afterId}:${limit}`;
+  private read(
+    conversationId: number,
+    afterId: bigint,
+    limit: number,
+    filter: EventFilter,
+    filterKey: string,
+  ): Promise<SseEvent[]> {
+    const key = `${conversationId}:${afterId}:${limit}:${filterKey}`;
     let read = this.reads.get(key);
     if (!read) {
       read = this.log
-        .readAfter(conversationId, afterId, limit)
+        .readAfter(conversationId, afterId, limit, filter)
         .then((stored) => stored.map((event) => sseEvent(event.id, event.event)));
       this.reads.set(key, read);
       process.nextTick(() => this.reads.delete(key));

@@ -2,7 +2,7 @@ import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import type { ConversationEventOf } from 'src/platform/events/conversation-event';
 
 /**
- * The seven event types of the stream (endpoint 7), for the OpenAPI document; each implements its
+ * The seven event types of the stream (endpoint 7) and those of an agent message's own stream, for the OpenAPI document; each implements its
  * type's payload, so the document and what is written cannot drift apart. Message payloads
  * reference the `UserMessage` and `AgentMessage` schemas of the conversations context.
  */
@@ -59,6 +59,76 @@ class WakeUpUpdatedEvent implements ConversationEventOf<'wake_up_updated'> {
   wakeUp!: unknown;
 }
 
+const ACTION_REF = { allOf: [{ $ref: '#/components/schemas/AgentActionSchema' }] };
+
+class AgentErrorDetail {
+  @ApiProperty({ example: 'tool_call_failed' }) code!: string;
+  @ApiProperty() message!: string;
+}
+
+class ToolParamsEvent implements ConversationEventOf<'tool_params'> {
+  @ApiProperty({ enum: ['tool_params'] }) type!: 'tool_params';
+  @ApiProperty() created!: number;
+  @ApiProperty() configurationId!: string;
+  @ApiProperty() messageId!: string;
+  @ApiProperty({ ...ACTION_REF, description: 'The call and its arguments, as recorded.' }) action!: unknown;
+}
+
+class ToolApprovalMetadata {
+  @ApiProperty() toolName!: string;
+  @ApiProperty() mcpServerName!: string;
+  @ApiProperty() agentName!: string;
+}
+
+class ToolApproveExecutionEvent implements ConversationEventOf<'tool_approve_execution'> {
+  @ApiProperty({ enum: ['tool_approve_execution'] }) type!: 'tool_approve_execution';
+  @ApiProperty() created!: number;
+  @ApiProperty() configurationId!: string;
+  @ApiProperty() conversationId!: string;
+  @ApiProperty() messageId!: string;
+  @ApiProperty({ description: 'Answer with validate-action and this id.' }) actionId!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) inputs!: Record<string, unknown>;
+  @ApiProperty({ type: ToolApprovalMetadata }) metadata!: ToolApprovalMetadata;
+  @ApiProperty(ACTION_REF) action!: unknown;
+}
+
+class AgentActionSuccessEvent implements ConversationEventOf<'agent_action_success'> {
+  @ApiProperty({ enum: ['agent_action_success'] }) type!: 'agent_action_success';
+  @ApiProperty() created!: number;
+  @ApiProperty() configurationId!: string;
+  @ApiProperty() messageId!: string;
+  @ApiProperty(ACTION_REF) action!: unknown;
+}
+
+class ToolErrorEvent implements ConversationEventOf<'tool_error'> {
+  @ApiProperty({ enum: ['tool_error'] }) type!: 'tool_error';
+  @ApiProperty() created!: number;
+  @ApiProperty() configurationId!: string;
+  @ApiProperty() messageId!: string;
+  @ApiProperty({
+    ...ACTION_REF,
+    description: 'The call, failed or denied; its output is what the model was told.',
+  })
+  action!: unknown;
+  @ApiProperty({ type: AgentErrorDetail }) error!: AgentErrorDetail;
+}
+
+class AgentMessageSuccessEvent implements ConversationEventOf<'agent_message_success'> {
+  @ApiProperty({ enum: ['agent_message_success'] }) type!: 'agent_message_success';
+  @ApiProperty() created!: number;
+  @ApiProperty() configurationId!: string;
+  @ApiProperty() messageId!: string;
+  @ApiProperty({ allOf: [{ $ref: '#/components/schemas/AgentMessage' }] }) message!: unknown;
+}
+
+class AgentErrorEvent implements ConversationEventOf<'agent_error'> {
+  @ApiProperty({ enum: ['agent_error'] }) type!: 'agent_error';
+  @ApiProperty() created!: number;
+  @ApiProperty() configurationId!: string;
+  @ApiProperty() messageId!: string;
+  @ApiProperty({ type: AgentErrorDetail }) error!: AgentErrorDetail;
+}
+
 const EVENT_SCHEMAS = {
   user_message_new: UserMessageNewEvent,
   agent_message_new: AgentMessageNewEvent,
@@ -69,16 +139,33 @@ const EVENT_SCHEMAS = {
   wake_up_updated: WakeUpUpdatedEvent,
 };
 
-@ApiExtraModels(...Object.values(EVENT_SCHEMAS))
+/** The events of one agent message's stream. */
+const MESSAGE_EVENT_SCHEMAS = {
+  generation_tokens: GenerationTokensEvent,
+  tool_params: ToolParamsEvent,
+  tool_approve_execution: ToolApproveExecutionEvent,
+  agent_action_success: AgentActionSuccessEvent,
+  tool_error: ToolErrorEvent,
+  agent_message_success: AgentMessageSuccessEvent,
+  agent_error: AgentErrorEvent,
+  agent_generation_cancelled: AgentGenerationCancelledEvent,
+};
+
+@ApiExtraModels(...Object.values(EVENT_SCHEMAS), ...Object.values(MESSAGE_EVENT_SCHEMAS))
 export class ConversationStreamEvent {}
 
-/** The `oneOf` with its discriminator, as the stream's documented payload. */
-export const CONVERSATION_EVENT_SCHEMA = {
-  oneOf: Object.values(EVENT_SCHEMAS).map((schema) => ({ $ref: getSchemaPath(schema) })),
-  discriminator: {
-    propertyName: 'type',
-    mapping: Object.fromEntries(
-      Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [type, getSchemaPath(schema)]),
-    ),
-  },
-};
+/** The `oneOf` with its discriminator, as a stream's documented payload. */
+function oneOf(schemas: Record<string, new () => unknown>) {
+  return {
+    oneOf: Object.values(schemas).map((schema) => ({ $ref: getSchemaPath(schema) })),
+    discriminator: {
+      propertyName: 'type',
+      mapping: Object.fromEntries(
+        Object.entries(schemas).map(([type, schema]) => [type, getSchemaPath(schema)]),
+      ),
+    },
+  };
+}
+
+export const CONVERSATION_EVENT_SCHEMA = oneOf(EVENT_SCHEMAS);
+export const MESSAGE_EVENT_SCHEMA = oneOf(MESSAGE_EVENT_SCHEMAS);

@@ -10,9 +10,45 @@ export const CONVERSATION_EVENT_TYPES = [
   'agent_generation_cancelled',
   'conversation_title',
   'wake_up_updated',
+  'tool_params',
+  'tool_approve_execution',
+  'agent_action_success',
+  'tool_error',
+  'agent_message_success',
+  'agent_error',
 ] as const;
 
 export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
+
+/** What the conversation stream (endpoint 7) sends: the specification's union of seven types. */
+export const CONVERSATION_STREAM_TYPES: readonly ConversationEventType[] = [
+  'user_message_new',
+  'agent_message_new',
+  'generation_tokens',
+  'agent_message_done',
+  'agent_generation_cancelled',
+  'conversation_title',
+  'wake_up_updated',
+];
+
+/** What one agent message's stream sends: its tokens, tool calls, approvals and outcome. */
+export const MESSAGE_STREAM_TYPES: readonly ConversationEventType[] = [
+  'generation_tokens',
+  'tool_params',
+  'tool_approve_execution',
+  'agent_action_success',
+  'tool_error',
+  'agent_message_success',
+  'agent_error',
+  'agent_generation_cancelled',
+];
+
+/** Which events of a conversation a reader wants: some types, of one agent message or of all. */
+export interface EventFilter {
+  types: readonly ConversationEventType[];
+  /** sId of the agent message the events are about. */
+  messageId?: string;
+}
 
 /**
  * What each event type carries besides `type` and `created`, as clients see it (the spec fixes these
@@ -31,6 +67,25 @@ export interface ConversationEventFields {
   agent_generation_cancelled: { configurationId: string; messageId: string };
   conversation_title: { title: string };
   wake_up_updated: { conversationId: string; wakeUp: unknown };
+  tool_params: { configurationId: string; messageId: string; action: unknown };
+  tool_approve_execution: {
+    configurationId: string;
+    conversationId: string;
+    messageId: string;
+    actionId: string;
+    inputs: Record<string, unknown>;
+    metadata: { toolName: string; mcpServerName: string; agentName: string };
+    action: unknown;
+  };
+  agent_action_success: { configurationId: string; messageId: string; action: unknown };
+  tool_error: {
+    configurationId: string;
+    messageId: string;
+    action: unknown;
+    error: { code: string; message: string };
+  };
+  agent_message_success: { configurationId: string; messageId: string; message: unknown };
+  agent_error: { configurationId: string; messageId: string; error: { code: string; message: string } };
 }
 
 /** One event of type `T`, as written to the log and sent on the stream. */
@@ -62,11 +117,12 @@ export interface StoredConversationEvent {
 export abstract class ConversationEventLog {
   /** Appends in the current transaction; the doorbell rings once it commits. */
   abstract append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint>;
-  /** Events of a conversation with id > `afterId`, oldest first. */
+  /** Events of a conversation with id > `afterId`, oldest first (those `filter` selects, when given). */
   abstract readAfter(
     conversationId: number,
     afterId: bigint,
     limit: number,
+    filter?: EventFilter,
   ): Promise<StoredConversationEvent[]>;
   /** The id of the newest event of a conversation (0 when it has none). */
   abstract lastId(conversationId: number): Promise<bigint>;

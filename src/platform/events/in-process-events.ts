@@ -39,6 +39,12 @@ export interface AgentMessageCancelled {
   messageId: number;
 }
 
+/** A tool call waiting for approval was answered: the run waiting for it (in this process) goes on at once. */
+export interface ActionAnswered {
+  /** The action's row id. */
+  actionId: number;
+}
+
 /** A wake-up was scheduled: the scheduler of this process must wake up by `dueAt`. */
 export interface WakeUpScheduled {
   dueAt: Date;
@@ -60,6 +66,7 @@ export interface InTransactionEvents {
 export interface CommittedEvents {
   'conversation.message_posted': MessagePosted;
   'conversation.agent_message_cancelled': AgentMessageCancelled;
+  'conversation.action_answered': ActionAnswered;
   'wake_up.scheduled': WakeUpScheduled;
 }
 

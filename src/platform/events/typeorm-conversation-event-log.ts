@@ -3,6 +3,7 @@ import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
   ConversationEvent,
   ConversationEventLog,
+  EventFilter,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
 import { DataSource } from 'typeorm';
@@ -53,14 +54,22 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     conversationId: number,
     afterId: bigint,
     limit: number,
+    filter?: EventFilter,
   ): Promise<StoredConversationEvent[]> {
     // Ordered by the bigint column itself: an output alias of the same name would take precedence
     // in ORDER BY, and a text alias sorts 13 before 2. pg hands bigints over as strings.
     const rows = await this.dataSource.query<{ id: string; payload: ConversationEvent }[]>(
-      `SELECT e.id, e.payload FROM conversation_events e
-       WHERE e.conversation_id = $1 AND e.id > $2::bigint
-       ORDER BY e.id LIMIT $3`,
-      [conversationId, afterId.toString(), limit],
+      filter
+        ? `SELECT e.id, e.payload FROM conversation_events e
+           WHERE e.conversation_id = $1 AND e.id > $2::bigint AND e.type = ANY($4::text[])
+             AND ($5::text IS NULL OR e.payload->>'messageId' = $5)
+           ORDER BY e.id LIMIT $3`
+        : `SELECT e.id, e.payload FROM conversation_events e
+           WHERE e.conversation_id = $1 AND e.id > $2::bigint
+           ORDER BY e.id LIMIT $3`,
+      filter
+        ? [conversationId, afterId.toString(), limit, filter.types, filter.messageId ?? null]
+        : [conversationId, afterId.toString(), limit],
     );
     return rows.map((row) => ({ id: BigInt(row.id), conversationId, event: row.payload }));
   }

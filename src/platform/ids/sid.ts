@@ -7,7 +7,20 @@ const UNBIASED_LIMIT = 248;
 export const SID_LENGTH = 10;
 
 export type SIdPrefix =
-  'fil' | 'vlt' | 'dts' | 'dsv' | 'wku' | 'amf' | 'key' | 'tag' | 'skl' | 'msv' | 'mcp' | 'wsp' | 'usr';
+  | 'fil'
+  | 'vlt'
+  | 'dts'
+  | 'dsv'
+  | 'wku'
+  | 'amf'
+  | 'key'
+  | 'tag'
+  | 'skl'
+  | 'msv'
+  | 'mcp'
+  | 'wsp'
+  | 'usr'
+  | 'act';
 
 export function randomBase62(length: number): string {
   let out = '';

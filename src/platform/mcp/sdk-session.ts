@@ -31,7 +31,7 @@ export class SdkMcpSession implements McpSession {
         tools.push({
           name: tool.name,
           description: tool.description ?? '',
-          inputSchema: tool.inputSchema as Record<string, unknown>,
+          inputSchema: tool.inputSchema,
         });
       }
       cursor = page.nextCursor;

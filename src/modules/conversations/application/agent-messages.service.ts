@@ -10,6 +10,7 @@ import type { AgentDetails } from 'src/modules/agents/application/agents.service
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
+import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
   AgentMessageOutcome,
@@ -44,6 +45,7 @@ export class AgentMessagesService {
     private readonly messagesService: MessagesService,
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
+    private readonly actions: ActionRepository,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
@@ -86,7 +88,7 @@ export class AgentMessagesService {
           completedAt: null,
         });
         // Rendered from what is in hand: the conversation's lock is held here, so no further query.
-        const view = renderAgentMessage(created, message.sId, agent);
+        const view = renderAgentMessage(created, message.sId, agent, []);
         await this.events.append(caller.workspaceId, conversation.id, {
           type: 'agent_message_new',
           created: created.createdAt.getTime(),
@@ -121,8 +123,15 @@ export class AgentMessagesService {
     });
   }
 
-  /** Records the outcome and its event, exactly once per message; false when another outcome came first. */
-  finish(run: Pick<Run, 'conversation' | 'message'>, outcome: AgentMessageOutcome): Promise<boolean> {
+  /**
+   * Records the outcome and its events, exactly once per message; false when another outcome came
+   * first. The conversation stream gets `agent_message_done` (or `agent_generation_cancelled`); the
+   * message's own stream also gets `agent_message_success` with the final message, or `agent_error`.
+   */
+  finish(
+    run: Pick<Run, 'conversation' | 'message'> & { agent?: { name: string; pictureUrl: string } },
+    outcome: AgentMessageOutcome,
+  ): Promise<boolean> {
     const { conversation, message } = run;
     return this.unitOfWork.run(async () => {
       if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
@@ -148,8 +157,36 @@ export class AgentMessagesService {
           conversationId: conversation.sId,
           status: outcome.status === 'succeeded' ? 'success' : 'error',
         });
+        await this.announceOutcome(run, outcome, common);
       }
       return true;
+    });
+  }
+
+  private async announceOutcome(
+    run: Pick<Run, 'conversation' | 'message'> & { agent?: { name: string; pictureUrl: string } },
+    outcome: AgentMessageOutcome,
+    common: { created: number; configurationId: string; messageId: string },
+  ): Promise<void> {
+    const { conversation, message } = run;
+    if (outcome.status !== 'succeeded') {
+      await this.events.append(conversation.workspaceId, conversation.id, {
+        type: 'agent_error',
+        ...common,
+        error: outcome.error ?? { code: 'agent_run_error', message: 'The agent could not answer.' },
+      });
+      return;
+    }
+    const [messages, actions] = await this.unitOfWork.all([
+      () => this.messages.findByIds(conversation.workspaceId, [message.parentMessageId, message.id]),
+      () => this.actions.listForMessages(conversation.workspaceId, [message.id]),
+    ]);
+    const parent = messages.find((candidate) => candidate.id === message.parentMessageId);
+    const finished = messages.find((candidate) => candidate.id === message.id);
+    await this.events.append(conversation.workspaceId, conversation.id, {
+      type: 'agent_message_success',
+      ...common,
+      message: renderAgentMessage(finished as AgentMessage, parent?.sId ?? '', run.agent, actions),
     });
   }
 
@@ -173,6 +210,16 @@ export class AgentMessagesService {
     }
     const [latest] = await this.messages.findByIds(caller.workspaceId, [message.id]);
     return latest as AgentMessage;
+  }
+
+  /** A running agent message and its conversation, by row ids (a run resumed by another process). */
+  async findRunning(ref: RunningMessageRef): Promise<Pick<Run, 'conversation' | 'message'> | null> {
+    const [[conversation], [message]] = await Promise.all([
+      this.conversationRepository.findByIds(ref.workspaceId, [ref.conversationId]),
+      this.messages.findByIds(ref.workspaceId, [ref.messageId]),
+    ]);
+    if (!conversation || message?.type !== 'agent_message' || message.status !== 'created') return null;
+    return { conversation, message };
   }
 
   /** Fails running messages whose run was interrupted (`run_interrupted`, saying why); returns how many. */

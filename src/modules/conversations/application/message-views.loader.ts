@@ -3,7 +3,10 @@ import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
+import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { AgentAction } from 'src/modules/conversations/domain/action';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import {
   AgentMessage,
@@ -70,6 +73,8 @@ export interface AgentMessageView {
   content: string;
   error: { code: string; message: string } | null;
   completedTs: number | null;
+  /** The tool calls the answer made, in call order. */
+  actions: ActionView[];
 }
 
 export type MessageView = UserMessageView | AgentMessageView;
@@ -85,6 +90,7 @@ type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
 export class MessageViews {
   constructor(
     private readonly messages: MessageRepository,
+    private readonly actions: ActionRepository,
     private readonly workspaces: WorkspacesService,
     private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
@@ -103,7 +109,14 @@ export class MessageViews {
     const data = await this.load(caller, users, reactions, {
       agentSIds: answers.map((answer) => answer.agentSId),
       parentIds: answers.map((answer) => answer.parentMessageId).filter((id) => !sIds.has(id)),
+      ids: answers.map((answer) => answer.id),
     });
+    const actionsByMessage = new Map<number, AgentAction[]>();
+    for (const action of data.actions) {
+      const list = actionsByMessage.get(action.messageId);
+      if (list) list.push(action);
+      else actionsByMessage.set(action.messageId, [action]);
+    }
     for (const parent of data.parents) sIds.set(parent.id, parent.sId);
     const agentsBySId = new Map(data.agents.map((details) => [details.agent.sId, details.agent]));
     return messages.map((message) =>
@@ -113,30 +126,32 @@ export class MessageViews {
             message,
             sIds.get(message.parentMessageId) ?? '',
             agentsBySId.get(message.agentSId),
+            actionsByMessage.get(message.id) ?? [],
           ),
     );
   }
 
   async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
-    const data = await this.load(caller, messages, undefined, { agentSIds: [], parentIds: [] });
+    const data = await this.load(caller, messages, undefined, { agentSIds: [], parentIds: [], ids: [] });
     return messages.map((message) => renderUserMessage(message, data));
   }
 
   /**
    * What the views of `users` and of agent messages need: the reactions to `users` (unless known),
    * their authors and reactors, the agents they mention and `answering.agentSIds`, and the messages
-   * `answering.parentIds`.
+   * `answering.parentIds`, and the actions of the agent messages `answering.ids`.
    */
   private async load(
     caller: Caller,
     users: UserMessage[],
     knownReactions: Reaction[] | undefined,
-    answering: { agentSIds: string[]; parentIds: number[] },
+    answering: { agentSIds: string[]; parentIds: number[]; ids: number[] },
   ): Promise<{
     users: Map<number, User>;
     agents: AgentDetails[];
     reactions: Reaction[];
     parents: Message[];
+    actions: AgentAction[];
   }> {
     const reactions =
       users.length === 0
@@ -146,7 +161,7 @@ export class MessageViews {
             caller.workspaceId,
             users.map((message) => message.id),
           )));
-    const [authors, agents, parents] = await this.unitOfWork.all([
+    const [authors, agents, parents, actions] = await this.unitOfWork.all([
       // The ids come from this workspace's messages; authors include the system user, not a member.
       () =>
         this.workspaces.usersByIds([
@@ -159,8 +174,15 @@ export class MessageViews {
           ...answering.agentSIds,
         ]),
       () => this.messages.findByIds(caller.workspaceId, [...new Set(answering.parentIds)]),
+      () => this.actions.listForMessages(caller.workspaceId, answering.ids),
     ]);
-    return { users: new Map(authors.map((user) => [user.id, user])), agents, reactions, parents };
+    return {
+      users: new Map(authors.map((user) => [user.id, user])),
+      agents,
+      reactions,
+      parents,
+      actions,
+    };
   }
 }
 
@@ -172,6 +194,7 @@ export function renderAgentMessage(
   message: AgentMessage,
   parentSId: string,
   agent: { name: string; pictureUrl: string } | undefined,
+  actions: AgentAction[],
 ): AgentMessageView {
   return {
     type: 'agent_message',
@@ -190,6 +213,7 @@ export function renderAgentMessage(
     content: message.content,
     error: message.error,
     completedTs: message.completedAt?.getTime() ?? null,
+    actions: actions.map(renderAction),
   };
 }
 

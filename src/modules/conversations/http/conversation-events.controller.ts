@@ -12,14 +12,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { ConversationEventLog, MAX_EVENT_ID } from 'src/platform/events/conversation-event';
+import {
+  CONVERSATION_STREAM_TYPES,
+  ConversationEventLog,
+  MAX_EVENT_ID,
+  MESSAGE_STREAM_TYPES,
+} from 'src/platform/events/conversation-event';
 import {
   CONVERSATION_EVENT_SCHEMA,
   ConversationStreamEvent,
+  MESSAGE_EVENT_SCHEMA,
 } from 'src/platform/events/conversation-event.schemas';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { ApiErrors } from 'src/platform/http/api-errors';
-import { ConversationParams } from 'src/platform/http/route-params';
+import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
+import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 
@@ -50,6 +57,7 @@ function resumeCursor(header: string | undefined, query: string | undefined): bi
 export class ConversationEventsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly messages: MessagesService,
     private readonly events: ConversationEventLog,
     private readonly feed: ConversationEventFeed,
     private readonly streams: SseStreams,
@@ -104,8 +112,44 @@ export class ConversationEventsController {
     const fromId = cursor ?? (await this.events.lastId(conversation.id));
     this.streams.start(
       res,
-      this.feed.source(conversation.id),
+      this.feed.source(conversation.id, { types: CONVERSATION_STREAM_TYPES }),
       fromId,
+      {
+        keyId: caller.keyId,
+        workspaceId: caller.workspaceId,
+        userId: caller.userId,
+        conversationId: conversation.id,
+      },
+      this.stillReadable,
+    );
+  }
+
+  @Get('api/w/:wId/assistant/conversations/:cId/messages/:mId/events')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({
+    summary: "Stream one agent message's events (Server-Sent Events).",
+    description:
+      "The message's tokens, tool calls (`tool_params`), calls waiting for approval (`tool_approve_execution`), finished actions (`agent_action_success`, `tool_error`) and outcome (`agent_message_success`, `agent_error`, `agent_generation_cancelled`), from the same durable log as the conversation stream: each is `id: <event id>`, `data: <event JSON>`, blank line. Without Last-Event-ID / lastEventId, the stream starts at the message's first event, so nothing is missed; with one, it resumes right after it. Same heartbeats, caps and access re-checks as the conversation stream. Any member who can read the conversation; needs `read:conversation`.",
+  })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
+  @ApiOkResponse({ content: { 'text/event-stream': { schema: MESSAGE_EVENT_SCHEMA } } })
+  @ApiErrors(400, 404, 429)
+  async messageStream(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageParams,
+    @Query() query: StreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
+    const cursor = resumeCursor(lastEventId, query.lastEventId);
+    const conversation = await this.conversations.get(caller, params.cId);
+    const message = await this.messages.findMessage(caller, conversation, params.mId);
+    if (message.type !== 'agent_message')
+      throw new InvalidRequestError('Only agent messages have an event stream of their own.');
+    this.streams.start(
+      res,
+      this.feed.source(conversation.id, { types: MESSAGE_STREAM_TYPES, messageId: message.sId }),
+      cursor ?? 0n,
       {
         keyId: caller.keyId,
         workspaceId: caller.workspaceId,

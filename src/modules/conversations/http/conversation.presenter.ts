@@ -81,6 +81,37 @@ class AgentErrorSchema {
   @ApiProperty() message!: string;
 }
 
+class ActionOutputItemSchema {
+  @ApiProperty({ enum: ['text'] }) type!: 'text';
+  @ApiProperty() text!: string;
+}
+
+/** One tool call of an agent message. */
+export class AgentActionSchema {
+  @ApiProperty({ example: 'act_4fQx9LmT2a' }) sId!: string;
+  @ApiProperty() id!: number;
+  @ApiProperty({
+    example: 'crm__delete_record',
+    description: 'The function the model called: `<server>__<tool>`.',
+  })
+  functionCallName!: string;
+  @ApiProperty({ example: 'crm' }) mcpServerName!: string;
+  @ApiProperty({ example: 'delete_record' }) toolName!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { id: 'rec_42' } })
+  params!: Record<string, unknown>;
+  @ApiProperty({ enum: ['running', 'succeeded', 'failed', 'blocked_validation_required', 'denied'] })
+  status!: string;
+  @ApiProperty({ type: [ActionOutputItemSchema], nullable: true, description: 'Null until the call ends.' })
+  output!: ActionOutputItemSchema[] | null;
+  @ApiProperty({
+    description:
+      'The step of the run (0-based) whose model answer asked for the call; -1 for a toolset entry not offered to the run (its output says why).',
+  })
+  step!: number;
+  @ApiProperty() createdAt!: number;
+  @ApiProperty({ type: Number, nullable: true }) executionDurationMs!: number | null;
+}
+
 export class AgentMessage {
   @ApiProperty({ enum: ['agent_message'] }) type!: 'agent_message';
   @ApiProperty() sId!: string;
@@ -94,6 +125,8 @@ export class AgentMessage {
   @ApiProperty() content!: string;
   @ApiProperty({ type: AgentErrorSchema, nullable: true }) error!: AgentErrorSchema | null;
   @ApiProperty({ type: Number, nullable: true }) completedTs!: number | null;
+  @ApiProperty({ type: [AgentActionSchema], description: 'The tool calls of the answer, in call order.' })
+  actions!: AgentActionSchema[];
 }
 
 class ForkUserSchema {

@@ -248,6 +248,20 @@ export class TypeormConversationRepository extends ConversationRepository {
       .execute();
   }
 
+  async setActionRequired(
+    workspaceId: number,
+    conversationId: number,
+    userId: number,
+    required: boolean,
+  ): Promise<void> {
+    await this.participants
+      .createQueryBuilder()
+      .insert()
+      .values({ workspaceId, conversationId, userId, lastReadAt: null, actionRequired: required })
+      .orUpdate(['action_required'], ['conversation_id', 'user_id'])
+      .execute();
+  }
+
   async markRead(
     workspaceId: number,
     conversationId: number,

@@ -9,10 +9,24 @@ import {
   Run,
 } from 'src/modules/conversations/application/agent-messages.service';
 import {
+  AgentAction,
+  AgentActionsService,
+  UNAVAILABLE_STEP,
+} from 'src/modules/conversations/application/agent-actions.service';
+import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
+import {
   ModelError,
   ModelMessage,
   ModelProviders,
+  ModelRequest,
 } from 'src/modules/runtime/application/ports/model-provider';
+import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
+import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
+import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
+import {
+  ApprovalWaitInterrupted,
+  ToolCallsService,
+} from 'src/modules/runtime/application/tool-calls.service';
 import { RunStateRepository } from 'src/modules/runtime/application/ports/run-state.repository';
 
 export type { Run } from 'src/modules/conversations/application/agent-messages.service';
@@ -20,15 +34,8 @@ export type { Run } from 'src/modules/conversations/application/agent-messages.s
 /** Tokens are written to the log in batches: at this many characters, or after this long. */
 const FLUSH_CHARS = 200;
 const FLUSH_MS = 100;
-/** Stale runs failed per sweep; the next sweep takes the rest. */
-const STALE_BATCH = 100;
 
-/** The reason a run's signal carries when its process stops: the run is interrupted, not cancelled. */
-export class ShutdownSignal extends Error {
-  constructor() {
-    super('shutdown');
-  }
-}
+export { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 
 /**
  * Agent runs: their agent messages created and recorded as one runner's, the answer generated and
@@ -38,6 +45,10 @@ export class ShutdownSignal extends Error {
 export class AgentRunsService {
   constructor(
     private readonly agentMessages: AgentMessagesService,
+    private readonly actions: AgentActionsService,
+    private readonly tools: RunToolsService,
+    private readonly toolCalls: ToolCallsService,
+    private readonly subAgents: SubAgentRunsService,
     private readonly runState: RunStateRepository,
     private readonly models: ModelProviders,
     private readonly unitOfWork: UnitOfWork,
@@ -55,18 +66,25 @@ export class AgentRunsService {
       const runs = await this.agentMessages.start(posted);
       await this.runState.claim(
         runnerId,
-        runs.map((run) => ({ workspaceId: run.caller.workspaceId, messageId: run.message.id })),
+        runs.map((run) => ({
+          workspaceId: run.caller.workspaceId,
+          messageId: run.message.id,
+          userId: run.caller.userId,
+        })),
       );
       return runs;
     });
   }
 
   /**
-   * Generates the answer and records its outcome. `signal` stops it: a cancellation (which
-   * recorded the outcome already), or a `ShutdownSignal` (the run fails as interrupted).
+   * Generates the answer and records its outcome: up to `maxStepsPerRun` model calls, each step's
+   * tool calls executed before the next (the last step is offered no tools, so it answers). A run
+   * resumed after a restart rebuilds its steps from its actions and goes on where it stopped.
+   * `signal` stops it: a cancellation (which recorded the outcome already), or a `ShutdownSignal`
+   * (the run fails as interrupted, unless it waits for an approval: then it stays to be resumed).
    */
   async generate(run: Run, signal: AbortSignal): Promise<void> {
-    let content = '';
+    let content = run.message.content;
     let pending = '';
     let lastFlush = this.clock.now().getTime();
     const flush = async (): Promise<boolean> => {
@@ -76,48 +94,96 @@ export class AgentRunsService {
       lastFlush = this.clock.now().getTime();
       return this.agentMessages.appendTokens(run, text, content);
     };
+    const onText = async (text: string): Promise<boolean> => {
+      content += text;
+      pending += text;
+      if (pending.length < FLUSH_CHARS && this.clock.now().getTime() - lastFlush < FLUSH_MS) return true;
+      // Someone cancelled the message (here or on another process): stop generating.
+      return flush();
+    };
+    let toolset: RunToolset | null = null;
     try {
-      const history = await this.agentMessages.history(run);
-      const request = {
-        modelId: run.agent.model.modelId,
-        instructions: run.agent.instructions ?? '',
-        temperature: run.agent.model.temperature,
-        reasoningEffort: run.agent.model.reasoningEffort,
-        messages: toModelMessages(history),
-        tools: [],
-      };
-      // Without tools, one model call answers; maxStepsPerRun bounds the calls a run may make.
-      const steps = Math.min(1, run.agent.maxStepsPerRun);
-      for (let step = 0; step < steps; step++) {
-        for await (const chunk of this.models.get(run.agent.model.providerId).stream(request, signal)) {
-          if (chunk.type !== 'text') continue;
-          content += chunk.text;
-          pending += chunk.text;
-          if (pending.length >= FLUSH_CHARS || this.clock.now().getTime() - lastFlush >= FLUSH_MS) {
-            // Someone cancelled the message (here or on another process): stop generating.
-            if (!(await flush())) return;
-          }
-        }
+      toolset = await this.tools.open(run, {
+        conversationSId: run.conversation.sId,
+        depth: 0,
+        askAgent: (agentSId, query, askSignal) =>
+          this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal),
+      });
+      const [history, done] = await Promise.all([
+        this.agentMessages.history(run),
+        this.actions.listForMessage(run.caller.workspaceId, run.message.id),
+      ]);
+      const messages = toModelMessages(history);
+      let step = 0;
+      const calls = done.filter((action) => action.step !== UNAVAILABLE_STEP);
+      if (calls.length > 0) {
+        step = await this.replay(run, calls, toolset, messages, signal);
+      } else if (done.length === 0 && toolset.unavailable.length > 0) {
+        await this.actions.recordUnavailable(run, toolset.unavailable);
+      }
+      const provider = this.models.get(run.agent.model.providerId);
+      for (; step < run.agent.maxStepsPerRun; step++) {
+        const last = step === run.agent.maxStepsPerRun - 1;
+        const result = await streamStep(
+          provider,
+          { ...this.request(run), messages, tools: last ? [] : toolset.modelTools },
+          signal,
+          onText,
+        );
+        if (!result) return;
+        if (result.calls.length === 0) break;
+        if (!(await flush())) return;
+        const results = await this.toolCalls.execute(run, step, result.calls, toolset, signal);
+        messages.push(...stepMessages(result, results));
       }
       if (!(await flush())) return;
       await this.agentMessages.finish(run, { status: 'succeeded', content, error: null });
     } catch (error) {
+      // Stopped while a call waits for approval: the run stays running for the next process.
+      if (error instanceof ApprovalWaitInterrupted && signal.reason instanceof ShutdownSignal) return;
       await this.fail(run, content, error, signal);
+    } finally {
+      await toolset?.close();
     }
+  }
+
+  /**
+   * Rebuilds the steps a resumed run made, settling those of its last step still open (a call
+   * waiting for approval waits again); returns the next step.
+   */
+  private async replay(
+    run: Run,
+    done: AgentAction[],
+    toolset: RunToolset,
+    messages: ModelMessage[],
+    signal: AbortSignal,
+  ): Promise<number> {
+    const steps = [...new Set(done.map((action) => action.step))].sort((a, b) => a - b);
+    for (const step of steps) {
+      const actions = done.filter((action) => action.step === step);
+      const results = await this.toolCalls.resume(run, actions, toolset, signal);
+      const calls = actions.map((action) => ({
+        id: action.toolCallId,
+        name: action.functionCallName,
+        arguments: JSON.stringify(action.params),
+      }));
+      messages.push(...stepMessages({ text: '', calls }, results));
+    }
+    return steps[steps.length - 1] + 1;
+  }
+
+  private request(run: Run): Omit<ModelRequest, 'messages' | 'tools'> {
+    return {
+      modelId: run.agent.model.modelId,
+      instructions: run.agent.instructions ?? '',
+      temperature: run.agent.model.temperature,
+      reasoningEffort: run.agent.model.reasoningEffort,
+    };
   }
 
   /** This runner's runs are alive. */
   heartbeat(runnerId: string): Promise<void> {
     return this.runState.heartbeat(runnerId);
-  }
-
-  /** Fails the runs of runners silent for `staleAfterMs` (this process before a restart included); returns how many. */
-  async failStaleRuns(staleAfterMs: number, reason: string): Promise<number> {
-    const stale = await this.runState.findStale(staleAfterMs, STALE_BATCH);
-    const failed = await this.agentMessages.failInterrupted(stale, reason);
-    if (failed > 0)
-      this.log.warn(AgentRunsService.name, { failed }, `Failed ${failed} interrupted agent run(s)`);
-    return failed;
   }
 
   private async fail(run: Run, content: string, error: unknown, signal: AbortSignal): Promise<void> {

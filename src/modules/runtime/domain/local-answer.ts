@@ -33,3 +33,28 @@ export function chunkAnswer(answer: string, wordsPerChunk = 3): string[] {
     chunks.push(words.slice(i, i + wordsPerChunk).join(''));
   return chunks;
 }
+
+/** A call the built-in model makes when asked with `/tool <function> {json}`. */
+export interface LocalToolCall {
+  name: string;
+  arguments: string;
+}
+
+const TOOL_COMMAND = /^\/tool\s+(\S+)\s*(.*)$/;
+
+/**
+ * The calls a user message asks the built-in model to make: one per line of the form
+ * `/tool <function> {json arguments}` (arguments default to `{}`), so a newcomer can see tools work
+ * without any provider.
+ */
+export function localToolCalls(userContent: string): LocalToolCall[] {
+  return userContent.split('\n').flatMap((line) => {
+    const match = TOOL_COMMAND.exec(line.trim());
+    return match ? [{ name: match[1], arguments: match[2].trim() || '{}' }] : [];
+  });
+}
+
+/** The built-in model's answer once its calls answered: each function's output, quoted. */
+export function localToolAnswer(results: { name: string; output: string }[]): string {
+  return results.map((result) => `${result.name} answered: ${result.output}`).join('\n\n');
+}

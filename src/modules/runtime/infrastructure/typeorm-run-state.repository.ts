@@ -13,14 +13,42 @@ export class TypeormRunStateRepository extends RunStateRepository {
     super();
   }
 
-  async claim(runnerId: string, runs: { workspaceId: number; messageId: number }[]): Promise<void> {
+  async claim(
+    runnerId: string,
+    runs: { workspaceId: number; messageId: number; userId: number }[],
+  ): Promise<void> {
     if (runs.length === 0) return;
     await this.db.manager().query(
-      `UPDATE messages m SET runner_id = $1, runner_heartbeat_at = now()
-         FROM unnest($2::int[], $3::int[]) AS r(workspace_id, id)
+      `UPDATE messages m SET runner_id = $1, runner_heartbeat_at = now(), run_user_id = r.user_id
+         FROM unnest($2::int[], $3::int[], $4::int[]) AS r(workspace_id, id, user_id)
         WHERE m.id = r.id AND m.workspace_id = r.workspace_id AND m.status = 'created'`,
-      [runnerId, runs.map((run) => run.workspaceId), runs.map((run) => run.messageId)],
+      [
+        runnerId,
+        runs.map((run) => run.workspaceId),
+        runs.map((run) => run.messageId),
+        runs.map((run) => run.userId),
+      ],
     );
+  }
+
+  async takeOver(runnerId: string, run: StaleRun, staleAfterMs: number): Promise<boolean> {
+    const [, count] = await this.db.manager().query<[unknown[], number]>(
+      `UPDATE messages SET runner_id = $1, runner_heartbeat_at = now()
+        WHERE id = $2 AND workspace_id = $3 AND status = 'created'
+          AND runner_heartbeat_at < now() - make_interval(secs => $4::float8 / 1000)`,
+      [runnerId, run.messageId, run.workspaceId, staleAfterMs],
+    );
+    return count > 0;
+  }
+
+  async runUserId(run: StaleRun): Promise<number | null> {
+    const rows = await this.db
+      .manager()
+      .query<{ run_user_id: number | null }[]>(
+        'SELECT run_user_id FROM messages WHERE id = $1 AND workspace_id = $2',
+        [run.messageId, run.workspaceId],
+      );
+    return rows[0]?.run_user_id ?? null;
   }
 
   async heartbeat(runnerId: string): Promise<void> {

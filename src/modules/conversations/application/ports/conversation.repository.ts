@@ -73,6 +73,13 @@ export abstract class ConversationRepository {
   ): Promise<Map<number, Participation>>;
   /** Makes the user a participant (idempotent). */
   abstract join(workspaceId: number, conversationId: number, userId: number): Promise<void>;
+  /** Sets whether the user must act in the conversation (a tool call waits for them), joining them if needed. */
+  abstract setActionRequired(
+    workspaceId: number,
+    conversationId: number,
+    userId: number,
+    required: boolean,
+  ): Promise<void>;
   abstract markRead(
     workspaceId: number,
     conversationId: number,

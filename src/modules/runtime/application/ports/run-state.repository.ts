@@ -10,8 +10,18 @@ export interface StaleRun {
  * this state; the messages themselves (content, status, events) belong to conversations.
  */
 export abstract class RunStateRepository {
-  /** Stamps running agent messages as this runner's, alive now; joins the transaction that created them. */
-  abstract claim(runnerId: string, runs: { workspaceId: number; messageId: number }[]): Promise<void>;
+  /**
+   * Stamps running agent messages as this runner's, alive now, acting for `userId`; joins the
+   * transaction that created them.
+   */
+  abstract claim(
+    runnerId: string,
+    runs: { workspaceId: number; messageId: number; userId: number }[],
+  ): Promise<void>;
+  /** Takes a stale run over for this runner; false when it is no longer stale (another runner took it, or it ended). */
+  abstract takeOver(runnerId: string, run: StaleRun, staleAfterMs: number): Promise<boolean>;
+  /** The member a run acts for. */
+  abstract runUserId(run: StaleRun): Promise<number | null>;
   /** Every running message of this runner is alive now. */
   abstract heartbeat(runnerId: string): Promise<void>;
   /** Running messages whose last sign of life is older than `staleAfterMs`, oldest first, at most `limit`. */

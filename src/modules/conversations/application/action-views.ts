@@ -1,0 +1,34 @@
+import type { ActionOutput, ActionStatus, AgentAction } from 'src/modules/conversations/domain/action';
+
+/** One tool call of an agent message, as clients see it (in the message and in its events). */
+export interface ActionView {
+  sId: string;
+  id: number;
+  /** The function the model called: `<server>__<tool>`. */
+  functionCallName: string;
+  mcpServerName: string;
+  toolName: string;
+  params: Record<string, unknown>;
+  status: ActionStatus;
+  output: ActionOutput | null;
+  /** The run's step (0-based) whose model answer asked for the call. */
+  step: number;
+  createdAt: number;
+  executionDurationMs: number | null;
+}
+
+export function renderAction(action: AgentAction): ActionView {
+  return {
+    sId: action.sId,
+    id: action.id,
+    functionCallName: action.functionCallName,
+    mcpServerName: action.mcpServerName,
+    toolName: action.toolName,
+    params: action.params,
+    status: action.status,
+    output: action.output,
+    step: action.step,
+    createdAt: action.createdAt.getTime(),
+    executionDurationMs: action.executionDurationMs,
+  };
+}

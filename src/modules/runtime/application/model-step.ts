@@ -1,0 +1,40 @@
+import type {
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelToolCall,
+} from 'src/modules/runtime/application/ports/model-provider';
+
+/** What one model call of a run produced: its text, and the calls it asks for (none ends the run). */
+export interface StepResult {
+  text: string;
+  calls: ModelToolCall[];
+}
+
+/**
+ * One step of a run: streams the model's answer, handing each text chunk to `onText` (false stops
+ * the step: the run was cancelled), and gathers the tool calls it asks for.
+ */
+export async function streamStep(
+  provider: ModelProvider,
+  request: ModelRequest,
+  signal: AbortSignal,
+  onText: (text: string) => Promise<boolean> | boolean,
+): Promise<StepResult | null> {
+  let text = '';
+  const calls: ModelToolCall[] = [];
+  for await (const chunk of provider.stream(request, signal)) {
+    if (chunk.type === 'tool_calls') {
+      calls.push(...chunk.calls);
+      continue;
+    }
+    text += chunk.text;
+    if (!(await onText(chunk.text))) return null;
+  }
+  return { text, calls };
+}
+
+/** The model's view of a step that called tools: its answer with the calls, then their results. */
+export function stepMessages(result: StepResult, toolMessages: ModelMessage[]): ModelMessage[] {
+  return [{ role: 'assistant', content: result.text, toolCalls: result.calls }, ...toolMessages];
+}

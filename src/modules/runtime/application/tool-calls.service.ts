@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Clock } from 'src/platform/clock/clock';
+import { AppConfig } from 'src/platform/config/app-config';
+import { McpCallTimeout } from 'src/platform/mcp/mcp-session';
+import {
+  AgentAction,
+  AgentActionsService,
+  EXPIRED_TEXT,
+  NewCall,
+} from 'src/modules/conversations/application/agent-actions.service';
+import type { Run } from 'src/modules/conversations/application/agent-messages.service';
+import type { ModelMessage, ModelToolCall } from 'src/modules/runtime/application/ports/model-provider';
+import type { OfferedTool, RunToolset } from 'src/modules/runtime/application/run-tools.service';
+import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
+import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
+import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
+
+/** A run stopped while one of its calls waited for approval: it stays running, to be resumed. */
+export class ApprovalWaitInterrupted extends Error {
+  constructor() {
+    super('The run stopped while a tool call waited for approval.');
+  }
+}
+
+/** A call of a step, checked: the tool it names and its arguments, or why it cannot run. */
+interface PreparedCall {
+  call: ModelToolCall;
+  tool: OfferedTool | undefined;
+  params: Record<string, unknown>;
+  problem: string | null;
+}
+
+/**
+ * Executes the tool calls of a run's steps: each is an action on the agent message, run in
+ * parallel within its step under the per-call timeout, its output capped before the model sees it;
+ * calls that need approval wait for it (durably: the action row is the state).
+ */
+@Injectable()
+export class ToolCallsService {
+  /** Runs of this process waiting for an answer, by action row id. */
+  private readonly waiting = new Map<number, () => void>();
+
+  constructor(
+    private readonly actions: AgentActionsService,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records and executes one step's calls; answers the tool messages for the model, in call order. */
+  async execute(
+    run: Run,
+    step: number,
+    calls: ModelToolCall[],
+    toolset: RunToolset,
+    signal: AbortSignal,
+  ): Promise<ModelMessage[]> {
+    const prepared = calls.map((call, index) => this.prepare(call, index, toolset));
+    const deadline = new Date(this.clock.now().getTime() + this.config.tools.approvalTimeoutMs);
+    const recorded = await this.actions.record(
+      run,
+      step,
+      prepared.map(({ call, tool, params, problem }): NewCall => ({
+        toolCallId: call.id,
+        functionCallName: call.name.slice(0, 64),
+        mcpServerName: tool?.mcpServerName ?? '',
+        toolName: tool?.tool.name ?? '',
+        params,
+        needsApproval: problem === null && tool?.needsApproval === true,
+      })),
+      deadline,
+    );
+    return this.settleAll(run, recorded, prepared, toolset, signal);
+  }
+
+  /**
+   * Settles actions recorded before: those waiting for approval or approved but never started run
+   * (or are declined), those that were running when their process stopped fail (running them
+   * again could repeat what they did). Answers the tool messages of the whole step.
+   */
+  async resume(run: Run, stepActions: AgentAction[], toolset: RunToolset, signal: AbortSignal) {
+    const prepared = stepActions.map((action): PreparedCall => {
+      const tool = toolset.find(action.functionCallName);
+      const call = { id: action.toolCallId, name: action.functionCallName, arguments: '' };
+      const interrupted = action.status === 'running' && action.approvalDeadline === null;
+      return {
+        call,
+        tool,
+        params: action.params,
+        problem: interrupted
+          ? 'The service restarted while this tool ran; it was not run again.'
+          : tool
+            ? null
+            : `The tool ${action.functionCallName} is no longer offered to this agent.`,
+      };
+    });
+    return this.settleAll(run, stepActions, prepared, toolset, signal);
+  }
+
+  /** An answer was given in this process: the run waiting for it looks at once. */
+  answered(actionId: number): void {
+    this.waiting.get(actionId)?.();
+  }
+
+  private prepare(call: ModelToolCall, index: number, toolset: RunToolset): PreparedCall {
+    const tool = toolset.find(call.name);
+    const params = parseToolArguments(call.arguments);
+    const limit = this.config.tools.maxCallsPerStep;
+    const problem =
+      index >= limit
+        ? `Not run: at most ${limit} tool calls are allowed in one step.`
+        : !tool
+          ? `There is no tool named ${call.name}.`
+          : params === null
+            ? 'The arguments are not a JSON object.'
+            : null;
+    return { call, tool, params: params ?? {}, problem };
+  }
+
+  private async settleAll(
+    run: Run,
+    actions: AgentAction[],
+    prepared: PreparedCall[],
+    toolset: RunToolset,
+    signal: AbortSignal,
+  ): Promise<ModelMessage[]> {
+    const outputs = await Promise.all(
+      actions.map((action, index) => this.settleOne(run, action, prepared[index], toolset, signal)),
+    );
+    return actions.map((action, index) => ({
+      role: 'tool',
+      toolCallId: action.toolCallId,
+      content: outputs[index],
+    }));
+  }
+
+  /** Runs (or refuses) one call and records its outcome; answers what the model is told. */
+  private async settleOne(
+    run: Run,
+    action: AgentAction,
+    prepared: PreparedCall,
+    toolset: RunToolset,
+    signal: AbortSignal,
+  ): Promise<string> {
+    if (action.status === 'succeeded' || action.status === 'failed' || action.status === 'denied')
+      return (action.output ?? []).map((item) => item.text).join('\n');
+    if (prepared.problem !== null || !prepared.tool) {
+      const text = prepared.problem ?? `There is no tool named ${action.functionCallName}.`;
+      await this.actions.settle(run, action, action.status, {
+        status: 'failed',
+        output: [{ type: 'text', text }],
+        executionDurationMs: 0,
+      });
+      return text;
+    }
+    let current = action;
+    if (current.status === 'blocked_validation_required') {
+      current = await this.waitForAnswer(run, current, signal);
+      if (current.status !== 'running') return (current.output ?? []).map((item) => item.text).join('\n');
+    }
+    return this.run(run, current, prepared.tool, toolset, signal);
+  }
+
+  private async run(
+    run: Run,
+    action: AgentAction,
+    tool: OfferedTool,
+    toolset: RunToolset,
+    signal: AbortSignal,
+  ): Promise<string> {
+    await this.actions.markStarted(action);
+    const started = this.clock.now().getTime();
+    const { callTimeoutMs, outputMaxBytes } = this.config.tools;
+    let status: 'succeeded' | 'failed';
+    let text: string;
+    try {
+      const output = await toolset.call(tool, action.params, { signal, timeoutMs: callTimeoutMs });
+      status = output.isError ? 'failed' : 'succeeded';
+      text = capToolOutput(output.content.map((item) => item.text).join('\n'), outputMaxBytes);
+    } catch (error) {
+      if (signal.aborted) {
+        await this.actions.settle(run, action, 'running', {
+          status: 'failed',
+          output: [{ type: 'text', text: 'The run stopped while the tool ran.' }],
+          executionDurationMs: this.clock.now().getTime() - started,
+        });
+        throw error;
+      }
+      status = 'failed';
+      text =
+        error instanceof McpCallTimeout
+          ? error.message
+          : `The tool call failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    await this.actions.settle(run, action, 'running', {
+      status,
+      output: [{ type: 'text', text }],
+      executionDurationMs: this.clock.now().getTime() - started,
+    });
+    return text;
+  }
+
+  /**
+   * Waits until the call is answered (here or on another process), declining it once its deadline
+   * passes. A stop of the run ends the wait: a cancelled run's call is declined, a call of a
+   * process that stops keeps waiting for the process that resumes the run.
+   */
+  private async waitForAnswer(run: Run, action: AgentAction, signal: AbortSignal): Promise<AgentAction> {
+    for (;;) {
+      const current = (await this.actions.current(action)) ?? action;
+      if (current.status !== 'blocked_validation_required') return current;
+      const left = (current.approvalDeadline?.getTime() ?? 0) - this.clock.now().getTime();
+      if (left <= 0) {
+        await this.actions.settle(run, current, 'blocked_validation_required', {
+          status: 'denied',
+          output: [{ type: 'text', text: EXPIRED_TEXT }],
+          executionDurationMs: 0,
+        });
+        continue;
+      }
+      if (signal.aborted) {
+        // Cancelled: nobody needs to answer any more. Shutdown: the call waits for the next process.
+        if (!(signal.reason instanceof ShutdownSignal)) {
+          await this.actions.settle(run, current, 'blocked_validation_required', {
+            status: 'denied',
+            output: [{ type: 'text', text: 'The message was cancelled before anyone answered.' }],
+            executionDurationMs: 0,
+          });
+        }
+        throw new ApprovalWaitInterrupted();
+      }
+      const wake = new AbortController();
+      this.waiting.set(action.id, () => wake.abort());
+      try {
+        await sleep(Math.min(left, this.config.tools.approvalPollMs), undefined, {
+          signal: AbortSignal.any([wake.signal, signal]),
+        });
+      } catch {
+        // Woken by an answer or stopped: the next turn looks at the action again.
+      } finally {
+        this.waiting.delete(action.id);
+      }
+    }
+  }
+}
