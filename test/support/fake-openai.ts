@@ -1,7 +1,23 @@
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 
+/** A tool call the fake streams; without `id`, its fragments carry none (as some servers do). */
+export interface FakeToolCall {
+  id?: string;
+  name: string;
+  arguments: string;
+}
+
 export type FakeReply =
-  { kind: 'stream'; chunks: string[] } | { kind: 'status'; status: number } | { kind: 'stall' };
+  | { kind: 'stream'; chunks: string[] }
+  | { kind: 'status'; status: number }
+  | { kind: 'stall' }
+  /** Streams `text` word by word, then the calls' fragments interleaved, then `finish_reason: "tool_calls"`. */
+  | { kind: 'tool_calls'; calls: FakeToolCall[]; text?: string }
+  /** Writes these `data:` payloads as they are, then ends the body (no `[DONE]` unless listed). */
+  | { kind: 'raw'; data: string[] };
+
+/** How many pieces each call's arguments are cut into, so a client must join them. */
+const ARGUMENT_FRAGMENTS = 3;
 
 /** A local OpenAI-compatible chat-completions server whose replies the test scripts, one per request. */
 export class FakeOpenAi {
@@ -48,10 +64,55 @@ export class FakeOpenAi {
       case 'stream':
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         for (const chunk of reply.chunks) {
-          res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: chunk } }] })}\n\n`);
-          await new Promise((resolve) => setTimeout(resolve, 5));
+          await send(res, { choices: [{ delta: { content: chunk } }] });
         }
         res.end('data: [DONE]\n\n');
+        return;
+      case 'tool_calls':
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        for (const word of reply.text?.match(/\S+\s*/g) ?? []) {
+          await send(res, { choices: [{ delta: { content: word } }] });
+        }
+        for (const delta of toolCallDeltas(reply.calls)) {
+          await send(res, { choices: [{ delta: { tool_calls: [delta] } }] });
+        }
+        await send(res, { choices: [{ delta: {}, finish_reason: 'tool_calls' }] });
+        res.end('data: [DONE]\n\n');
+        return;
+      case 'raw':
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        for (const data of reply.data) {
+          res.write(`data: ${data}\n\n`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        res.end();
     }
   }
+}
+
+async function send(res: ServerResponse, chunk: unknown): Promise<void> {
+  res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
+ * The deltas of parallel calls as OpenAI streams them: each call's head (index, id, name) first,
+ * then the argument pieces of all calls taken in turn, so the calls interleave by `index`.
+ */
+function toolCallDeltas(calls: FakeToolCall[]): Record<string, unknown>[] {
+  const heads = calls.map((call, index) => ({
+    index,
+    ...(call.id ? { id: call.id } : {}),
+    type: 'function',
+    function: { name: call.name, arguments: '' },
+  }));
+  const deltas: Record<string, unknown>[] = [...heads];
+  for (let round = 0; round < ARGUMENT_FRAGMENTS; round++) {
+    calls.forEach((call, index) => {
+      const size = Math.ceil(call.arguments.length / ARGUMENT_FRAGMENTS);
+      const piece = call.arguments.slice(round * size, (round + 1) * size);
+      if (piece) deltas.push({ index, function: { arguments: piece } });
+    });
+  }
+  return deltas;
 }

@@ -1,18 +1,43 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig, OpenAiSettings } from 'src/platform/config/app-config';
 import {
   ModelChunk,
   ModelError,
+  ModelMessage,
   ModelProvider,
   ModelRequest,
+  ModelToolCall,
+  ReasoningEffort,
 } from 'src/modules/runtime/application/ports/model-provider';
 
 const RETRY_BASE_MS = 250;
 const RETRY_AFTER_MAX_MS = 10_000;
 
+/**
+ * The agent's effort in the chat-completions vocabulary (`low | medium | high`). `none` sends no
+ * `reasoning_effort` at all, since most models and servers reject the key on a non-reasoning model.
+ */
+const REASONING_EFFORT: Record<ReasoningEffort, string | null> = {
+  none: null,
+  light: 'low',
+  medium: 'medium',
+  high: 'high',
+};
+
+interface ToolCallDelta {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
 interface ChatCompletionChunk {
-  choices?: { delta?: { content?: string | null } }[];
+  choices?: {
+    delta?: { content?: string | null; tool_calls?: ToolCallDelta[] | null };
+    finish_reason?: string | null;
+  }[];
+  error?: { message?: string };
 }
 
 /**
@@ -51,15 +76,7 @@ export class OpenAiModelProvider extends ModelProvider {
     request: ModelRequest,
     signal: AbortSignal,
   ): Promise<Response> {
-    const body = JSON.stringify({
-      model: request.modelId,
-      temperature: request.temperature,
-      stream: true,
-      messages: [
-        { role: 'system', content: request.instructions },
-        ...request.messages.map((message) => ({ role: message.role, content: message.content })),
-      ],
-    });
+    const body = JSON.stringify(requestBody(request));
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
@@ -100,28 +117,149 @@ export class OpenAiModelProvider extends ModelProvider {
     }
   }
 
+  /**
+   * Yields text as it comes, then the step's tool calls once, when the stream ends: on a
+   * `finish_reason`, on `[DONE]`, or when the body ends without either.
+   */
   private async *read(response: Response, signal: AbortSignal): AsyncIterable<ModelChunk> {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-      signal.throwIfAborted();
-      buffer += decoder.decode(bytes, { stream: true });
-      let newline: number;
-      while ((newline = buffer.indexOf('\n')) !== -1) {
-        const line = buffer.slice(0, newline).trim();
-        buffer = buffer.slice(newline + 1);
-        if (!line.startsWith('data:')) continue;
-        const data = line.slice(5).trim();
-        if (data === '[DONE]') return;
-        let chunk: ChatCompletionChunk;
-        try {
-          chunk = JSON.parse(data) as ChatCompletionChunk;
-        } catch {
-          throw new ModelError('model_error', 'The model endpoint sent a malformed stream.');
-        }
-        const text = chunk.choices?.[0]?.delta?.content;
-        if (text) yield { type: 'text', text };
-      }
+    const calls = new ToolCallAssembler();
+    for await (const line of lines(response.body as unknown as AsyncIterable<Uint8Array>, signal)) {
+      const event = parseLine(line);
+      if (event === null) continue;
+      if (event === 'done') break;
+      const choice = event.choices?.[0];
+      const text = choice?.delta?.content;
+      if (text) yield { type: 'text', text };
+      for (const delta of choice?.delta?.tool_calls ?? []) calls.add(delta);
+      // A server may send more (usage) after the finish; the answer is complete here.
+      if (choice?.finish_reason) break;
     }
+    const complete = calls.complete();
+    if (complete.length > 0) yield { type: 'tool_calls', calls: complete };
+  }
+}
+
+/** The lines of a body, the last one included when the body ends without a newline. */
+async function* lines(body: AsyncIterable<Uint8Array>, signal: AbortSignal): AsyncIterable<string> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const bytes of body) {
+    signal.throwIfAborted();
+    buffer += decoder.decode(bytes, { stream: true });
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) !== -1) {
+      yield buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+    }
+  }
+  buffer += decoder.decode();
+  if (buffer) yield buffer;
+}
+
+/** The chat-completions request: keys a server may reject (`tools`, `reasoning_effort`) only when used. */
+function requestBody(request: ModelRequest): Record<string, unknown> {
+  const effort = REASONING_EFFORT[request.reasoningEffort];
+  return {
+    model: request.modelId,
+    temperature: request.temperature,
+    stream: true,
+    ...(effort ? { reasoning_effort: effort } : {}),
+    messages: [{ role: 'system', content: request.instructions }, ...request.messages.map(toWire)],
+    ...(request.tools.length > 0
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function',
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }
+      : {}),
+  };
+}
+
+function toWire(message: ModelMessage): Record<string, unknown> {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'assistant':
+      if (!message.toolCalls?.length) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        // The API wants null, not an empty string, for a turn that only calls tools.
+        content: message.content || null,
+        tool_calls: message.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      };
+  }
+}
+
+/** One `data:` line of the stream: its chunk, `'done'`, or null for any other line. */
+function parseLine(line: string): ChatCompletionChunk | 'done' | null {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('data:')) return null;
+  const data = trimmed.slice(5).trim();
+  if (data === '[DONE]') return 'done';
+  let chunk: ChatCompletionChunk;
+  try {
+    chunk = JSON.parse(data) as ChatCompletionChunk;
+  } catch {
+    throw new ModelError('model_error', 'The model endpoint sent a malformed stream.');
+  }
+  if (typeof chunk !== 'object' || chunk === null) {
+    throw new ModelError('model_error', 'The model endpoint sent a malformed stream.');
+  }
+  if (chunk.error) {
+    throw new ModelError(
+      'model_error',
+      `The model endpoint failed mid-answer: ${chunk.error.message ?? 'no reason given'}.`,
+    );
+  }
+  return chunk;
+}
+
+/**
+ * Puts streamed tool-call fragments together. Fragments of a call share its `index`; the first
+ * carries `id` and the name, the next ones pieces of the arguments.
+ */
+class ToolCallAssembler {
+  private readonly calls = new Map<number, { id: string | null; name: string; arguments: string }>();
+
+  add(delta: ToolCallDelta): void {
+    const index = this.indexOf(delta);
+    const call = this.calls.get(index) ?? { id: null, name: '', arguments: '' };
+    this.calls.set(index, call);
+    if (delta.id && !call.id) call.id = delta.id;
+    const name = delta.function?.name;
+    // Some servers repeat the whole name in every fragment; others split it.
+    if (name && name !== call.name) call.name += name;
+    call.arguments += delta.function?.arguments ?? '';
+  }
+
+  complete(): ModelToolCall[] {
+    const seen = new Set<string>();
+    return [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => {
+        if (!call.name) {
+          throw new ModelError('model_error', 'The model endpoint sent a tool call without a name.');
+        }
+        // The id pairs the call with its result on the next request, so it must be there and unique.
+        const id = call.id && !seen.has(call.id) ? call.id : `call_${randomUUID()}`;
+        seen.add(id);
+        return { id, name: call.name, arguments: call.arguments.trim() ? call.arguments : '{}' };
+      });
+  }
+
+  /** Servers that leave out `index` send each call whole, in one fragment with its own id. */
+  private indexOf(delta: ToolCallDelta): number {
+    if (typeof delta.index === 'number') return delta.index;
+    const last = Math.max(-1, ...this.calls.keys());
+    const current = this.calls.get(last);
+    if (current && (!delta.id || delta.id === current.id)) return last;
+    return last + 1;
   }
 }

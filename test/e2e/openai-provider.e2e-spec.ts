@@ -1,0 +1,308 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { AppConfig, loadAppConfig } from 'src/platform/config/app-config';
+import type {
+  ModelChunk,
+  ModelRequest,
+  ModelTool,
+  ReasoningEffort,
+} from 'src/modules/runtime/application/ports/model-provider';
+import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
+import { FakeOpenAi } from 'test/support/fake-openai';
+
+const weather: ModelTool = {
+  name: 'weather__forecast',
+  description: 'The forecast of a city for the coming days.',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { type: 'integer' } },
+    required: ['city'],
+  },
+};
+const clock: ModelTool = {
+  name: 'clock__now',
+  description: 'The current time.',
+  parameters: { type: 'object', properties: {} },
+};
+
+describe('openai provider against an OpenAI-compatible server', () => {
+  const openai = new FakeOpenAi();
+  let provider: OpenAiModelProvider;
+
+  beforeAll(async () => {
+    const baseUrl = await openai.start();
+    provider = new OpenAiModelProvider(
+      new AppConfig({
+        ...loadAppConfig({ LOG_LEVEL: 'silent' }),
+        openai: { baseUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
+      }),
+    );
+  });
+  afterAll(() => openai.stop());
+
+  const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
+    modelId: 'gpt-test',
+    instructions: 'You are a helpful agent.',
+    temperature: 0.2,
+    reasoningEffort: 'none',
+    messages: [{ role: 'user', content: 'Weather in Paris and Oslo?' }],
+    tools: [],
+    ...overrides,
+  });
+
+  const collect = async (body: ModelRequest): Promise<ModelChunk[]> => {
+    const chunks: ModelChunk[] = [];
+    for await (const chunk of provider.stream(body, new AbortController().signal)) chunks.push(chunk);
+    return chunks;
+  };
+
+  /** The body of the next request the fake receives while `run` runs. */
+  const sent = async (run: () => Promise<unknown>): Promise<Record<string, unknown>> => {
+    const before = openai.requests.length;
+    await run();
+    expect(openai.requests.length).toBe(before + 1);
+    return openai.requests[before].body;
+  };
+
+  it('sends the tools as functions, streams text and then both interleaved calls whole, once', async () => {
+    const paris = '{"city": "Paris", "days": 3}';
+    const oslo = '{"city": "Oslo, Norway", "days": 10}';
+    openai.script({
+      kind: 'tool_calls',
+      text: 'Let me look both up.',
+      calls: [
+        { id: 'call_paris', name: 'weather__forecast', arguments: paris },
+        { id: 'call_oslo', name: 'weather__forecast', arguments: oslo },
+      ],
+    });
+    let chunks: ModelChunk[] = [];
+    const body = await sent(async () => (chunks = await collect(request({ tools: [weather, clock] }))));
+
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: weather.name, description: weather.description, parameters: weather.parameters },
+      },
+      {
+        type: 'function',
+        function: { name: clock.name, description: clock.description, parameters: clock.parameters },
+      },
+    ]);
+    const texts = chunks.slice(0, -1);
+    expect(texts.length).toBeGreaterThan(1);
+    expect(texts.every((chunk) => chunk.type === 'text')).toBe(true);
+    expect(texts.map((chunk) => (chunk.type === 'text' ? chunk.text : '')).join('')).toBe(
+      'Let me look both up.',
+    );
+    expect(chunks.at(-1)).toEqual({
+      type: 'tool_calls',
+      calls: [
+        { id: 'call_paris', name: 'weather__forecast', arguments: paris },
+        { id: 'call_oslo', name: 'weather__forecast', arguments: oslo },
+      ],
+    });
+  });
+
+  it('sends the calls and their results back on the follow-up request, paired by id', async () => {
+    openai.script({
+      kind: 'tool_calls',
+      calls: [
+        { id: 'call_a', name: 'weather__forecast', arguments: '{"city":"Paris"}' },
+        { id: 'call_b', name: 'clock__now', arguments: '' },
+      ],
+    });
+    const first = await collect(request({ tools: [weather, clock] }));
+    const step = first.at(-1);
+    if (step?.type !== 'tool_calls') throw new Error('expected tool calls');
+    expect(first).toHaveLength(1);
+
+    openai.script({ kind: 'stream', chunks: ['Sunny', ' in Paris.'] });
+    const body = await sent(() =>
+      collect(
+        request({
+          tools: [weather, clock],
+          messages: [
+            { role: 'user', content: 'Weather in Paris?' },
+            { role: 'assistant', content: '', toolCalls: step.calls },
+            { role: 'tool', toolCallId: 'call_a', content: 'Sunny, 24 °C' },
+            { role: 'tool', toolCallId: 'call_b', content: '2025-06-01T12:00:00Z' },
+          ],
+        }),
+      ),
+    );
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'You are a helpful agent.' },
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'weather__forecast', arguments: '{"city":"Paris"}' },
+          },
+          { id: 'call_b', type: 'function', function: { name: 'clock__now', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: 'Sunny, 24 °C' },
+      { role: 'tool', tool_call_id: 'call_b', content: '2025-06-01T12:00:00Z' },
+    ]);
+  });
+
+  it('keeps the text of an assistant turn that also called tools', async () => {
+    openai.script({ kind: 'stream', chunks: ['ok'] });
+    const body = await sent(() =>
+      collect(
+        request({
+          messages: [
+            { role: 'user', content: 'Time?' },
+            {
+              role: 'assistant',
+              content: 'Checking.',
+              toolCalls: [{ id: 'call_1', name: 'clock__now', arguments: '{}' }],
+            },
+            { role: 'tool', toolCallId: 'call_1', content: 'noon' },
+            { role: 'assistant', content: 'It is noon.' },
+            { role: 'user', content: 'Thanks' },
+          ],
+        }),
+      ),
+    );
+    expect((body.messages as unknown[]).slice(1)).toEqual([
+      { role: 'user', content: 'Time?' },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'clock__now', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'noon' },
+      { role: 'assistant', content: 'It is noon.' },
+      { role: 'user', content: 'Thanks' },
+    ]);
+  });
+
+  it('gives a unique id to calls the server sent without one, and "{}" to calls without arguments', async () => {
+    openai.script({
+      kind: 'tool_calls',
+      calls: [
+        { name: 'clock__now', arguments: '' },
+        { name: 'weather__forecast', arguments: '{"city":"Lima"}' },
+      ],
+    });
+    const chunks = await collect(request({ tools: [weather, clock] }));
+    expect(chunks).toHaveLength(1);
+    const [step] = chunks;
+    if (step.type !== 'tool_calls') throw new Error('expected tool calls');
+    expect(step.calls).toEqual([
+      { id: expect.stringMatching(/^call_/), name: 'clock__now', arguments: '{}' },
+      { id: expect.stringMatching(/^call_/), name: 'weather__forecast', arguments: '{"city":"Lima"}' },
+    ]);
+    expect(step.calls[0].id).not.toBe(step.calls[1].id);
+  });
+
+  it('maps the agent reasoning effort, and sends none for "none"', async () => {
+    const expected: Record<ReasoningEffort, string | undefined> = {
+      none: undefined,
+      light: 'low',
+      medium: 'medium',
+      high: 'high',
+    };
+    for (const [effort, wire] of Object.entries(expected)) {
+      openai.script({ kind: 'stream', chunks: ['ok'] });
+      const body = await sent(() => collect(request({ reasoningEffort: effort as ReasoningEffort })));
+      if (wire === undefined) expect(body).not.toHaveProperty('reasoning_effort');
+      else expect(body.reasoning_effort).toBe(wire);
+    }
+  });
+
+  it('sends no tools key when the agent has no tools', async () => {
+    openai.script({ kind: 'stream', chunks: ['ok'] });
+    const body = await sent(() => collect(request()));
+    expect(body).not.toHaveProperty('tools');
+    expect(body).toEqual({
+      model: 'gpt-test',
+      temperature: 0.2,
+      stream: true,
+      messages: [
+        { role: 'system', content: 'You are a helpful agent.' },
+        { role: 'user', content: 'Weather in Paris and Oslo?' },
+      ],
+    });
+  });
+
+  it('completes the calls at [DONE] or at the end of the body when no finish_reason comes', async () => {
+    const head = (index: number, id: string) =>
+      JSON.stringify({
+        choices: [
+          { delta: { tool_calls: [{ index, id, function: { name: 'clock__now', arguments: '' } }] } },
+        ],
+      });
+    const piece = (index: number, text: string) =>
+      JSON.stringify({ choices: [{ delta: { tool_calls: [{ index, function: { arguments: text } }] } }] });
+    const calls = [
+      { id: 'call_1', name: 'clock__now', arguments: '{"tz":"UTC"}' },
+      { id: 'call_2', name: 'clock__now', arguments: '{}' },
+    ];
+    openai.script({
+      kind: 'raw',
+      data: [head(0, 'call_1'), head(1, 'call_2'), piece(0, '{"tz":'), piece(0, '"UTC"}'), '[DONE]'],
+    });
+    expect(await collect(request())).toEqual([{ type: 'tool_calls', calls }]);
+
+    openai.script({ kind: 'raw', data: [head(0, 'call_1'), piece(0, '{"tz":"UTC"}'), head(1, 'call_2')] });
+    expect(await collect(request())).toEqual([{ type: 'tool_calls', calls }]);
+  });
+
+  it('reads calls from a server that sends each call whole without an index', async () => {
+    const whole = (id: string, city: string) =>
+      JSON.stringify({
+        choices: [
+          {
+            delta: {
+              tool_calls: [
+                {
+                  id,
+                  type: 'function',
+                  function: { name: 'weather__forecast', arguments: `{"city":"${city}"}` },
+                },
+              ],
+            },
+          },
+        ],
+      });
+    openai.script({
+      kind: 'raw',
+      data: [
+        whole('call_x', 'Rome'),
+        whole('call_y', 'Kyiv'),
+        JSON.stringify({ choices: [{ delta: {}, finish_reason: 'tool_calls' }] }),
+      ],
+    });
+    expect(await collect(request())).toEqual([
+      {
+        type: 'tool_calls',
+        calls: [
+          { id: 'call_x', name: 'weather__forecast', arguments: '{"city":"Rome"}' },
+          { id: 'call_y', name: 'weather__forecast', arguments: '{"city":"Kyiv"}' },
+        ],
+      },
+    ]);
+  });
+
+  it('fails with model_error on a malformed stream, an error mid-stream or a call without a name', async () => {
+    const text = JSON.stringify({ choices: [{ delta: { content: 'Hi' } }] });
+    const streams = [
+      [text, '{"choices": ['],
+      [text, JSON.stringify({ error: { message: 'overloaded' } })],
+      [
+        JSON.stringify({
+          choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{}' } }] } }],
+        }),
+      ],
+    ];
+    for (const data of streams) {
+      openai.script({ kind: 'raw', data });
+      await expect(collect(request())).rejects.toMatchObject({ code: 'model_error' });
+    }
+  });
+});
