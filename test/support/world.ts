@@ -1,3 +1,4 @@
+import { CONVERSATION_STREAM_TYPES } from 'src/platform/events/conversation-event';
 import request from 'supertest';
 import type { Caller, Role } from 'src/platform/auth/caller';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
@@ -367,8 +368,8 @@ export async function eventsOf<P = Record<string, unknown>>(
   // How many to wait for: the stream never says that it has caught up.
   const [{ n }] = await t.dataSource.query<{ n: number }[]>(
     `SELECT count(*)::int AS n FROM conversation_events e JOIN conversations c ON c.id = e.conversation_id
-     WHERE c.s_id = $1`,
-    [cId],
+     WHERE c.s_id = $1 AND e.type = ANY($2::text[])`,
+    [cId, CONVERSATION_STREAM_TYPES],
   );
   const stream = await openSse(`${await t.listen()}${paths.stream(actor.workspace.sId, cId)}?lastEventId=0`, {
     Authorization: `Bearer ${actor.secret}`,
