@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
+import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
 import { ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import { InternalToolServers } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import { RunStateRepository } from 'src/modules/runtime/application/ports/run-state.repository';
+import { InProcessInternalToolServers } from 'src/modules/runtime/infrastructure/internal-tool-servers';
 import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-model.provider';
 import { ConfiguredModelProviders } from 'src/modules/runtime/infrastructure/model-providers';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
@@ -10,7 +14,7 @@ import { TypeormRunStateRepository } from 'src/modules/runtime/infrastructure/ty
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 
 @Module({
-  imports: [ConversationsModule],
+  imports: [ConversationsModule, AgentsModule, WakeUpsModule],
   providers: [
     AgentRunsService,
     AgentRunner,
@@ -18,6 +22,7 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
     OpenAiModelProvider,
     { provide: ModelProviders, useClass: ConfiguredModelProviders },
     { provide: RunStateRepository, useClass: TypeormRunStateRepository },
+    { provide: InternalToolServers, useClass: InProcessInternalToolServers },
   ],
   exports: [AgentRunner],
 })
