@@ -81,7 +81,7 @@ describe('agent configurations', () => {
         tags: [{ name: 'Support' }, { name: 'Billing', kind: 'standard' }],
         editors: [{ email: user.user.email }],
         skills: [{ sId: skill.body.skill.sId, name: 'Triage' }],
-        toolset: [{ name: 'Find', type: 'MCP', configuration: { mcp_server_name: 'search' } }],
+        toolset: [{ name: 'Ask', type: 'MCP', configuration: { mcp_server_name: 'run_agent' } }],
       })
       .expect(200);
     expect(res.body).toMatchApiSchema('UpdatedAgentConfigurationResponse');
@@ -95,7 +95,7 @@ describe('agent configurations', () => {
       maxStepsPerRun: 4,
       versionAuthorId: builder.user.sId,
       model: { providerId: 'local', modelId: 'local-1', temperature: 0.9 },
-      actions: [expect.objectContaining({ name: 'Find', mcpServerName: 'search', internal: true })],
+      actions: [expect.objectContaining({ name: 'Ask', mcpServerName: 'run_agent', internal: true })],
     });
     expect(res.body.agentConfiguration.id).not.toBe(created.id);
 
@@ -159,6 +159,7 @@ describe('agent configurations', () => {
         .patch(paths.agentUpdate(wId, agent.sId))
         .send({
           toolset: [
+            { name: 'later', type: 'MCP', configuration: { mcp_server_name: 'wake_ups' } },
             { name: 'search', type: 'MCP', configuration: { mcp_server_name: 'search' } },
             { name: 'wiki', type: 'MCP', configuration: { mcp_server_name: 'Wiki' } },
             { name: 'crm', type: 'MCP', configuration: { mcp_server_name: 'CRM' } },
@@ -170,10 +171,14 @@ describe('agent configurations', () => {
       expect(res.body).toMatchApiSchema('UpdatedAgentConfigurationResponse');
       const actions = res.body.agentConfiguration.actions as { name: string; internal: boolean }[];
       expect(actions.map((action) => [action.name, action.internal])).toEqual([
-        ['search', true],
+        ['later', true],
         ['wiki', false],
       ]);
       expect(res.body.skippedActions).toEqual([
+        {
+          name: 'search',
+          reason: 'The internal tool server "search" is not configured on this service (not_configured).',
+        },
         { name: 'crm', reason: expect.stringContaining('not shared') },
         { name: 'ghost', reason: expect.stringContaining('No tool server') },
         { name: 'twin', reason: expect.stringContaining('ambiguous') },

@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
-import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
+import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
 import { RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
 import { ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import { InternalToolServers } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import { RunStateRepository } from 'src/modules/runtime/application/ports/run-state.repository';
+import { InProcessInternalToolServers } from 'src/modules/runtime/infrastructure/internal-tool-servers';
 import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-model.provider';
 import { ConfiguredModelProviders } from 'src/modules/runtime/infrastructure/model-providers';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
@@ -16,7 +19,7 @@ import { TypeormRunStateRepository } from 'src/modules/runtime/infrastructure/ty
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 
 @Module({
-  imports: [ConversationsModule, AgentsModule, IdentityModule],
+  imports: [ConversationsModule, AgentsModule, IdentityModule, WakeUpsModule],
   providers: [
     AgentRunsService,
     RunRecoveryService,
@@ -28,6 +31,7 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
     OpenAiModelProvider,
     { provide: ModelProviders, useClass: ConfiguredModelProviders },
     { provide: RunStateRepository, useClass: TypeormRunStateRepository },
+    { provide: InternalToolServers, useClass: InProcessInternalToolServers },
   ],
   exports: [AgentRunner],
 })

@@ -5,6 +5,7 @@ import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
+import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
 import type { Tag, TagKind } from 'src/modules/agents/domain/catalogue';
@@ -28,6 +29,7 @@ export class AgentReferencesService {
     private readonly catalogueService: CatalogueService,
     private readonly workspaces: WorkspacesService,
     private readonly spaces: SpacesService,
+    private readonly internalServers: InternalServersService,
   ) {}
 
   /** The toolset rules: what resolves becomes an action, the rest is skipped with its reason. */
@@ -39,6 +41,7 @@ export class AgentReferencesService {
       entries,
       await this.catalogueService.remoteServersWithViews(caller),
       await this.accessibleSpaceIds(caller),
+      (server) => this.internalServers.reasonFor(server),
     );
   }
 

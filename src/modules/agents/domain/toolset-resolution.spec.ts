@@ -1,5 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { RemoteServerWithViews, resolveToolset } from 'src/modules/agents/domain/toolset-resolution';
+import {
+  INTERNAL_MCP_SERVERS,
+  InternalServer,
+  internalServerUnavailableReason,
+} from 'src/modules/agents/domain/tool-catalogue';
+import {
+  RemoteServerWithViews,
+  ToolsetEntry,
+  resolveToolset as resolveWith,
+} from 'src/modules/agents/domain/toolset-resolution';
 
 const crm: RemoteServerWithViews = {
   sId: 'mcp_crm',
@@ -23,13 +32,56 @@ const twin = (sId: string): RemoteServerWithViews => ({
   views: [{ sId: `msv_${sId}`, spaceId: 'vlt_global', spaceKind: 'global' }],
 });
 
+/** A service with no reasoning model and no indexed documents: what works without outside services. */
+const offeredHere = (server: InternalServer) => internalServerUnavailableReason(server, new Set());
+
+const resolveToolset = (
+  entries: ToolsetEntry[],
+  remoteServers: RemoteServerWithViews[],
+  accessibleSpaceIds: ReadonlySet<string>,
+) => resolveWith(entries, remoteServers, accessibleSpaceIds, offeredHere);
+
 describe('resolveToolset', () => {
   it('resolves internal servers by name', () => {
-    const { actions, skipped } = resolveToolset([{ name: 'find', mcpServerName: 'search' }], [], new Set());
+    const { actions, skipped } = resolveToolset([{ name: 'ask', mcpServerName: 'run_agent' }], [], new Set());
     expect(skipped).toEqual([]);
     expect(actions).toEqual([
-      expect.objectContaining({ name: 'find', internal: true, mcpServerName: 'search', spaceId: null }),
+      expect.objectContaining({ name: 'ask', internal: true, mcpServerName: 'run_agent', spaceId: null }),
     ]);
+  });
+
+  it('skips an internal server this service does not offer, with its reason, and keeps the others', () => {
+    const { actions, skipped } = resolveToolset(
+      [
+        { name: 'find', mcpServerName: 'search' },
+        { name: 'think', mcpServerName: 'reasoning' },
+        { name: 'later', mcpServerName: 'wake_ups' },
+      ],
+      [],
+      new Set(),
+    );
+    expect(actions.map((action) => action.mcpServerName)).toEqual(['wake_ups']);
+    expect(skipped).toEqual([
+      {
+        name: 'find',
+        reason: 'The internal tool server "search" is not configured on this service (not_configured).',
+      },
+      {
+        name: 'think',
+        reason: 'The internal tool server "reasoning" is not configured on this service (not_configured).',
+      },
+    ]);
+  });
+
+  it('offers an internal server once the service meets what it needs', () => {
+    const { actions, skipped } = resolveWith(
+      [{ name: 'think', mcpServerName: 'reasoning' }],
+      [],
+      new Set(),
+      (server) => internalServerUnavailableReason(server, new Set(['reasoning_model'])),
+    );
+    expect(skipped).toEqual([]);
+    expect(actions).toEqual([expect.objectContaining({ mcpServerName: 'reasoning', internal: true })]);
   });
 
   it('prefers the global view of a remote server the caller can reach', () => {
@@ -80,5 +132,12 @@ describe('resolveToolset', () => {
       new Set(['vlt_global']),
     );
     expect(skipped[0].reason).toContain('ambiguous');
+  });
+});
+
+describe('the internal catalogue', () => {
+  it('offers wake_ups and run_agent with no outside service, and nothing that needs one', () => {
+    const offered = INTERNAL_MCP_SERVERS.filter((server) => offeredHere(server) === null);
+    expect(offered.map((server) => server.name)).toEqual(['run_agent', 'wake_ups']);
   });
 });

@@ -1,5 +1,5 @@
 import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
-import { findInternalServer } from 'src/modules/agents/domain/tool-catalogue';
+import { InternalServer, findInternalServer } from 'src/modules/agents/domain/tool-catalogue';
 
 export interface ToolsetEntry {
   name: string;
@@ -22,12 +22,14 @@ export interface SkippedAction {
 /**
  * The four toolset rules of endpoint 1: the entries replace the tool set; each resolves an
  * internal server by name or a remote server by display name; a remote server must be shared to
- * a space the caller can access and its name must be unambiguous; anything else is skipped.
+ * a space the caller can access and its name must be unambiguous; anything else is skipped. An
+ * internal server this service does not offer is skipped with `unavailableReason`'s sentence.
  */
 export function resolveToolset(
   entries: ToolsetEntry[],
   remoteServers: RemoteServerWithViews[],
   accessibleSpaceIds: ReadonlySet<string>,
+  unavailableReason: (server: InternalServer) => string | null,
 ): { actions: ResolvedAction[]; skipped: SkippedAction[] } {
   const actions: ResolvedAction[] = [];
   const skipped: SkippedAction[] = [];
@@ -35,6 +37,11 @@ export function resolveToolset(
     const internal = findInternalServer(entry.mcpServerName);
     const remotes = remoteServers.filter((server) => server.name === entry.mcpServerName);
     if (internal && remotes.length === 0) {
+      const reason = unavailableReason(internal);
+      if (reason !== null) {
+        skipped.push({ name: entry.name, reason });
+        continue;
+      }
       actions.push({
         type: 'mcp_server_configuration',
         name: entry.name,

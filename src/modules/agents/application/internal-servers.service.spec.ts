@@ -1,0 +1,34 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadAppConfig } from 'src/platform/config/app-config';
+import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
+
+const offered = (env: Record<string, string>) =>
+  new InternalServersService(loadAppConfig(env))
+    .list()
+    .filter((server) => server.available)
+    .map((server) => server.name);
+
+describe('InternalServersService', () => {
+  it('offers reasoning only with both a reasoning model and the openai provider', () => {
+    expect(offered({})).toEqual(['run_agent', 'wake_ups']);
+    expect(offered({ REASONING_MODEL_ID: 'o3-mini' })).toEqual(['run_agent', 'wake_ups']);
+    expect(offered({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' })).toEqual(['run_agent', 'wake_ups']);
+    expect(offered({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', REASONING_MODEL_ID: 'o3-mini' })).toEqual([
+      'run_agent',
+      'reasoning',
+      'wake_ups',
+    ]);
+  });
+
+  it('says why a server is not offered, ending with its code', () => {
+    const service = new InternalServersService(loadAppConfig({}));
+    expect(service.unavailableReason('wake_ups')).toBeNull();
+    expect(service.unavailableReason('reasoning')).toBe(
+      'The internal tool server "reasoning" is not configured on this service (not_configured).',
+    );
+    expect(service.unavailableReason('web_search_&_browse')).toMatch(/\(not_configured\)\.$/);
+    expect(service.unavailableReason('Search')).toBe(
+      'No internal tool server is named "Search" (unknown_server).',
+    );
+  });
+});

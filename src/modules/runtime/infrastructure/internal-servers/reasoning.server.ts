@@ -1,0 +1,55 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ModelError, ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+
+export interface ReasoningServerDeps {
+  models: ModelProviders;
+  /** The reasoning model of the openai provider (`tools.reasoningModelId`). */
+  modelId: string;
+}
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+const toolError = (message: string): CallToolResult => ({ ...text(message), isError: true });
+
+const INSTRUCTIONS =
+  'Another agent hands you a hard problem. Think it through and answer it completely and precisely.';
+
+/** A tool that hands a hard question to a reasoning model, in one call with high reasoning effort. */
+export function reasoningServer(deps: ReasoningServerDeps): McpServer {
+  const server = new McpServer({ name: 'reasoning', version: '1.0.0' });
+  server.registerTool(
+    'reason',
+    {
+      description:
+        'Hands a hard problem (maths, logic, planning, tricky code) to a reasoning model and returns its ' +
+        'answer. State the whole problem in the question: the model sees nothing else.',
+      inputSchema: {
+        question: z.string().min(1).max(100_000).describe('The complete problem to solve.'),
+      },
+    },
+    async ({ question }, extra) => {
+      let answer = '';
+      try {
+        const chunks = deps.models.get('openai').stream(
+          {
+            modelId: deps.modelId,
+            instructions: INSTRUCTIONS,
+            // Reasoning models accept only their default temperature.
+            temperature: 1,
+            reasoningEffort: 'high',
+            messages: [{ role: 'user', content: question }],
+            tools: [],
+          },
+          extra.signal,
+        );
+        for await (const chunk of chunks) if (chunk.type === 'text') answer += chunk.text;
+      } catch (error) {
+        if (error instanceof ModelError) return toolError(`The reasoning model failed: ${error.message}`);
+        throw error;
+      }
+      return answer === '' ? toolError('The reasoning model gave no answer.') : text(answer);
+    },
+  );
+  return server;
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Clock } from 'src/platform/clock/clock';
+import { AppConfig } from 'src/platform/config/app-config';
+import { OperatorLog } from 'src/platform/logging/operator-log';
+import { connectInProcess } from 'src/platform/mcp/in-process-mcp';
+import { McpConnectionError, McpSession } from 'src/platform/mcp/mcp-session';
+import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
+import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
+import {
+  InternalToolContext,
+  InternalToolServers,
+} from 'src/modules/runtime/application/ports/internal-tool-servers';
+import { ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import { reasoningServer } from 'src/modules/runtime/infrastructure/internal-servers/reasoning.server';
+import { runAgentServer } from 'src/modules/runtime/infrastructure/internal-servers/run-agent.server';
+import { wakeUpsServer } from 'src/modules/runtime/infrastructure/internal-servers/wake-ups.server';
+
+/**
+ * The internal tool servers, served in this process over the SDK's in-memory transport. Each `open`
+ * builds a fresh server whose tools close over the run's context, so nothing is shared between runs.
+ */
+@Injectable()
+export class InProcessInternalToolServers extends InternalToolServers {
+  private readonly builders: Record<string, (context: InternalToolContext) => McpServer> = {
+    wake_ups: (context) =>
+      wakeUpsServer({ wakeUps: this.wakeUps, clock: this.clock, log: this.log }, context),
+    run_agent: (context) =>
+      runAgentServer(
+        { agents: this.agents, maxDepth: this.config.tools.runAgentMaxDepth, log: this.log },
+        context,
+      ),
+    reasoning: () =>
+      reasoningServer({ models: this.models, modelId: this.config.tools.reasoningModelId ?? '' }),
+  };
+
+  constructor(
+    private readonly offered: InternalServersService,
+    private readonly wakeUps: WakeUpsService,
+    private readonly agents: AgentsService,
+    private readonly models: ModelProviders,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly log: OperatorLog,
+  ) {
+    super();
+  }
+
+  /** Throws `McpConnectionError` with the reason when the server is not offered here. */
+  async open(name: string, context: InternalToolContext): Promise<McpSession> {
+    const reason = this.offered.unavailableReason(name);
+    const build = Object.hasOwn(this.builders, name) ? this.builders[name] : undefined;
+    if (reason !== null || !build) {
+      throw new McpConnectionError(
+        'unreachable',
+        reason ?? `The internal tool server "${name}" is not served by this process (not_configured).`,
+      );
+    }
+    return connectInProcess(build(context));
+  }
+}
