@@ -10,6 +10,7 @@ import { WakeUps1795310327396 } from './1795310327396-WakeUps';
 import { RateLimits1795311124859 } from './1795311124859-RateLimits';
 import { UploadHeartbeat1795395564614 } from './1795395564614-UploadHeartbeat';
 import { NormalisedNames1795395987024 } from './1795395987024-NormalisedNames';
+import { RemoteToolServerSync1795409979977 } from './1795409979977-RemoteToolServerSync';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RateLimits1795311124859,
   UploadHeartbeat1795395564614,
   NormalisedNames1795395987024,
+  RemoteToolServerSync1795409979977,
 ];
