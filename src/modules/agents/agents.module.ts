@@ -8,6 +8,7 @@ import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
 import { EditorRemovalService } from 'src/modules/agents/application/editor-removal.service';
 import { GlobalAgentsService } from 'src/modules/agents/application/global-agents.service';
+import { ToolServerSyncService } from 'src/modules/agents/application/tool-server-sync.service';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import { AgentConfigurationsController } from 'src/modules/agents/http/agent-configurations.controller';
@@ -28,9 +29,10 @@ import { TypeormCatalogueRepository } from 'src/modules/agents/infrastructure/ty
     GlobalAgentsService,
     EditorRemovalService,
     CatalogueService,
+    ToolServerSyncService,
     { provide: AgentRepository, useClass: TypeormAgentRepository },
     { provide: CatalogueRepository, useClass: TypeormCatalogueRepository },
   ],
-  exports: [AgentsService],
+  exports: [AgentsService, CatalogueService],
 })
 export class AgentsModule {}
