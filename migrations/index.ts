@@ -11,6 +11,7 @@ import { RateLimits1795311124859 } from './1795311124859-RateLimits';
 import { UploadHeartbeat1795395564614 } from './1795395564614-UploadHeartbeat';
 import { NormalisedNames1795395987024 } from './1795395987024-NormalisedNames';
 import { AgentMessageActions1795408621426 } from './1795408621426-AgentMessageActions';
+import { RemoteToolServerSync1795409979977 } from './1795409979977-RemoteToolServerSync';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   UploadHeartbeat1795395564614,
   NormalisedNames1795395987024,
   AgentMessageActions1795408621426,
+  RemoteToolServerSync1795409979977,
 ];

@@ -20,6 +20,7 @@ import { RuntimeModule } from 'src/modules/runtime/runtime.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
+import { McpModule } from 'src/platform/mcp/mcp.module';
 
 @Global()
 @Module({})
@@ -55,6 +56,7 @@ export class AppModule {
         EventsModule,
         HealthModule,
         UrlSigningModule,
+        McpModule,
         IdentityModule,
         AgentsModule,
         ConversationsModule,

@@ -9,6 +9,7 @@ import { CatalogueService } from 'src/modules/agents/application/catalogue.servi
 import { EditorRemovalService } from 'src/modules/agents/application/editor-removal.service';
 import { GlobalAgentsService } from 'src/modules/agents/application/global-agents.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
+import { ToolServerSyncService } from 'src/modules/agents/application/tool-server-sync.service';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import { AgentConfigurationsController } from 'src/modules/agents/http/agent-configurations.controller';
@@ -30,9 +31,10 @@ import { TypeormCatalogueRepository } from 'src/modules/agents/infrastructure/ty
     EditorRemovalService,
     CatalogueService,
     InternalServersService,
+    ToolServerSyncService,
     { provide: AgentRepository, useClass: TypeormAgentRepository },
     { provide: CatalogueRepository, useClass: TypeormCatalogueRepository },
   ],
-  exports: [AgentsService, InternalServersService],
+  exports: [AgentsService, InternalServersService, CatalogueService],
 })
 export class AgentsModule {}

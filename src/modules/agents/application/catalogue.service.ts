@@ -1,13 +1,49 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { ConflictError } from 'src/platform/errors/domain-error';
+import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
+import type { McpToolDescriptor, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
-import type { McpServerView, RemoteMcpServer, Skill } from 'src/modules/agents/domain/catalogue';
+import { ToolServerSyncService } from 'src/modules/agents/application/tool-server-sync.service';
+import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
+import type {
+  McpServerView,
+  RemoteMcpServer,
+  RequireApproval,
+  Skill,
+} from 'src/modules/agents/domain/catalogue';
 import { INTERNAL_MCP_SERVERS } from 'src/modules/agents/domain/tool-catalogue';
 import type { RemoteServerWithViews } from 'src/modules/agents/domain/toolset-resolution';
 import { DomainError } from 'src/platform/errors/domain-error';
+
+// What other contexts (the runtime) use of the catalogue, without importing this context's domain.
+export type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
+export type { RequireApproval } from 'src/modules/agents/domain/catalogue';
+
+/**
+ * A toolset entry as a run may use it now, for its caller. `name` is the server's name as the
+ * toolset names it. A remote server is offered only while it exists, is shared to a space the
+ * caller can access (the action's view first, else any such view, whose `requireApproval`
+ * applies) and its last synchronisation succeeded; otherwise it is `unavailable`, with why.
+ */
+export type RunToolServer =
+  | { kind: 'internal'; name: string }
+  | {
+      kind: 'remote';
+      name: string;
+      mcpServerSId: string;
+      target: RemoteMcpTarget;
+      tools: McpToolDescriptor[];
+      requireApproval: RequireApproval;
+    }
+  | { kind: 'unavailable'; name: string; reason: string };
+
+/** A remote server with the spaces it is shared to, as the routes present it. */
+export interface RemoteServerListing {
+  server: RemoteMcpServer;
+  views: { view: McpServerView; spaceSId: string }[];
+}
 
 /** What the listing needs of a space: its row id, to match views, and its sId. */
 interface SpaceIds {
@@ -17,7 +53,7 @@ interface SpaceIds {
 
 export interface ToolServerListing {
   internal: typeof INTERNAL_MCP_SERVERS;
-  remote: { server: RemoteMcpServer; views: { view: McpServerView; spaceSId: string }[] }[];
+  remote: RemoteServerListing[];
 }
 
 @Injectable()
@@ -25,6 +61,7 @@ export class CatalogueService {
   constructor(
     private readonly catalogue: CatalogueRepository,
     private readonly spaces: SpacesService,
+    private readonly toolSync: ToolServerSyncService,
   ) {}
 
   async createSkill(caller: Caller, input: { name: string; description: string }): Promise<Skill> {
@@ -44,17 +81,61 @@ export class CatalogueService {
     return this.catalogue.listSkills(caller.workspaceId);
   }
 
-  createRemoteServer(
+  /**
+   * Registers a remote server with the tools it lists now. An address that is not allowed is
+   * refused and nothing is stored; an unreachable server is stored with its error and no tools.
+   */
+  async createRemoteServer(
     caller: Caller,
-    input: { name: string; url: string; description?: string },
+    input: { name: string; url: string; description?: string; sharedSecret?: string },
   ): Promise<RemoteMcpServer> {
+    const sharedSecret = input.sharedSecret ?? null;
+    const { sync, forbiddenAddress } = await this.toolSync.listTools({ url: input.url, sharedSecret });
+    if (forbiddenAddress) throw new InvalidRequestError(`url: ${sync.lastSyncError}`);
     return this.catalogue.createRemoteServer({
       workspaceId: caller.workspaceId,
       sId: generatePrefixedSId('mcp'),
       name: input.name.trim(),
       url: input.url,
       description: input.description?.trim() ?? '',
+      sharedSecret,
+      ...sync,
     });
+  }
+
+  /** One remote server of the caller's workspace with the spaces it is shared to. */
+  async getRemoteServer(caller: Caller, sId: string): Promise<RemoteServerListing> {
+    const server = await this.findRemoteServer(caller, sId);
+    return this.withViews(caller, server);
+  }
+
+  /** Connects again and replaces the stored tools with what the server lists now (or its error). */
+  async syncRemoteServer(caller: Caller, sId: string): Promise<RemoteServerListing> {
+    const server = await this.findRemoteServer(caller, sId);
+    const { sync } = await this.toolSync.listTools({ url: server.url, sharedSecret: server.sharedSecret });
+    const saved = await this.catalogue.saveSync(caller.workspaceId, server.id, sync);
+    if (!saved) throw serverNotFound(sId);
+    return this.withViews(caller, saved);
+  }
+
+  private async findRemoteServer(caller: Caller, sId: string): Promise<RemoteMcpServer> {
+    const server = await this.catalogue.findRemoteServer(caller.workspaceId, sId);
+    if (!server) throw serverNotFound(sId);
+    return server;
+  }
+
+  private async withViews(caller: Caller, server: RemoteMcpServer): Promise<RemoteServerListing> {
+    const [views, spaces] = await Promise.all([
+      this.catalogue.listViews(caller.workspaceId),
+      this.spaces.listAll(caller),
+    ]);
+    const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
+    return {
+      server,
+      views: views
+        .filter((view) => view.mcpServerId === server.id)
+        .map((view) => ({ view, spaceSId: spaceSIds.get(view.spaceId) ?? '' })),
+    };
   }
 
   /** The internal catalogue and every remote server with the spaces it is shared to. */
@@ -99,18 +180,33 @@ export class CatalogueService {
   async share(
     caller: Caller,
     spaceSId: string,
-    mcpServerSId: string,
+    input: { mcpServerId: string; requireApproval?: RequireApproval },
   ): Promise<{ view: McpServerView; server: RemoteMcpServer }> {
     const space = await this.spaces.findInWorkspace(caller, spaceSId);
-    const server = await this.catalogue.findRemoteServer(caller.workspaceId, mcpServerSId);
-    if (!server) throw new DomainError('not_found', `Tool server ${mcpServerSId} not found.`);
-    const view = await this.catalogue.createView(
-      caller.workspaceId,
-      generatePrefixedSId('msv'),
-      server.id,
-      space.id,
-    );
+    const server = await this.findRemoteServer(caller, input.mcpServerId);
+    const view = await this.catalogue.createView(caller.workspaceId, {
+      sId: generatePrefixedSId('msv'),
+      mcpServerId: server.id,
+      spaceId: space.id,
+      requireApproval: input.requireApproval ?? 'never',
+    });
     return { view, server };
+  }
+
+  /** Changes which of the view's tools wait for approval; calls already waiting keep waiting. */
+  async setRequireApproval(
+    caller: Caller,
+    spaceSId: string,
+    viewSId: string,
+    requireApproval: RequireApproval,
+  ): Promise<{ view: McpServerView; server: RemoteMcpServer | undefined }> {
+    const space = await this.spaces.findInWorkspace(caller, spaceSId);
+    const found = await this.catalogue.findView(caller.workspaceId, space.id, viewSId);
+    const view =
+      found && (await this.catalogue.updateViewApproval(caller.workspaceId, found.id, requireApproval));
+    if (!view) throw viewNotFound(viewSId);
+    const servers = await this.catalogue.listRemoteServers(caller.workspaceId);
+    return { view, server: servers.find((server) => server.id === view.mcpServerId) };
   }
 
   async unshare(
@@ -120,9 +216,60 @@ export class CatalogueService {
   ): Promise<{ view: McpServerView; server: RemoteMcpServer | undefined }> {
     const space = await this.spaces.findInWorkspace(caller, spaceSId);
     const view = await this.catalogue.findView(caller.workspaceId, space.id, viewSId);
-    if (!view) throw new DomainError('not_found', `Tool server view ${viewSId} not found in this space.`);
+    if (!view) throw viewNotFound(viewSId);
     await this.catalogue.deleteView(caller.workspaceId, view.id);
     const servers = await this.catalogue.listRemoteServers(caller.workspaceId);
     return { view, server: servers.find((server) => server.id === view.mcpServerId) };
   }
+
+  /** The toolset's servers as a run of `caller` may use them now (see `RunToolServer`). */
+  async runToolset(caller: Caller, actions: ResolvedAction[]): Promise<RunToolServer[]> {
+    const entries = actions.filter((action) => action.type === 'mcp_server_configuration');
+    const remoteSIds = [
+      ...new Set(
+        entries.flatMap((action) => (action.internal || !action.mcpServerId ? [] : [action.mcpServerId])),
+      ),
+    ];
+    if (remoteSIds.length === 0)
+      return entries.map((action) => ({ kind: 'internal', name: action.mcpServerName }));
+    const [servers, spaces] = await Promise.all([
+      this.catalogue.findRemoteServersWithViews(caller.workspaceId, remoteSIds),
+      this.spaces.listAccessible(caller),
+    ]);
+    const accessible = new Set(spaces.map((space) => space.id));
+    const bySId = new Map(servers.map((entry) => [entry.server.sId, entry]));
+    return entries.map((action): RunToolServer => {
+      const name = action.mcpServerName;
+      if (action.internal) return { kind: 'internal', name };
+      const found = action.mcpServerId ? bySId.get(action.mcpServerId) : undefined;
+      if (!found) return { kind: 'unavailable', name, reason: `The tool server "${name}" no longer exists.` };
+      const views = found.views.filter((view) => accessible.has(view.spaceId));
+      const view = views.find((candidate) => candidate.sId === action.mcpServerViewId) ?? views[0];
+      if (!view) {
+        const reason = `The tool server "${name}" is no longer shared to a space you can access.`;
+        return { kind: 'unavailable', name, reason };
+      }
+      const { server } = found;
+      if (server.lastSyncedAt === null) {
+        const reason = `The tool server "${name}" has not been synchronised yet; an admin can sync it.`;
+        return { kind: 'unavailable', name, reason };
+      }
+      if (server.lastSyncError !== null) {
+        const reason = `The tool server "${name}" failed its last synchronisation: ${server.lastSyncError}`;
+        return { kind: 'unavailable', name, reason };
+      }
+      return {
+        kind: 'remote',
+        name,
+        mcpServerSId: server.sId,
+        target: { url: server.url, sharedSecret: server.sharedSecret },
+        tools: server.tools,
+        requireApproval: view.requireApproval,
+      };
+    });
+  }
 }
+
+const serverNotFound = (sId: string) => new DomainError('not_found', `Tool server ${sId} not found.`);
+const viewNotFound = (sId: string) =>
+  new DomainError('not_found', `Tool server view ${sId} not found in this space.`);

@@ -4,14 +4,23 @@ import type {
   AgentStatus,
   ResolvedAction,
 } from 'src/modules/agents/domain/agent-configuration';
-import type { TagKind } from 'src/modules/agents/domain/catalogue';
+import type { RemoteTool, RequireApproval, TagKind } from 'src/modules/agents/domain/catalogue';
 // Foreign keys to identity's tables need their entities; nothing else of identity is used here.
 import {
   SpaceEntity,
   UserEntity,
   WorkspaceEntity,
 } from 'src/modules/identity/infrastructure/identity.entities';
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  OneToMany,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 
 const timestamptz = { type: 'timestamptz' } as const;
 
@@ -203,6 +212,21 @@ export class RemoteMcpServerEntity {
   @Column({ type: 'text' })
   description!: string;
 
+  @Column({ name: 'shared_secret', type: 'text', nullable: true })
+  sharedSecret!: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  tools!: RemoteTool[];
+
+  @Column({ name: 'last_synced_at', ...timestamptz, nullable: true })
+  lastSyncedAt!: Date | null;
+
+  @Column({ name: 'last_sync_error', type: 'text', nullable: true })
+  lastSyncError!: string | null;
+
+  @OneToMany(() => McpServerViewEntity, (view) => view.mcpServer)
+  views?: McpServerViewEntity[];
+
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;
 }
@@ -238,6 +262,10 @@ export class McpServerViewEntity {
   @ManyToOne(() => SpaceEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'space_id' })
   space?: SpaceEntity;
+
+  /** `"never"`, `"always"` or a list of tool names. */
+  @Column({ name: 'require_approval', type: 'jsonb', default: () => `'"never"'` })
+  requireApproval!: RequireApproval;
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;

@@ -2,13 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { ConflictError } from 'src/platform/errors/domain-error';
-import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
+import {
+  CatalogueRepository,
+  NewRemoteMcpServer,
+} from 'src/modules/agents/application/ports/catalogue.repository';
 import type {
   McpServerView,
   RemoteMcpServer,
+  RemoteTool,
+  RequireApproval,
   Skill,
   Tag,
   TagKind,
+  ToolSync,
 } from 'src/modules/agents/domain/catalogue';
 import {
   McpServerViewEntity,
@@ -16,7 +22,7 @@ import {
   SkillEntity,
   TagEntity,
 } from 'src/modules/agents/infrastructure/agents.entities';
-import { In } from 'typeorm';
+import { In, QueryDeepPartialEntity } from 'typeorm';
 
 const toTag = (e: TagEntity): Tag => ({
   id: e.id,
@@ -40,6 +46,10 @@ const toServer = (e: RemoteMcpServerEntity): RemoteMcpServer => ({
   name: e.name,
   url: e.url,
   description: e.description,
+  sharedSecret: e.sharedSecret,
+  tools: e.tools,
+  lastSyncedAt: e.lastSyncedAt,
+  lastSyncError: e.lastSyncError,
   createdAt: e.createdAt,
 });
 const toView = (e: McpServerViewEntity): McpServerView => ({
@@ -48,6 +58,7 @@ const toView = (e: McpServerViewEntity): McpServerView => ({
   workspaceId: e.workspaceId,
   mcpServerId: e.mcpServerId,
   spaceId: e.spaceId,
+  requireApproval: e.requireApproval,
   createdAt: e.createdAt,
 });
 
@@ -125,11 +136,25 @@ export class TypeormCatalogueRepository extends CatalogueRepository {
       .getExists();
   }
 
-  async createRemoteServer(
-    server: Pick<RemoteMcpServer, 'workspaceId' | 'sId' | 'name' | 'url' | 'description'>,
-  ): Promise<RemoteMcpServer> {
+  async createRemoteServer(server: NewRemoteMcpServer): Promise<RemoteMcpServer> {
     const servers = this.db.repository(RemoteMcpServerEntity);
     return toServer(await servers.save(servers.create(server)));
+  }
+
+  async saveSync(workspaceId: number, serverId: number, sync: ToolSync): Promise<RemoteMcpServer | null> {
+    const servers = this.db.repository(RemoteMcpServerEntity);
+    const { tools, lastSyncedAt, lastSyncError } = sync;
+    // TypeORM's deep-partial type cannot follow a jsonb column typed as an interface.
+    await servers.update(
+      { workspaceId, id: serverId },
+      {
+        tools: tools as QueryDeepPartialEntity<RemoteTool>[],
+        lastSyncedAt,
+        lastSyncError,
+      },
+    );
+    const found = await servers.findOneBy({ workspaceId, id: serverId });
+    return found && toServer(found);
   }
 
   async listRemoteServers(workspaceId: number): Promise<RemoteMcpServer[]> {
@@ -144,6 +169,19 @@ export class TypeormCatalogueRepository extends CatalogueRepository {
     return found && toServer(found);
   }
 
+  async findRemoteServersWithViews(
+    workspaceId: number,
+    sIds: string[],
+  ): Promise<{ server: RemoteMcpServer; views: McpServerView[] }[]> {
+    if (sIds.length === 0) return [];
+    const rows = await this.db.repository(RemoteMcpServerEntity).find({
+      where: { workspaceId, sId: In(sIds) },
+      relations: { views: true },
+      order: { id: 'ASC', views: { id: 'ASC' } },
+    });
+    return rows.map((row) => ({ server: toServer(row), views: (row.views ?? []).map(toView) }));
+  }
+
   async listViews(workspaceId: number): Promise<McpServerView[]> {
     const rows = await this.db
       .repository(McpServerViewEntity)
@@ -153,13 +191,11 @@ export class TypeormCatalogueRepository extends CatalogueRepository {
 
   async createView(
     workspaceId: number,
-    sId: string,
-    mcpServerId: number,
-    spaceId: number,
+    view: Pick<McpServerView, 'sId' | 'mcpServerId' | 'spaceId' | 'requireApproval'>,
   ): Promise<McpServerView> {
     const views = this.db.repository(McpServerViewEntity);
     try {
-      return toView(await views.save(views.create({ workspaceId, sId, mcpServerId, spaceId })));
+      return toView(await views.save(views.create({ workspaceId, ...view })));
     } catch (error) {
       if (isUniqueViolation(error))
         throw new ConflictError('This tool server is already shared to this space.');
@@ -172,6 +208,18 @@ export class TypeormCatalogueRepository extends CatalogueRepository {
       .repository(McpServerViewEntity)
       .findOneBy({ workspaceId, spaceId, sId: viewSId });
     return found && toView(found);
+  }
+
+  async updateViewApproval(
+    workspaceId: number,
+    viewId: number,
+    requireApproval: RequireApproval,
+  ): Promise<McpServerView | null> {
+    const views = this.db.repository(McpServerViewEntity);
+    const found = await views.findOneBy({ workspaceId, id: viewId });
+    if (!found) return null;
+    found.requireApproval = requireApproval;
+    return toView(await views.save(found));
   }
 
   async deleteView(workspaceId: number, viewId: number): Promise<void> {

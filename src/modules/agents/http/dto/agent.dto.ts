@@ -17,6 +17,8 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { SID_PATTERN, SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
@@ -38,7 +40,18 @@ import {
   REASONING_EFFORTS,
   ReasoningEffort,
 } from 'src/modules/agents/domain/agent-configuration';
-import { TAG_KINDS, TAG_NAME_MAX, TagKind } from 'src/modules/agents/domain/catalogue';
+import {
+  MCP_SERVER_DESCRIPTION_MAX,
+  MCP_SERVER_NAME_MAX,
+  MCP_SHARED_SECRET_MAX,
+  REQUIRE_APPROVAL_TOOLS_MAX,
+  RequireApproval,
+  TAG_KINDS,
+  TAG_NAME_MAX,
+  TOOL_NAME_MAX,
+  TagKind,
+  requireApprovalProblem,
+} from 'src/modules/agents/domain/catalogue';
 
 const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 const NAME_MESSAGE = 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
@@ -457,29 +470,94 @@ export class CreateSkillDto {
 }
 
 export class CreateMcpServerDto {
-  @ApiProperty({ description: 'Display name, used by toolset entries.' })
+  @ApiProperty({ description: 'Display name, used by toolset entries.', example: 'Ticketing' })
   @IsString()
   @MinLength(1)
-  @MaxLength(100)
+  @MaxLength(MCP_SERVER_NAME_MAX)
   name!: string;
 
-  @ApiProperty({ example: 'https://mcp.example.com/sse' })
+  @ApiProperty({
+    example: 'https://mcp.example.com/mcp',
+    description:
+      'An http(s) URL, spoken to with Streamable HTTP, else the older SSE transport. Refused when it ' +
+      'is, or resolves to, a loopback, private, link-local or otherwise non-public address, unless ' +
+      'the service runs with `MCP_ALLOW_PRIVATE_NETWORKS=true`.',
+  })
   @IsUrl(HTTP_URL)
   @MaxLength(2048)
   url!: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Opens, reads and closes support tickets.' })
   @IsOptional()
   @IsString()
-  @MaxLength(1000)
+  @MaxLength(MCP_SERVER_DESCRIPTION_MAX)
   description?: string;
+
+  @ApiPropertyOptional({
+    example: 'Zm9vYmFyYmF6cXV4',
+    description:
+      'Sent as `Authorization: Bearer <sharedSecret>` on every request to the server. Stored, never returned.',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MCP_SHARED_SECRET_MAX)
+  @Matches(/^[\x21-\x7e]+$/, { message: 'sharedSecret must be printable ASCII without spaces' })
+  sharedSecret?: string;
+}
+
+/** The OpenAPI schema of `requireApproval`, in requests and answers. */
+export const REQUIRE_APPROVAL_SCHEMA = {
+  oneOf: [
+    { type: 'string', enum: ['never', 'always'] },
+    {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: TOOL_NAME_MAX },
+      minItems: 1,
+      maxItems: REQUIRE_APPROVAL_TOOLS_MAX,
+      uniqueItems: true,
+    },
+  ],
+  description:
+    "Which tools of the server wait for a user's approval before they run, when called through this " +
+    'view: `"never"` (none), `"always"` (all), or the names of those that do, exactly as the server ' +
+    'lists them. Names the server does not list (now) are kept, and match nothing until it lists them.',
+  example: ['delete_record'],
+};
+
+/** `"never"`, `"always"` or a list of tool names (see `requireApprovalProblem`). */
+function IsRequireApproval(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isRequireApproval',
+    validator: {
+      validate: (value) => requireApprovalProblem(value) === null,
+      defaultMessage: (args) => `${args?.property} ${requireApprovalProblem(args?.value)}`,
+    },
+  });
 }
 
 export class ShareMcpServerDto {
-  @ApiProperty()
+  @ApiProperty({ example: 'mcp_8MvZ3nQ1kT' })
   @IsString()
   @Matches(SID_PATTERN)
   mcpServerId!: string;
+
+  @ApiPropertyOptional({ ...REQUIRE_APPROVAL_SCHEMA, default: 'never' })
+  // Left out means "never"; an explicit null is refused like any other wrong type.
+  @ValidateIf((_, value) => value !== undefined)
+  @IsRequireApproval()
+  requireApproval?: RequireApproval;
+}
+
+export class UpdateMcpServerViewDto {
+  @ApiProperty(REQUIRE_APPROVAL_SCHEMA)
+  @IsRequireApproval()
+  requireApproval!: RequireApproval;
+}
+
+export class McpServerParams extends WorkspaceParams {
+  @IsString()
+  id!: string;
 }
 
 export class McpServerViewParams extends SpaceParams {

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from 'src/platform/clock/clock';
+import { AppConfig } from 'src/platform/config/app-config';
+import { OperatorLog } from 'src/platform/logging/operator-log';
+import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
+import { ToolSync, toolListProblem } from 'src/modules/agents/domain/catalogue';
+
+/** A synchronisation's outcome, and whether it failed because the address is not allowed. */
+export interface ToolListing {
+  sync: ToolSync;
+  forbiddenAddress: boolean;
+}
+
+/** Connects to a remote tool server and lists its tools: what registration and sync store. */
+@Injectable()
+export class ToolServerSyncService {
+  constructor(
+    private readonly connector: McpConnector,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly log: OperatorLog,
+  ) {}
+
+  async listTools(target: RemoteMcpTarget): Promise<ToolListing> {
+    const lastSyncedAt = this.clock.now();
+    const failed = (lastSyncError: string, forbiddenAddress = false): ToolListing => ({
+      sync: { tools: [], lastSyncedAt, lastSyncError },
+      forbiddenAddress,
+    });
+    let session: McpSession | undefined;
+    try {
+      session = await this.connector.connectRemote(target);
+      const tools = await session.listTools(AbortSignal.timeout(this.config.tools.callTimeoutMs));
+      const problem = toolListProblem(tools);
+      return problem
+        ? failed(problem)
+        : { sync: { tools, lastSyncedAt, lastSyncError: null }, forbiddenAddress: false };
+    } catch (error) {
+      if (error instanceof McpConnectionError) {
+        return failed(error.message, error.code === 'forbidden_address');
+      }
+      this.log.warn(ToolServerSyncService.name, { err: error }, 'Listing the tools of a tool server failed.');
+      const reason = error instanceof Error ? error.message : String(error);
+      return failed(`The server did not list its tools: ${reason}`);
+    } finally {
+      await session?.close().catch(() => undefined);
+    }
+  }
+}

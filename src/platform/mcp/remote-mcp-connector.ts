@@ -1,0 +1,144 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AppConfig } from 'src/platform/config/app-config';
+import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
+import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
+import { createGuardedFetch, findForbiddenAddress, GuardedFetch } from 'src/platform/net/guarded-fetch';
+
+/** How long connecting and the MCP handshake may take, each transport tried. */
+export const MCP_CONNECT_TIMEOUT_MS = 10_000;
+
+/** HTTP statuses from which a client falls back to the older SSE transport (the MCP specification's rule). */
+const isFallbackStatus = (status: number): boolean =>
+  status >= 400 && status < 500 && status !== 401 && status !== 403;
+
+/**
+ * Connects to remote MCP servers: Streamable HTTP first, the older SSE transport when the server
+ * refuses it with a 4xx, the shared secret as `Authorization: Bearer` on every request. Every
+ * connection goes through the network guard (no loopback, private or metadata address unless
+ * `MCP_ALLOW_PRIVATE_NETWORKS`).
+ */
+@Injectable()
+export class RemoteMcpConnector extends McpConnector implements BeforeApplicationShutdown {
+  private readonly network: { fetch: GuardedFetch; close(): Promise<void> };
+
+  constructor(config: AppConfig) {
+    super();
+    this.network = createGuardedFetch({
+      allowPrivateNetworks: config.tools.allowPrivateNetworks,
+      connectTimeoutMs: MCP_CONNECT_TIMEOUT_MS,
+    });
+  }
+
+  async connectRemote(target: RemoteMcpTarget, signal?: AbortSignal): Promise<McpSession> {
+    const url = parseUrl(target.url);
+    const requestInit: RequestInit = target.sharedSecret
+      ? { headers: { Authorization: `Bearer ${target.sharedSecret}` } }
+      : {};
+    const options = { fetch: this.network.fetch, requestInit };
+    try {
+      return await this.connect(new StreamableHTTPClientTransport(url, options), signal);
+    } catch (error) {
+      if (!(error instanceof StreamableHTTPError && isFallbackStatus(error.code ?? 0))) {
+        throw connectionError(error, signal);
+      }
+    }
+    try {
+      return await this.connect(new SSEClientTransport(url, options), signal);
+    } catch (error) {
+      throw connectionError(error, signal);
+    }
+  }
+
+  private async connect(transport: Transport, signal?: AbortSignal): Promise<McpSession> {
+    const client = new Client(MCP_CLIENT_INFO);
+    const deadline = AbortSignal.timeout(MCP_CONNECT_TIMEOUT_MS);
+    try {
+      await client.connect(transport, {
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+        timeout: MCP_CONNECT_TIMEOUT_MS,
+      });
+      return new SdkMcpSession(client);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      if (deadline.aborted && !signal?.aborted) {
+        throw new McpConnectionError(
+          'unreachable',
+          `The server did not complete the connection within ${MCP_CONNECT_TIMEOUT_MS / 1000} s.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.network.close();
+  }
+}
+
+function parseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new McpConnectionError('forbidden_address', 'The URL is not valid.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new McpConnectionError('forbidden_address', 'Only http and https URLs are allowed.');
+  }
+  return url;
+}
+
+/** A failed connection as the user should read it; a caller's abort stays what it was. */
+function connectionError(error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (error instanceof McpConnectionError) return error;
+  const forbidden = findForbiddenAddress(error);
+  if (forbidden) return new McpConnectionError('forbidden_address', forbidden.message);
+  if (error instanceof StreamableHTTPError || error instanceof SseError) {
+    const status = error.code ?? 0;
+    if (status === 401 || status === 403) {
+      return new McpConnectionError(
+        'unreachable',
+        `The server refused the connection (HTTP ${status}); check the shared secret.`,
+      );
+    }
+    if (status > 0) return new McpConnectionError('protocol_error', `The server answered HTTP ${status}.`);
+  }
+  if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
+    return new McpConnectionError(
+      'unreachable',
+      `The server did not complete the connection within ${MCP_CONNECT_TIMEOUT_MS / 1000} s.`,
+    );
+  }
+  const cause = networkCause(error);
+  if (cause) return new McpConnectionError('unreachable', `The server could not be reached: ${cause}.`);
+  const message = error instanceof Error ? error.message : String(error);
+  return new McpConnectionError('protocol_error', `The server did not answer as an MCP server: ${message}`);
+}
+
+/**
+ * Why a fetch got no HTTP answer at all (`connect ECONNREFUSED 127.0.0.1:4000`, `getaddrinfo
+ * ENOTFOUND host`, `bad port`…): the innermost cause under undici's "fetch failed", if any.
+ */
+function networkCause(error: unknown): string | null {
+  let failedFetch = false;
+  let innermost: unknown = null;
+  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
+      return (current as Error).message || code;
+    }
+    if (current instanceof TypeError && current.message === 'fetch failed') failedFetch = true;
+    innermost = current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return failedFetch && innermost instanceof Error ? innermost.message : null;
+}
