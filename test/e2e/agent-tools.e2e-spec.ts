@@ -268,7 +268,7 @@ describe('agents calling tools', () => {
       async () => mcp.calls.find((call) => call.name === 'slow' && call.args.ms === 1200)?.aborted,
       (aborted) => aborted === true,
     );
-    const action = (await settled(a.admin, cId)).actions[0] as Action;
+    const action = (await settled(a.admin, cId)).actions[0];
     expect(action.status).toBe('failed');
   });
 

@@ -4,12 +4,7 @@ import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
-import {
-  ConflictError,
-  DomainError,
-  ForbiddenError,
-  InvalidRequestError,
-} from 'src/platform/errors/domain-error';
+import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import type { Run } from 'src/modules/conversations/application/agent-messages.service';
 import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
