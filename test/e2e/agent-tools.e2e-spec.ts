@@ -272,6 +272,88 @@ describe('agents calling tools', () => {
     expect(action.status).toBe('failed');
   });
 
+  it('lists which internal servers this service offers, and why the others are not', async () => {
+    const res = await api(t, a.admin).get(toolsPath(wId)).expect(200);
+    expect(res.body).toMatchApiSchema('McpServersResponse');
+    const internal = res.body.internal as {
+      name: string;
+      available: boolean;
+      unavailableReason: string | null;
+    }[];
+    expect(internal.find((server) => server.name === 'wake_ups')).toMatchObject({
+      available: true,
+      unavailableReason: null,
+    });
+    expect(internal.find((server) => server.name === 'search')).toMatchObject({
+      available: false,
+      unavailableReason: expect.stringContaining('(not_configured)'),
+    });
+  });
+
+  it('calls an internal server in process: the wake_ups tools schedule a wake-up of the conversation', async () => {
+    const scheduler = (
+      await world.agent(a.admin, {
+        model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+        actions: [{ name: 'wake_ups', mcpServerName: 'wake_ups' }],
+      })
+    ).sId;
+    const { cId } = await ask(
+      scheduler,
+      '/tool wake_ups__schedule_wake_up {"delayMinutes": 30, "message": "Check the build"}',
+    );
+    const message = await settled(a.admin, cId);
+    expect(message.status).toBe('succeeded');
+    expect(message.actions[0]).toMatchObject({
+      mcpServerName: 'wake_ups',
+      toolName: 'schedule_wake_up',
+      status: 'succeeded',
+    });
+    const wakeUps = await api(t, a.admin).get(paths.wakeUps(wId, cId)).expect(200);
+    expect(wakeUps.body.wakeUps).toEqual([
+      expect.objectContaining({ agentConfigurationId: scheduler, status: 'scheduled' }),
+    ]);
+  });
+
+  it('offers nothing of a server unshared after the agent was saved, and says why on the message', async () => {
+    const space = await world.space(a.admin, { members: [a.admin] });
+    const server = await register(a.admin, space.sId, 'ledger');
+    const ledgerAgent = await toolAgent(['ledger']);
+    await api(t, a.admin)
+      .delete(`${paths.toolServerViews(wId, space.sId)}/${server.viewSId}`)
+      .expect(200);
+    const { cId } = await ask(ledgerAgent, '/tool ledger__echo {"text": "x"}');
+    const message = await settled(a.admin, cId);
+    expect(message.status).toBe('succeeded');
+    expect(message.content).toBe('I have no tool named ledger__echo. The tools I can call: none.');
+    expect(message.actions).toEqual([
+      expect.objectContaining({ mcpServerName: 'ledger', status: 'failed', step: -1 }),
+    ]);
+    expect(message.actions[0].output![0].text).toMatch(/^Not offered to this run: .*ledger/);
+    expect(mcp.calls.some((call) => call.args.text === 'x')).toBe(false);
+  });
+
+  it('offers nothing of a server that could not be reached when it was registered', async () => {
+    const closed = await startMcpTestServer();
+    const url = closed.url;
+    await closed.stop();
+    const res = await api(t, a.admin)
+      .post(toolsPath(wId))
+      .send({ name: 'offline', url, description: 'Down' })
+      .expect(200);
+    expect(res.body.mcpServer.lastSyncError).toEqual(expect.any(String));
+    await api(t, a.admin)
+      .post(paths.toolServerViews(wId, globalSpace))
+      .send({ mcpServerId: res.body.mcpServer.sId })
+      .expect(200);
+    const offline = await toolAgent(['offline']);
+    const { cId } = await ask(offline, 'Hello');
+    const message = await settled(a.admin, cId);
+    expect(message.status).toBe('succeeded');
+    expect(message.actions).toEqual([
+      expect.objectContaining({ mcpServerName: 'offline', status: 'failed', step: -1 }),
+    ]);
+  });
+
   describe('approval', () => {
     it('waits for approval, shows actionRequired, then runs the approved call', async () => {
       const { cId, mId } = await ask(agents.vault, '/tool vault__delete_record {"id": "rec_1"}');

@@ -408,7 +408,7 @@ describe('remote MCP servers', () => {
     await share(space, { mcpServerId: broken.sId }).expect(200);
     const agent = await world.agent(builder, {
       actions: [
-        { name: 'search', mcpServerName: 'search' },
+        { name: 'run_agent', mcpServerName: 'run_agent' },
         { name: 'runnable', mcpServerName: 'Runnable' },
         { name: 'broken', mcpServerName: 'Broken' },
       ],
@@ -421,7 +421,7 @@ describe('remote MCP servers', () => {
 
     const before = await toolset();
     expect(before).toEqual([
-      { kind: 'internal', name: 'search' },
+      { kind: 'internal', name: 'run_agent' },
       {
         kind: 'remote',
         name: 'Runnable',

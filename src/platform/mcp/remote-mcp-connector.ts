@@ -13,7 +13,7 @@ import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
 import { createGuardedFetch, findForbiddenAddress, GuardedFetch } from 'src/platform/net/guarded-fetch';
 
 /** How long connecting and the MCP handshake may take, each transport tried. */
-export const MCP_CONNECT_TIMEOUT_MS = 10_000;
+const MCP_CONNECT_TIMEOUT_MS = 10_000;
 
 /** HTTP statuses from which a client falls back to the older SSE transport (the MCP specification's rule). */
 const isFallbackStatus = (status: number): boolean =>

@@ -4,6 +4,10 @@ import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-e
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import type { McpToolDescriptor, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import {
+  InternalServerAvailability,
+  InternalServersService,
+} from 'src/modules/agents/application/internal-servers.service';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import { ToolServerSyncService } from 'src/modules/agents/application/tool-server-sync.service';
 import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
@@ -13,7 +17,6 @@ import type {
   RequireApproval,
   Skill,
 } from 'src/modules/agents/domain/catalogue';
-import { INTERNAL_MCP_SERVERS } from 'src/modules/agents/domain/tool-catalogue';
 import type { RemoteServerWithViews } from 'src/modules/agents/domain/toolset-resolution';
 import { DomainError } from 'src/platform/errors/domain-error';
 
@@ -52,7 +55,7 @@ interface SpaceIds {
 }
 
 export interface ToolServerListing {
-  internal: typeof INTERNAL_MCP_SERVERS;
+  internal: InternalServerAvailability[];
   remote: RemoteServerListing[];
 }
 
@@ -62,6 +65,7 @@ export class CatalogueService {
     private readonly catalogue: CatalogueRepository,
     private readonly spaces: SpacesService,
     private readonly toolSync: ToolServerSyncService,
+    private readonly internalServers: InternalServersService,
   ) {}
 
   async createSkill(caller: Caller, input: { name: string; description: string }): Promise<Skill> {
@@ -150,7 +154,7 @@ export class CatalogueService {
     ]);
     const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
     return {
-      internal: INTERNAL_MCP_SERVERS,
+      internal: this.internalServers.list(),
       remote: servers.map((server) => ({
         server,
         views: views

@@ -82,8 +82,16 @@ export class RemoteMcpServerView {
 }
 
 class InternalMcpServerView {
-  @ApiProperty() name!: string;
+  @ApiProperty({ example: 'wake_ups' }) name!: string;
   @ApiProperty() description!: string;
+  @ApiProperty({ description: 'Whether this service offers the server to runs.' }) available!: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why it is not offered (ends with its code, e.g. `not_configured`); null when available.',
+    example: null,
+  })
+  unavailableReason!: string | null;
 }
 
 export class McpServersResponse {
@@ -124,7 +132,12 @@ export const presentRemoteServer = ({ server, views }: RemoteServerListing): Rem
 });
 
 export const presentServers = (listing: ToolServerListing): McpServersResponse => ({
-  internal: listing.internal.map(({ name, description }) => ({ name, description })),
+  internal: listing.internal.map(({ name, description, available, unavailableReason }) => ({
+    name,
+    description,
+    available,
+    unavailableReason,
+  })),
   remote: listing.remote.map(presentRemoteServer),
 });
 
