@@ -184,6 +184,37 @@ describe('agents calling tools', () => {
     }
   });
 
+  it("keeps a message's stream and blocked calls to the conversation's readers", async () => {
+    const { cId, mId } = await ask(agents.crm, '/tool crm__echo {"text": "mine"}');
+    const list = await settled(a.admin, cId);
+    const user = (await world.messages(a.admin, cId)).find((m) => m.type === 'user_message')!;
+    const open = async (path: string, actor: KeyHolder) => {
+      const stream = await openSse(`${await t.listen()}${path}`, { Authorization: `Bearer ${actor.secret}` });
+      const body = stream.status === 200 ? null : (JSON.parse(await stream.body()) as unknown);
+      stream.close();
+      return { status: stream.status, body };
+    };
+    expect(await open(messageEvents(cId, user.sId), a.admin)).toMatchObject({
+      status: 400,
+      body: { error: { type: 'invalid_request_error' } },
+    });
+    expect(await open(messageEvents(cId, 'unknownmsg01'), a.admin)).toMatchObject({ status: 404 });
+    const b = await world.workspace();
+    const foreign = `/api/w/${b.workspace.sId}/assistant/conversations/${cId}/messages/${mId}/events`;
+    expect(await open(foreign, b.admin)).toMatchObject({
+      status: 404,
+      body: { error: { type: 'conversation_not_found' } },
+    });
+    expectError(
+      await api(t, b.admin).get(`/api/w/${b.workspace.sId}/assistant/conversations/${cId}/actions/blocked`),
+      404,
+      'conversation_not_found',
+    );
+    const writer = await world.key(a.admin, ['write:conversation']);
+    expect((await api(t, writer).get(blockedPath(cId))).status).toBe(403);
+    expect(list.actions).toHaveLength(1);
+  });
+
   it('runs two steps with parallel calls through an OpenAI-compatible model', async () => {
     openai.script(
       {
@@ -311,6 +342,25 @@ describe('agents calling tools', () => {
     const wakeUps = await api(t, a.admin).get(paths.wakeUps(wId, cId)).expect(200);
     expect(wakeUps.body.wakeUps).toEqual([
       expect.objectContaining({ agentConfigurationId: scheduler, status: 'scheduled' }),
+    ]);
+  });
+
+  it('asks another agent through run_agent, which uses its own tools, and answers with its answer', async () => {
+    const asker = (
+      await world.agent(a.admin, {
+        model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+        actions: [{ name: 'run_agent', mcpServerName: 'run_agent' }],
+      })
+    ).sId;
+    const query = JSON.stringify({ agentId: agents.crm, query: '/tool crm__add {"a": 20, "b": 22}' });
+    const { cId } = await ask(asker, `/tool run_agent__run_agent ${query}`);
+    const message = await settled(a.admin, cId);
+    expect(message).toMatchObject({
+      status: 'succeeded',
+      content: 'run_agent__run_agent answered: crm__add answered: 42',
+    });
+    expect(message.actions).toEqual([
+      expect.objectContaining({ mcpServerName: 'run_agent', toolName: 'run_agent', status: 'succeeded' }),
     ]);
   });
 

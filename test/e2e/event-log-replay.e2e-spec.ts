@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import fc from 'fast-check';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { CONVERSATION_STREAM_TYPES, ConversationEventLog } from 'src/platform/events/conversation-event';
+import {
+  CONVERSATION_STREAM_TYPES,
+  ConversationEvent,
+  ConversationEventLog,
+  EventFilter,
+  MESSAGE_STREAM_TYPES,
+} from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
 import { expect } from 'test/support/expect';
@@ -87,8 +93,13 @@ describe('event log replay (property)', () => {
     }
   }
 
-  async function replayFromStream(conversation: number, afterId: bigint, batch: number): Promise<Logged[]> {
-    const source = feed.source(conversation + 1, { types: CONVERSATION_STREAM_TYPES });
+  async function replayFromStream(
+    conversation: number,
+    afterId: bigint,
+    batch: number,
+    filter: EventFilter = { types: CONVERSATION_STREAM_TYPES },
+  ): Promise<Logged[]> {
+    const source = feed.source(conversation + 1, filter);
     let pending = 0;
     let lastSize = batch;
     const watched: SseSource = {
@@ -114,7 +125,8 @@ describe('event log replay (property)', () => {
     stream.close();
     return res.frames.map((frame) => {
       const [, id, data] = /^id: (\d+)\ndata: (.*)\n\n$/.exec(frame)!;
-      return { id: BigInt(id), title: (JSON.parse(data) as { title: string }).title };
+      const event = JSON.parse(data) as { title?: string; text?: string; type: string };
+      return { id: BigInt(id), title: event.title ?? `${event.type}:${event.text}` };
     });
   }
 
@@ -156,6 +168,63 @@ describe('event log replay (property)', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("replays one agent message's events, and only the conversation stream's types, across batches", async () => {
+    /** What an append writes: a title, tokens of one of two messages, or a tool call of one. */
+    const kinds = fc.constantFrom('title', 'tokens:m0', 'tokens:m1', 'tool:m0', 'tool:m1');
+    const scenario = fc.record({
+      magnitude: fc.integer({ min: 1, max: 18 }),
+      appends: fc.array(kinds, { minLength: 1, maxLength: 30 }),
+      position: fc.nat(),
+      batch: fc.integer({ min: 1, max: 5 }),
+      message: fc.constantFrom('m0', 'm1'),
+    });
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ magnitude, appends, position, batch, message }) => {
+        await t.dataSource.query('TRUNCATE conversation_events');
+        await t.dataSource.query(
+          `SELECT setval(pg_get_serial_sequence('conversation_events', 'id'), $1::bigint)`,
+          [String(10n ** BigInt(magnitude) - 3n)],
+        );
+        const logged: (Logged & { type: string; messageId?: string })[] = [];
+        for (const [n, kind] of appends.entries()) {
+          const [what, messageId] = kind.split(':');
+          const common = { created: Date.now(), configurationId: 'agent', messageId };
+          const event: ConversationEvent =
+            what === 'title'
+              ? { type: 'conversation_title', created: Date.now(), title: `t${n}` }
+              : what === 'tokens'
+                ? { type: 'generation_tokens', ...common, messageId, text: `${n}` }
+                : { type: 'tool_params', ...common, messageId, action: { n } };
+          const id = await log.append(1, 1, event);
+          const title = event.type === 'conversation_title' ? event.title : `${event.type}:${n}`;
+          logged.push({
+            id,
+            title: what === 'tool' ? 'tool_params:undefined' : title,
+            type: event.type,
+            messageId,
+          });
+        }
+        const everyId = [0n, ...logged.map((entry) => entry.id)];
+        const afterId = everyId[position % everyId.length];
+        const strip = (entries: typeof logged): Logged[] => entries.map(({ id, title }) => ({ id, title }));
+        const ofMessage = logged.filter(
+          (entry) =>
+            entry.id > afterId &&
+            entry.messageId === message &&
+            MESSAGE_STREAM_TYPES.includes(entry.type as never),
+        );
+        expect(
+          await replayFromStream(0, afterId, batch, { types: MESSAGE_STREAM_TYPES, messageId: message }),
+        ).toEqual(strip(ofMessage));
+        const ofConversation = logged.filter(
+          (entry) => entry.id > afterId && CONVERSATION_STREAM_TYPES.includes(entry.type as never),
+        );
+        expect(await replayFromStream(0, afterId, batch)).toEqual(strip(ofConversation));
+      }),
+      { numRuns: 150 },
     );
   });
 });
