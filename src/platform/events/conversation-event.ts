@@ -3,6 +3,7 @@
  * own them; the log stores and replays them as they are.
  */
 export const CONVERSATION_EVENT_TYPES = [
+  // What the conversation stream (endpoint 7) sends: the specification's union of seven types.
   'user_message_new',
   'agent_message_new',
   'generation_tokens',
@@ -10,6 +11,7 @@ export const CONVERSATION_EVENT_TYPES = [
   'agent_generation_cancelled',
   'conversation_title',
   'wake_up_updated',
+  // Only on an agent message's own stream.
   'tool_params',
   'tool_approve_execution',
   'agent_action_success',
@@ -21,15 +23,10 @@ export const CONVERSATION_EVENT_TYPES = [
 export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
 
 /** What the conversation stream (endpoint 7) sends: the specification's union of seven types. */
-export const CONVERSATION_STREAM_TYPES: readonly ConversationEventType[] = [
-  'user_message_new',
-  'agent_message_new',
-  'generation_tokens',
-  'agent_message_done',
-  'agent_generation_cancelled',
-  'conversation_title',
-  'wake_up_updated',
-];
+export const CONVERSATION_STREAM_TYPES: readonly ConversationEventType[] = CONVERSATION_EVENT_TYPES.slice(
+  0,
+  7,
+);
 
 /** What one agent message's stream sends: its tokens, tool calls, approvals and outcome. */
 export const MESSAGE_STREAM_TYPES: readonly ConversationEventType[] = [

@@ -15,6 +15,7 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import {
   CONVERSATION_STREAM_TYPES,
   ConversationEventLog,
+  EventFilter,
   MAX_EVENT_ID,
   MESSAGE_STREAM_TYPES,
 } from 'src/platform/events/conversation-event';
@@ -110,18 +111,7 @@ export class ConversationEventsController {
     const cursor = resumeCursor(lastEventId, query.lastEventId);
     const conversation = await this.conversations.get(caller, params.cId);
     const fromId = cursor ?? (await this.events.lastId(conversation.id));
-    this.streams.start(
-      res,
-      this.feed.source(conversation.id, { types: CONVERSATION_STREAM_TYPES }),
-      fromId,
-      {
-        keyId: caller.keyId,
-        workspaceId: caller.workspaceId,
-        userId: caller.userId,
-        conversationId: conversation.id,
-      },
-      this.stillReadable,
-    );
+    this.open(res, caller, conversation.id, { types: CONVERSATION_STREAM_TYPES }, fromId);
   }
 
   @Get('api/w/:wId/assistant/conversations/:cId/messages/:mId/events')
@@ -146,18 +136,30 @@ export class ConversationEventsController {
     const message = await this.messages.findMessage(caller, conversation, params.mId);
     if (message.type !== 'agent_message')
       throw new InvalidRequestError('Only agent messages have an event stream of their own.');
-    this.streams.start(
+    this.open(
       res,
-      this.feed.source(conversation.id, { types: MESSAGE_STREAM_TYPES, messageId: message.sId }),
+      caller,
+      conversation.id,
+      { types: MESSAGE_STREAM_TYPES, messageId: message.sId },
       cursor ?? 0n,
-      {
-        keyId: caller.keyId,
-        workspaceId: caller.workspaceId,
-        userId: caller.userId,
-        conversationId: conversation.id,
-      },
-      this.stillReadable,
     );
+  }
+
+  /** Streams the conversation's events that `filter` selects, after `fromId`, while the caller may read them. */
+  private open(
+    res: ServerResponse,
+    caller: Caller,
+    conversationId: number,
+    filter: EventFilter,
+    fromId: bigint,
+  ) {
+    const grant = {
+      keyId: caller.keyId,
+      workspaceId: caller.workspaceId,
+      userId: caller.userId,
+      conversationId,
+    };
+    this.streams.start(res, this.feed.source(conversationId, filter), fromId, grant, this.stillReadable);
   }
 
   /** One function for every stream, so their re-checks are batched together. */
