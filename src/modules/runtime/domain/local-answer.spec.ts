@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { chunkAnswer, localAnswer, localToolAnswer, localToolCalls } from 'src/modules/runtime/domain/local-answer';
+import {
+  chunkAnswer,
+  localAnswer,
+  localToolAnswer,
+  localToolCalls,
+} from 'src/modules/runtime/domain/local-answer';
 
 describe('the local model', () => {
   it('answers from the instructions and the latest user message, deterministically', () => {
@@ -36,8 +41,11 @@ describe('localToolCalls', () => {
   });
 
   it('answers with each output, quoted by function', () => {
-    expect(localToolAnswer([{ name: 'crm__add', output: '3' }, { name: 'crm__echo', output: 'hi' }])).toBe(
-      'crm__add answered: 3\n\ncrm__echo answered: hi',
-    );
+    expect(
+      localToolAnswer([
+        { name: 'crm__add', output: '3' },
+        { name: 'crm__echo', output: 'hi' },
+      ]),
+    ).toBe('crm__add answered: 3\n\ncrm__echo answered: hi');
   });
 });
