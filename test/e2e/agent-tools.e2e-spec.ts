@@ -462,6 +462,24 @@ describe('agents calling tools', () => {
       expect(mcp.calls.some((call) => call.args.id === 'rec_2')).toBe(false);
     });
 
+    it('declines a waiting call when its message is cancelled, and nobody has to act any more', async () => {
+      const { cId, mId } = await ask(agents.vault, '/tool vault__delete_record {"id": "rec_cancel"}');
+      await waitForStatus(a.admin, cId, 'blocked_validation_required');
+      await api(t, a.admin)
+        .post(`${paths.message(wId, cId, mId)}/cancel`)
+        .expect(200);
+      const message = await settled(a.admin, cId);
+      expect(message.status).toBe('cancelled');
+      expect(message.actions[0]).toMatchObject({
+        status: 'denied',
+        output: [{ type: 'text', text: 'The message was cancelled before anyone answered.' }],
+      });
+      const conversation = await api(t, a.admin).get(paths.conversation(wId, cId)).expect(200);
+      expect(conversation.body.conversation.actionRequired).toBe(false);
+      expect((await api(t, a.admin).get(blockedPath(cId)).expect(200)).body.blockedActions).toEqual([]);
+      expect(mcp.calls.some((call) => call.args.id === 'rec_cancel')).toBe(false);
+    });
+
     it('checks who answers and what they send', async () => {
       const { cId, mId } = await ask(agents.vault, '/tool vault__delete_record {"id": "rec_3"}');
       const action = await waitForStatus(a.admin, cId, 'blocked_validation_required');

@@ -186,6 +186,30 @@ export class AgentActionsService {
     return this.actions.markStarted(action.workspaceId, action.id);
   }
 
+  /**
+   * Declines the calls of a finished message that still wait for approval (cancelled, or failed
+   * while no process held its run): nobody needs to answer them any more.
+   */
+  async declineWaiting(
+    conversation: { id: number; workspaceId: number },
+    message: { id: number; sId: string; agentSId: string },
+    text: string,
+  ): Promise<void> {
+    const waiting = (await this.actions.listForMessages(conversation.workspaceId, [message.id])).filter(
+      (action) => action.status === 'blocked_validation_required',
+    );
+    const outcome = {
+      status: 'denied' as const,
+      output: [{ type: 'text' as const, text }],
+      executionDurationMs: 0,
+    };
+    for (const action of waiting) {
+      if (await this.actions.settle(action.workspaceId, action.id, 'blocked_validation_required', outcome))
+        await this.announceSettled({ conversation, message }, { ...action, ...outcome });
+    }
+    if (waiting.length > 0) await this.refreshActionRequired(waiting[0]);
+  }
+
   /** The action as it is now (the run polls a waiting call's status). */
   current(action: AgentAction): Promise<AgentAction | null> {
     return this.actions.findById(action.workspaceId, action.id);

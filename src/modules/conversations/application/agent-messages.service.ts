@@ -10,6 +10,7 @@ import type { AgentDetails } from 'src/modules/agents/application/agents.service
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
+import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
@@ -18,6 +19,12 @@ import {
 } from 'src/modules/conversations/application/ports/message.repository';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage, Message } from 'src/modules/conversations/domain/message';
+
+/** What a call still waiting for approval says once its message ends without it. */
+const WAITING_DECLINED = {
+  cancelled: 'The message was cancelled before anyone answered.',
+  failed: 'The agent stopped before anyone answered.',
+};
 
 /** A message of a conversation, as a run's history gives them. */
 export type ConversationMessage = Message;
@@ -46,6 +53,7 @@ export class AgentMessagesService {
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
     private readonly actions: ActionRepository,
+    private readonly agentActions: AgentActionsService,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
@@ -135,6 +143,8 @@ export class AgentMessagesService {
     const { conversation, message } = run;
     return this.unitOfWork.run(async () => {
       if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
+      if (outcome.status !== 'succeeded')
+        await this.agentActions.declineWaiting(conversation, message, WAITING_DECLINED[outcome.status]);
       if (outcome.status === 'failed') {
         await this.conversationRepository.update(conversation.workspaceId, conversation.id, {
           hasError: true,

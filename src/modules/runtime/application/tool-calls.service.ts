@@ -12,7 +12,6 @@ import {
 import type { Run } from 'src/modules/conversations/application/agent-messages.service';
 import type { ModelMessage, ModelToolCall } from 'src/modules/runtime/application/ports/model-provider';
 import type { OfferedTool, RunToolset } from 'src/modules/runtime/application/run-tools.service';
-import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
 
@@ -202,8 +201,7 @@ export class ToolCallsService {
 
   /**
    * Waits until the call is answered (here or on another process), declining it once its deadline
-   * passes. A stop of the run ends the wait: a cancelled run's call is declined, a call of a
-   * process that stops keeps waiting for the process that resumes the run.
+   * passes. A stop of the run ends the wait.
    */
   private async waitForAnswer(run: Run, action: AgentAction, signal: AbortSignal): Promise<AgentAction> {
     for (;;) {
@@ -218,17 +216,8 @@ export class ToolCallsService {
         });
         continue;
       }
-      if (signal.aborted) {
-        // Cancelled: nobody needs to answer any more. Shutdown: the call waits for the next process.
-        if (!(signal.reason instanceof ShutdownSignal)) {
-          await this.actions.settle(run, current, 'blocked_validation_required', {
-            status: 'denied',
-            output: [{ type: 'text', text: 'The message was cancelled before anyone answered.' }],
-            executionDurationMs: 0,
-          });
-        }
-        throw new ApprovalWaitInterrupted();
-      }
+      // Stopped: a cancellation declined the call already; a shutdown leaves it waiting for the next process.
+      if (signal.aborted) throw new ApprovalWaitInterrupted();
       const wake = new AbortController();
       this.waiting.set(action.id, () => wake.abort());
       try {
