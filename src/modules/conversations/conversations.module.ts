@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
@@ -34,6 +35,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessageWriter,
     AgentMessagesService,
     AgentActionsService,
+    ActionApprovalsService,
     ConversationDetailsLoader,
     MessageViews,
     AgentUsageService,

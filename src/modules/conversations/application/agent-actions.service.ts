@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
-import { InProcessEvents } from 'src/platform/events/in-process-events';
-import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import type { Run } from 'src/modules/conversations/application/agent-messages.service';
-import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { MessagesService } from 'src/modules/conversations/application/messages.service';
-import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { renderAction } from 'src/modules/conversations/application/action-views';
 import {
   ActionOutcome,
   ActionRepository,
@@ -33,47 +26,30 @@ export interface NewCall {
   needsApproval: boolean;
 }
 
-/** What `validate-action` takes. */
-export type ApprovalAnswer = 'approved' | 'rejected';
-
-/** A call waiting for approval, as `actions/blocked` lists it. */
-export interface BlockedActionView {
-  conversationId: string;
-  messageId: string;
-  configurationId: string;
-  actionId: string;
-  functionCallName: string;
-  inputs: Record<string, unknown>;
-  metadata: { toolName: string; mcpServerName: string; agentName: string };
-  createdAt: number;
-  /** ms since the epoch: unanswered by then, the call is declined. */
-  expiresAt: number | null;
+/** The conversation and agent message an action belongs to, as its events name them. */
+export interface ActionTarget {
+  conversation: { id: number; workspaceId: number };
+  message: { sId: string; agentSId: string };
 }
 
 /** The step of the actions that say which toolset entries a run was not offered. */
 export const UNAVAILABLE_STEP = -1;
 
-export const DECLINED_TEXT = 'The user declined to run this tool. Do not call it again for this request.';
 export const EXPIRED_TEXT =
   'Nobody approved this tool call in time, so it did not run. Tell the user it needs their approval.';
 
 /**
- * The tool calls of agent messages: recorded when a step asks for them, settled once, and those
- * that need approval answered through `validate-action`. Each change writes its event for the
+ * The tool calls of agent messages: recorded when a step asks for them, settled once (those that
+ * need approval once answered, see `ActionApprovalsService`). Each change writes its event for the
  * message's stream in the same transaction.
  */
 @Injectable()
 export class AgentActionsService {
   constructor(
-    private readonly conversations: ConversationsService,
-    private readonly messages: MessagesService,
-    private readonly messageRepository: MessageRepository,
-    private readonly agents: AgentsService,
     private readonly conversationRepository: ConversationRepository,
     private readonly actions: ActionRepository,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
-    private readonly inProcessEvents: InProcessEvents,
     private readonly clock: Clock,
   ) {}
 
@@ -169,10 +145,15 @@ export class AgentActionsService {
    * Settles an action that is `from` and writes its event: `agent_action_success` when it
    * succeeded, `tool_error` otherwise. False when another outcome came first.
    */
-  settle(run: Run, action: AgentAction, from: ActionStatus, outcome: ActionOutcome): Promise<boolean> {
+  settle(
+    target: ActionTarget,
+    action: AgentAction,
+    from: ActionStatus,
+    outcome: ActionOutcome,
+  ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
       if (!(await this.actions.settle(action.workspaceId, action.id, from, outcome))) return false;
-      await this.announceSettled(run, { ...action, ...outcome });
+      await this.announceSettled(target, { ...action, ...outcome });
       if (from === 'blocked_validation_required') await this.refreshActionRequired(action);
       return true;
     });
@@ -220,98 +201,27 @@ export class AgentActionsService {
     return this.actions.listForMessages(workspaceId, [messageId]);
   }
 
-  /**
-   * Answers a call that waits for approval: approved, it moves to `running` (its run executes it);
-   * rejected, it is `denied` at once. The run's member or an admin may answer; an answer to a call
-   * that no longer waits is a conflict.
-   */
-  async validate(
-    caller: Caller,
-    conversationSId: string,
-    messageSId: string,
-    actionSId: string,
-    answer: ApprovalAnswer,
-  ): Promise<ActionView> {
-    const conversation = await this.conversations.get(caller, conversationSId);
-    const message = await this.messages.findMessage(caller, conversation, messageSId);
-    const action = await this.actions.findBySId(caller.workspaceId, actionSId);
-    if (message.type !== 'agent_message' || !action || action.messageId !== message.id)
-      throw new DomainError('not_found', `Action ${actionSId} not found on message ${messageSId}.`);
-    if (action.approverId !== caller.userId && !caller.isAdmin)
-      throw new ForbiddenError('Only the member the agent acts for, or an admin, may answer this tool call.');
-    const answered = await this.unitOfWork.run(async () => {
-      const moved =
-        answer === 'approved'
-          ? await this.actions.transition(
-              caller.workspaceId,
-              action.id,
-              'blocked_validation_required',
-              'running',
-            )
-          : await this.actions.settle(caller.workspaceId, action.id, 'blocked_validation_required', {
-              status: 'denied',
-              output: [{ type: 'text', text: DECLINED_TEXT }],
-              executionDurationMs: 0,
-            });
-      if (!moved) return null;
-      const now = await this.actions.findById(caller.workspaceId, action.id);
-      if (answer === 'rejected' && now) {
-        await this.announceSettled(
-          { conversation, message: { sId: message.sId, agentSId: message.agentSId } },
-          now,
-        );
-      }
-      await this.refreshActionRequired(action);
-      this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
-      return now;
-    });
-    if (!answered) {
-      const now = await this.actions.findById(caller.workspaceId, action.id);
-      throw new ConflictError(
-        `This tool call is not waiting for approval (it is ${now?.status ?? 'gone'}); it cannot be answered again.`,
-      );
-    }
-    return renderAction(answered);
+  /** An action by sId, when it exists in the workspace. */
+  findBySId(workspaceId: number, sId: string): Promise<AgentAction | null> {
+    return this.actions.findBySId(workspaceId, sId);
   }
 
   /** The calls of a conversation that wait for approval, oldest first. */
-  async blocked(caller: Caller, conversationSId: string): Promise<BlockedActionView[]> {
-    const conversation = await this.conversations.get(caller, conversationSId);
-    const blocked = await this.actions.listBlocked(caller.workspaceId, conversation.id);
-    if (blocked.length === 0) return [];
-    const messages = await this.messageRepository.findByIds(caller.workspaceId, [
-      ...new Set(blocked.map((action) => action.messageId)),
-    ]);
-    const agentSIds = messages.flatMap((message) =>
-      message.type === 'agent_message' ? [message.agentSId] : [],
-    );
-    const agents = new Map(
-      (await this.agents.describe(caller, [...new Set(agentSIds)])).map(({ agent }) => [
-        agent.sId,
-        agent.name,
-      ]),
-    );
-    const bySId = new Map(messages.map((message) => [message.id, message]));
-    return blocked.flatMap((action) => {
-      const message = bySId.get(action.messageId);
-      if (message?.type !== 'agent_message') return [];
-      return [
-        {
-          conversationId: conversation.sId,
-          messageId: message.sId,
-          configurationId: message.agentSId,
-          actionId: action.sId,
-          functionCallName: action.functionCallName,
-          inputs: action.params,
-          metadata: {
-            toolName: action.toolName,
-            mcpServerName: action.mcpServerName,
-            agentName: agents.get(message.agentSId) ?? message.agentSId,
-          },
-          createdAt: action.createdAt.getTime(),
-          expiresAt: action.approvalDeadline?.getTime() ?? null,
-        },
-      ];
+  listBlocked(workspaceId: number, conversationId: number): Promise<AgentAction[]> {
+    return this.actions.listBlocked(workspaceId, conversationId);
+  }
+
+  /** An approved call moves to `running` (its run executes it); false when it no longer waited. */
+  approve(action: AgentAction): Promise<boolean> {
+    return this.unitOfWork.run(async () => {
+      const moved = await this.actions.transition(
+        action.workspaceId,
+        action.id,
+        'blocked_validation_required',
+        'running',
+      );
+      if (moved) await this.refreshActionRequired(action);
+      return moved;
     });
   }
 
@@ -323,10 +233,7 @@ export class AgentActionsService {
     };
   }
 
-  private async announceSettled(
-    run: { conversation: { id: number; workspaceId: number }; message: { sId: string; agentSId: string } },
-    action: AgentAction,
-  ): Promise<void> {
+  private async announceSettled(run: ActionTarget, action: AgentAction): Promise<void> {
     const common = this.common(run);
     const view = renderAction(action);
     await this.events.append(

@@ -4,7 +4,7 @@ import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
-import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
+import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
 import {
   BlockedActionsResponse,
   ValidateActionResponse,
@@ -15,7 +15,7 @@ import { ValidateActionDto } from 'src/modules/conversations/http/dto/agent-acti
 @ApiExtraModels(ValidateActionResponse, BlockedActionsResponse)
 @Controller('api/w/:wId/assistant/conversations')
 export class AgentActionsController {
-  constructor(private readonly actions: AgentActionsService) {}
+  constructor(private readonly actions: ActionApprovalsService) {}
 
   @Post(':cId/messages/:mId/validate-action')
   @HttpCode(200)
