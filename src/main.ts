@@ -32,8 +32,13 @@ async function main(): Promise<void> {
     throw error;
   }
   log.info(
-    { port: config.port, database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})` },
-    'Workspace Agent API listening',
+    {
+      port: config.port,
+      url: config.publicBaseUrl,
+      docs: `${config.publicBaseUrl}/api/docs`,
+      database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})`,
+    },
+    `Workspace Agent API listening on port ${config.port}; API docs at ${config.publicBaseUrl}/api/docs`,
   );
   stopOnSignals(app, database, log);
 }

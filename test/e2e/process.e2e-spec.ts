@@ -65,8 +65,14 @@ describe('the service as a process', () => {
       expect(await postgresPort(dataDir)).toBe(port);
       expect(await me(first.baseUrl, boot)).toBe(200);
 
-      const second = await startService({ DATA_DIR: dataDir });
+      const second = await startService({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
       expect(await me(second.baseUrl, boot)).toBe(200);
+      // At info a start says where it listens and where the docs are, not every route it mapped.
+      const startup = second.output().trim().split('\n');
+      const listening = startup.findIndex((line) => line.includes('Workspace Agent API listening'));
+      expect(listening).toBeGreaterThanOrEqual(0);
+      expect(listening + 1).toBeLessThan(15);
+      expect(startup[listening]).toContain(`/api/docs`);
       expect(await second.stop()).toBe(0);
       expect(await me(first.baseUrl, boot)).toBe(200);
 

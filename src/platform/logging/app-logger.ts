@@ -11,6 +11,18 @@ function withoutSignature(url: string): string {
 }
 
 /**
+ * Nest's start-up narration (each module initialised, each controller and route mapped: about a
+ * hundred lines) is for debugging; at `info` a start says where the service listens, once.
+ */
+const STARTUP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/**
  * Nest's logger interface on pino: JSON lines, with Nest's context as `context`. Nest's Logger
  * passes the context last; an object first is pino's merge object (`logger.warn({ err }, 'text')`).
  */
@@ -18,7 +30,12 @@ export class AppLogger implements LoggerService {
   constructor(readonly pino: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params.at(-1);
+    this.write(
+      typeof context === 'string' && STARTUP_CONTEXTS.has(context) ? 'debug' : 'info',
+      message,
+      params,
+    );
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);
