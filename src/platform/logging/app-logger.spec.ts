@@ -115,7 +115,7 @@ describe('AppLogger', () => {
       err: (err as { message?: string } | undefined)?.message,
     }));
     expect(written).toEqual([
-      { level: 30, context: 'RouterExplorer', msg: 'Mapped {/healthz, GET} route' },
+      { level: 20, context: 'RouterExplorer', msg: 'Mapped {/healthz, GET} route' },
       {
         level: 50,
         context: 'TypeOrmModule',
@@ -130,6 +130,18 @@ describe('AppLogger', () => {
         file: 'fil_1',
         err: 'pool exhausted',
       },
+    ]);
+  });
+
+  it("keeps Nest's start-up narration below info, and every other log call at info", () => {
+    const { logger, lines } = capture('info');
+    logger.log('AppModule dependencies initialized', 'InstanceLoader');
+    logger.log('Mapped {/healthz, GET} route', 'RouterExplorer');
+    logger.log('HealthController {/}:', 'RoutesResolver');
+    logger.log('Nest application successfully started', 'NestApplication');
+    logger.log('Resumed 1 agent run(s)', 'AgentRunner');
+    expect(lines().map(({ level, context }) => ({ level, context }))).toEqual([
+      { level: 30, context: 'AgentRunner' },
     ]);
   });
 });
