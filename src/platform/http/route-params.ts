@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 
 /** What an sId sent in a body may look like; anything else is refused before any lookup. */
@@ -8,21 +9,25 @@ export const SID_PATTERN = /^[A-Za-z0-9_]{1,40}$/;
  * parameters only it names (`fileId`, `wuId`, …).
  */
 export class WorkspaceParams {
+  @ApiProperty({ description: 'sId of the workspace (the key must belong to it).', example: 'Wk7Qm2xL9p' })
   @IsString()
   wId!: string;
 }
 
 export class ConversationParams extends WorkspaceParams {
+  @ApiProperty({ description: 'sId of the conversation.', example: 'Cv3nR8tY1a' })
   @IsString()
   cId!: string;
 }
 
 export class MessageParams extends ConversationParams {
+  @ApiProperty({ description: 'sId of the message.', example: 'Ms5bK2pW7e' })
   @IsString()
   mId!: string;
 }
 
 export class SpaceParams extends WorkspaceParams {
+  @ApiProperty({ description: 'sId of the space.', example: 'vlt_Qh4sN9cX2m' })
   @IsString()
   spaceId!: string;
 }
