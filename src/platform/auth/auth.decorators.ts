@@ -1,5 +1,5 @@
 import { ExecutionContext, SetMetadata, applyDecorators, createParamDecorator } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiParam } from '@nestjs/swagger';
 import type { IncomingMessage } from 'node:http';
 import type { Caller, Role } from 'src/platform/auth/caller';
 import type { Scope } from 'src/platform/auth/scopes';
@@ -7,6 +7,7 @@ import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
 import { ApiErrors } from 'src/platform/http/api-errors';
 
 export const AUTH_METADATA = 'wa:auth';
+export const WORKSPACE_PARAM_DESCRIPTION = 'sId of the workspace (the key must belong to it).';
 export const PUBLIC_METADATA = 'wa:public';
 
 export interface AuthRequirement {
@@ -24,6 +25,8 @@ export const Auth = (requirement: AuthRequirement) =>
   applyDecorators(
     SetMetadata(AUTH_METADATA, requirement),
     ApiBearerAuth('bearer'),
+    // Every authenticated route is a workspace's: the key must belong to the workspace of the path.
+    ApiParam({ name: 'wId', description: WORKSPACE_PARAM_DESCRIPTION, example: 'Wk7Qm2xL9p' }),
     ApiExtension('x-required-scopes', requirement.scopes),
     ApiExtension('x-required-roles', requirement.roles ?? []),
     ApiErrors(401, 403, 429),

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
+import { WORKSPACE_PARAM_DESCRIPTION } from 'src/platform/auth/auth.decorators';
 
 /** What an sId sent in a body may look like; anything else is refused before any lookup. */
 export const SID_PATTERN = /^[A-Za-z0-9_]{1,40}$/;
@@ -9,7 +10,7 @@ export const SID_PATTERN = /^[A-Za-z0-9_]{1,40}$/;
  * parameters only it names (`fileId`, `wuId`, …).
  */
 export class WorkspaceParams {
-  @ApiProperty({ description: 'sId of the workspace (the key must belong to it).', example: 'Wk7Qm2xL9p' })
+  @ApiProperty({ description: WORKSPACE_PARAM_DESCRIPTION, example: 'Wk7Qm2xL9p' })
   @IsString()
   wId!: string;
 }

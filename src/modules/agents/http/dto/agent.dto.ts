@@ -452,6 +452,7 @@ export class ListAgentsQuery {
 }
 
 export class AgentParams extends WorkspaceParams {
+  @ApiProperty({ description: 'sId of the agent configuration.', example: 'Ag4tB7nM1q' })
   @IsString()
   sId!: string;
 }
@@ -556,11 +557,13 @@ export class UpdateMcpServerViewDto {
 }
 
 export class McpServerParams extends WorkspaceParams {
+  @ApiProperty({ description: 'sId of the remote MCP server (`mcp_…`).', example: 'mcp_Rk3Wq8Zt5n' })
   @IsString()
   id!: string;
 }
 
 export class McpServerViewParams extends SpaceParams {
+  @ApiProperty({ description: "sId of the server's view in the space (`msv_…`).", example: 'msv_Tp6Ys1Vb8c' })
   @IsString()
   viewId!: string;
 }

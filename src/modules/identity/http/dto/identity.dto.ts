@@ -84,16 +84,19 @@ export class CreateSpaceDto {
 }
 
 export class MemberParams extends WorkspaceParams {
+  @ApiProperty({ description: 'sId of the member (a user of the workspace).', example: 'Us9dF3kQ2z' })
   @IsString()
   userId!: string;
 }
 
 export class KeyParams extends WorkspaceParams {
+  @ApiProperty({ description: 'Id of the API key (`key_…`), not its secret.', example: 'key_Hx2Lm8Pq4W' })
   @IsString()
   keyId!: string;
 }
 
 export class SpaceMemberParams extends SpaceParams {
+  @ApiProperty({ description: 'sId of the member (a user of the workspace).', example: 'Us9dF3kQ2z' })
   @IsString()
   userId!: string;
 }

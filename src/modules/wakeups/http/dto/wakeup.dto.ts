@@ -72,6 +72,7 @@ export class CreateWakeUpDto {
 }
 
 export class WakeUpParams extends ConversationParams {
+  @ApiProperty({ description: 'sId of the wake-up (`wku_…`).', example: 'wku_Nc5Jd2Gh7r' })
   @IsString()
   wuId!: string;
 }
