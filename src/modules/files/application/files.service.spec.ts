@@ -49,6 +49,9 @@ class MemoryFiles extends FileRepository {
     Object.assign(row, { status: 'ready', fileSize, version: row.version + 1 });
     return { ...row };
   }
+  async bindToConversation(): Promise<boolean> {
+    return true;
+  }
   async findText(): Promise<string | null> {
     return null;
   }

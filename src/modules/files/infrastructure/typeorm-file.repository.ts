@@ -83,6 +83,25 @@ export class TypeormFileRepository extends FileRepository {
     });
   }
 
+  async bindToConversation(workspaceId: number, fileId: number, conversationSId: string): Promise<boolean> {
+    const result = await this.files
+      .createQueryBuilder()
+      .update()
+      .set({
+        useCaseMetadata: () =>
+          `use_case_metadata || jsonb_build_object('conversationId', :conversationSId::text)`,
+        version: () => 'version + 1',
+        updatedAt: () => 'now()',
+      })
+      .where('id = :fileId AND workspace_id = :workspaceId', { fileId, workspaceId })
+      .andWhere(
+        "(use_case_metadata->>'conversationId' IS NULL OR use_case_metadata->>'conversationId' = :conversationSId)",
+      )
+      .setParameters({ conversationSId })
+      .execute();
+    return result.affected === 1;
+  }
+
   async findText(workspaceId: number, fileId: number): Promise<string | null> {
     const found = await this.files.findOne({
       select: { id: true, extractedText: true },

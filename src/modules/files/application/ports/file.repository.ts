@@ -23,6 +23,11 @@ export abstract class FileRepository {
     fileSize: number,
     text: string | null,
   ): Promise<FileRecord | null>;
+  /**
+   * Binds a file to a conversation (its `useCaseMetadata.conversationId`) unless it is bound to
+   * another one already; true when it is now bound to `conversationSId`.
+   */
+  abstract bindToConversation(workspaceId: number, fileId: number, conversationSId: string): Promise<boolean>;
   /** The text extracted from a file, or null when none was. */
   abstract findText(workspaceId: number, fileId: number): Promise<string | null>;
   /** `created` → `failed`, keeping why; null when the file had already left `created`. */
