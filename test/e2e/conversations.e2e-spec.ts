@@ -317,7 +317,7 @@ describe('conversations and messages', () => {
       expect.objectContaining({ childConversationId: child, sourceMessageId: sent[1] }),
     ]);
     const later = await api(t, member).get(paths.conversation(wId, child)).expect(200);
-    expect(later.body.conversation.forkingData.forkedFrom.fileCopyStatus).toBe('done');
+    expect(later.body.conversation.forkingData.forkedFrom.fileCopyStatus).toBe('completed');
   });
 
   it('gives 200 concurrent posts 200 distinct consecutive ranks', async () => {

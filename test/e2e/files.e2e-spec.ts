@@ -10,6 +10,7 @@ import { loadAppConfig } from 'src/platform/config/app-config';
 import { FilesService } from 'src/modules/files/application/files.service';
 import { expect, expectError } from 'test/support/expect';
 import { asBytes } from 'test/support/bytes';
+import { docxOf, pdfOf } from 'test/support/documents';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -339,7 +340,7 @@ describe('files', () => {
         'image/webp',
         Buffer.concat([Buffer.from('RIFF'), Buffer.from([1, 2, 3, 4]), Buffer.from('WEBPVP8 ')]),
       ],
-      ['application/pdf', Buffer.from('%PDF-1.7\n%âãÏÓ\n')],
+      ['application/pdf', pdfOf(['A genuine PDF'])],
     ];
     for (const [contentType, genuine] of binary) {
       it(`accepts a genuine ${contentType} and refuses text posing as one`, async () => {
@@ -387,7 +388,7 @@ describe('files', () => {
       ['application/json', Buffer.from('[]'), Buffer.from('{"unterminated": "str'), 'cut-off JSON'],
       [
         'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        Buffer.concat([ZIP_HEAD, Buffer.alloc(100, 1)]),
+        docxOf(['A genuine DOCX']),
         Buffer.from('<html>not a document</html>'),
         'HTML',
       ],
@@ -410,9 +411,22 @@ describe('files', () => {
         'CSV text',
       ],
     ];
+    /** Conversation files need their text, which these types do not give: a use case that reads none. */
+    const textless = async (contentType: string): Promise<Record<string, unknown>> => {
+      if (contentType.includes('excel') || contentType.includes('spreadsheet'))
+        return { useCase: 'upsert_table' };
+      if (contentType !== 'application/msword') return {};
+      const { sId: spaceId } = await world.space(a.admin, { members: [a.admin, member] });
+      return { useCase: 'folders_document', useCaseMetadata: { spaceId } };
+    };
     for (const [contentType, genuine, impostor, label] of declared) {
       it(`takes ${contentType} content that is what it claims, and refuses ${label} declared as one, storing nothing`, async () => {
-        const good = await world.file<FileBody>(member, { ...textFile(genuine.length), contentType });
+        const useCase = await textless(contentType);
+        const good = await world.file<FileBody>(member, {
+          ...textFile(genuine.length),
+          contentType,
+          ...useCase,
+        });
         const ok = await post(local(good.uploadUrl!), [{ content: genuine, contentType }]).expect(200);
         expect(ok.body).toMatchApiSchema('FileResponse');
         expect(ok.body.file).toMatchObject({ status: 'ready', fileSize: genuine.length });
@@ -423,6 +437,30 @@ describe('files', () => {
         expectError(refused, 400, 'file_type_not_supported');
         expect(refused.body.error.message).toMatch(/not (UTF-8 text|valid JSON|look like)|NUL/);
         await expectNothingStored(a, fake.sId, 'failed');
+      });
+    }
+
+    const unreadable: [string, Buffer, RegExp][] = [
+      ['application/pdf', Buffer.from('%PDF-1.7\n%âãÏÓ\n'), /PDF file could not be read/],
+      ['application/pdf', pdfOf([]), /PDF file has no text/],
+      [
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        Buffer.concat([ZIP_HEAD, Buffer.alloc(100, 1)]),
+        /DOCX file could not be read/,
+      ],
+      [
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        Buffer.concat([ZIP_HEAD, Buffer.alloc(100, 2)]),
+        /cannot be read, and conversation files need their text/,
+      ],
+    ];
+    for (const [contentType, content, reason] of unreadable) {
+      it(`fails a conversation file of ${contentType} whose text cannot be read (${reason.source}), storing nothing`, async () => {
+        const file = await world.file<FileBody>(member, { ...textFile(content.length), contentType });
+        const refused = await post(local(file.uploadUrl!), [{ content, contentType }]);
+        expectError(refused, 400, 'file_type_not_supported');
+        expect(refused.body.error.message).toMatch(reason);
+        await expectNothingStored(a, file.sId, 'failed');
       });
     }
 

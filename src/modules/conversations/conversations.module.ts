@@ -5,6 +5,7 @@ import { ActionApprovalsService } from 'src/modules/conversations/application/ac
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
+import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
@@ -14,25 +15,34 @@ import { SystemMessagesService } from 'src/modules/conversations/application/sys
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { AgentUsageReadModel } from 'src/modules/conversations/application/ports/agent-usage.read-model';
+import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { AgentActionsController } from 'src/modules/conversations/http/agent-actions.controller';
+import { ContentFragmentsController } from 'src/modules/conversations/http/content-fragments.controller';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
 import { TypeormActionRepository } from 'src/modules/conversations/infrastructure/typeorm-action.repository';
 import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
+import { TypeormContentFragmentRepository } from 'src/modules/conversations/infrastructure/typeorm-content-fragment.repository';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
 import { TypeormMessageRepository } from 'src/modules/conversations/infrastructure/typeorm-message.repository';
 
 @Module({
   imports: [IdentityModule, AgentsModule],
-  controllers: [ConversationsController, ConversationEventsController, AgentActionsController],
+  controllers: [
+    ConversationsController,
+    ContentFragmentsController,
+    ConversationEventsController,
+    AgentActionsController,
+  ],
   providers: [
     ConversationsService,
     MessagesService,
     ForksService,
     SystemMessagesService,
     MessageWriter,
+    ContentFragmentsService,
     AgentMessagesService,
     AgentActionsService,
     ActionApprovalsService,
@@ -43,6 +53,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
     { provide: ActionRepository, useClass: TypeormActionRepository },
+    { provide: ContentFragmentRepository, useClass: TypeormContentFragmentRepository },
   ],
   exports: [
     ConversationsService,

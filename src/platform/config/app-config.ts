@@ -37,6 +37,8 @@ export interface AppConfigValues {
   rateLimitWindowSeconds: number;
   sse: SseSettings;
   runs: RunSettings;
+  /** Text of a conversation's content fragments a run gives the model; the rest is cut, saying so. */
+  contentFragmentBudgetBytes: number;
   openai: OpenAiSettings | null;
   tools: ToolSettings;
   /** Null means: a random secret generated once and kept in `dataDir`. */
@@ -115,6 +117,7 @@ export class AppConfig implements AppConfigValues {
   readonly logLevel!: LogLevel;
   readonly sse!: SseSettings;
   readonly runs!: RunSettings;
+  readonly contentFragmentBudgetBytes!: number;
   readonly openai!: OpenAiSettings | null;
   readonly tools!: ToolSettings;
   readonly urlSigningSecret!: string | null;
@@ -351,6 +354,7 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       localModelChunkDelayMs: readCount(env, 'LOCAL_MODEL_CHUNK_DELAY_MS', 25, 10_000),
       concurrency: readInteger(env, 'RUN_CONCURRENCY', DEFAULT_RUN_CONCURRENCY, 1, 10_000),
     },
+    contentFragmentBudgetBytes: readInteger(env, 'CONTENT_FRAGMENT_BUDGET_BYTES', 262_144, 1_024, 16_777_216),
     openai: readOpenAi(env),
     tools: {
       callTimeoutMs: readDuration(env, 'TOOL_CALL_TIMEOUT_MS', 60_000),

@@ -10,7 +10,11 @@ class UserMessageNewEvent implements ConversationEventOf<'user_message_new'> {
   @ApiProperty({ enum: ['user_message_new'] }) type!: 'user_message_new';
   @ApiProperty() created!: number;
   @ApiProperty() messageId!: string;
-  @ApiProperty({ allOf: [{ $ref: '#/components/schemas/UserMessage' }] }) message!: unknown;
+  @ApiProperty({
+    oneOf: [{ $ref: '#/components/schemas/UserMessage' }, { $ref: '#/components/schemas/ContentFragment' }],
+    description: 'A user message, or a content fragment put in the conversation (type content_fragment)',
+  })
+  message!: unknown;
 }
 
 class AgentMessageNewEvent implements ConversationEventOf<'agent_message_new'> {

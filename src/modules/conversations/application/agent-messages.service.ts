@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
+import { AppConfig } from 'src/platform/config/app-config';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
@@ -12,11 +13,13 @@ import { MessagesService } from 'src/modules/conversations/application/messages.
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
+import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
   AgentMessageOutcome,
   MessageRepository,
 } from 'src/modules/conversations/application/ports/message.repository';
+import { ContentFragmentText, fitToBudget } from 'src/modules/conversations/domain/content-fragment';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage, Message } from 'src/modules/conversations/domain/message';
 
@@ -26,8 +29,8 @@ const WAITING_DECLINED = {
   failed: 'The agent stopped before anyone answered.',
 };
 
-/** A message of a conversation, as a run's history gives them. */
-export type ConversationMessage = Message;
+/** A slot of a conversation as a run's history gives them: a message, or a content fragment with its text. */
+export type ConversationMessage = Message | ContentFragmentText;
 
 /** A running agent message whose conversation and message are known by row id (background jobs hold ids). */
 export interface RunningMessageRef {
@@ -54,6 +57,8 @@ export class AgentMessagesService {
     private readonly messages: MessageRepository,
     private readonly actions: ActionRepository,
     private readonly agentActions: AgentActionsService,
+    private readonly fragments: ContentFragmentRepository,
+    private readonly config: AppConfig,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
@@ -110,9 +115,19 @@ export class AgentMessagesService {
     });
   }
 
-  /** The latest version of every message before the run's own slot: the model's view of the conversation. */
-  history(run: Run): Promise<Message[]> {
-    return this.messages.listLatestUpTo(run.caller.workspaceId, run.conversation.id, run.message.rank - 1);
+  /**
+   * The latest version of every message before the run's own slot, and the content fragments among
+   * them with their text (within the configured budget): the model's view of the conversation.
+   */
+  async history(run: Run): Promise<ConversationMessage[]> {
+    const { workspaceId } = run.caller;
+    const [messages, fragments] = await this.unitOfWork.all([
+      () => this.messages.listLatestUpTo(workspaceId, run.conversation.id, run.message.rank - 1),
+      () => this.fragments.listTextsUpTo(workspaceId, run.conversation.id, run.message.rank - 1),
+    ]);
+    if (fragments.length === 0) return messages;
+    const fitted = fitToBudget(fragments, this.config.contentFragmentBudgetBytes);
+    return [...messages, ...fitted].sort((a, b) => a.rank - b.rank);
   }
 
   /** Saves the answer so far and streams `text`; false when the run was cancelled meanwhile. */

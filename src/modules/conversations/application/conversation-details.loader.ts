@@ -24,7 +24,7 @@ export interface ConversationDetails {
   conversation: Conversation;
   participation: Participation | null;
   spaceSId: string | null;
-  forkedFrom: (ForkLink & { fileCopyStatus: 'pending' | 'done' }) | null;
+  forkedFrom: (ForkLink & { fileCopyStatus: 'pending' | 'completed' }) | null;
   forkedChildren: ForkLink[];
 }
 

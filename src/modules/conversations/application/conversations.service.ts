@@ -6,6 +6,11 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import {
+  ContentFragmentView,
+  ContentFragmentsService,
+  FragmentInput,
+} from 'src/modules/conversations/application/content-fragments.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
 import {
@@ -44,17 +49,25 @@ export class ConversationsService {
   constructor(
     private readonly conversations: ConversationRepository,
     private readonly writer: MessageWriter,
+    private readonly fragments: ContentFragmentsService,
     private readonly spaces: SpacesService,
     private readonly apiKeys: ApiKeysService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  /** A conversation, with its first message when given; the message comes back in its wire form. */
+  /**
+   * A conversation, with its content fragments and then its first message when given; they come
+   * back in their wire form.
+   */
   async create(
     caller: Caller,
-    input: { title?: string; spaceId?: string; message?: MessageInput },
-  ): Promise<{ conversation: Conversation; message: UserMessageView | null }> {
+    input: { title?: string; spaceId?: string; message?: MessageInput; contentFragments?: FragmentInput[] },
+  ): Promise<{
+    conversation: Conversation;
+    message: UserMessageView | null;
+    contentFragments: ContentFragmentView[];
+  }> {
     const space = input.spaceId ? await this.spaces.findAccessible(caller, input.spaceId) : null;
     const first = input.message;
     const prepared = first ? await this.writer.prepare(caller, first, caller.userId) : null;
@@ -70,11 +83,12 @@ export class ConversationsService {
       });
       await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, this.clock.now());
       if (conversation.title) await this.writer.appendTitle(conversation, conversation.title);
-      if (!first || !prepared) return { conversation, message: null };
+      const contentFragments = await this.fragments.write(caller, conversation, input.contentFragments ?? []);
+      if (!first || !prepared) return { conversation, message: null, contentFragments };
       const draft = { caller, conversation, input: first, previous: null, authorId: caller.userId, prepared };
       const written = await this.writer.writeOne(draft);
       this.writer.announce(draft, written);
-      return { conversation: written.conversation, message: written.view };
+      return { conversation: written.conversation, message: written.view, contentFragments };
     });
   }
 

@@ -7,8 +7,10 @@ import { OperatorLog } from 'src/platform/logging/operator-log';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { ContentFragmentText } from 'src/modules/conversations/domain/content-fragment';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { Message } from 'src/modules/conversations/domain/message';
 
@@ -20,6 +22,7 @@ export class ForksService {
     private readonly messages: MessagesService,
     private readonly conversationRepository: ConversationRepository,
     private readonly messageRepository: MessageRepository,
+    private readonly fragments: ContentFragmentRepository,
     private readonly writer: MessageWriter,
     private readonly unitOfWork: UnitOfWork,
     private readonly log: OperatorLog,
@@ -28,14 +31,19 @@ export class ForksService {
 
   /**
    * A new conversation holding the latest versions of the messages up to `sourceMessageSId`, one
-   * level deeper. Files of the copied messages are copied after the commit (`fileCopyStatus`).
+   * level deeper, with the content fragments among them. The fragments' files are settled after
+   * the commit (`fileCopyStatus` `pending`, then `completed`).
    */
   async fork(caller: Caller, sId: string, sourceMessageSId: string): Promise<Conversation> {
     const parent = await this.conversations.get(caller, sId);
     const source = await this.messages.findMessage(caller, parent, sourceMessageSId);
     const now = this.clock.now();
     const child = await this.unitOfWork.run(async () => {
-      const copied = await this.messageRepository.listLatestUpTo(caller.workspaceId, parent.id, source.rank);
+      const [messages, fragments] = await this.unitOfWork.all([
+        () => this.messageRepository.listLatestUpTo(caller.workspaceId, parent.id, source.rank),
+        () => this.fragments.listTextsUpTo(caller.workspaceId, parent.id, source.rank),
+      ]);
+      const copied = [...messages, ...fragments].sort((a, b) => a.rank - b.rank);
       const created = await this.conversationRepository.create({
         sId: generateSId(),
         workspaceId: caller.workspaceId,
@@ -60,7 +68,7 @@ export class ForksService {
     return child;
   }
 
-  private async copyMessages(target: Conversation, copied: Message[]): Promise<void> {
+  private async copyMessages(target: Conversation, copied: (Message | ContentFragmentText)[]): Promise<void> {
     if (copied.length === 0) return;
     const first = await this.conversationRepository.allocateRanks(
       target.workspaceId,
@@ -68,6 +76,7 @@ export class ForksService {
       copied.length,
     );
     const newIds = new Map<number, number>();
+    const fragments = [];
     for (const [index, message] of copied.entries()) {
       const common = {
         sId: generateSId(),
@@ -76,7 +85,10 @@ export class ForksService {
         rank: first + index,
         version: 0,
       };
-      if (message.type === 'user_message') {
+      if (message.type === 'content_fragment') {
+        const { id: _id, createdAt: _createdAt, type: _type, textBytes: _textBytes, ...rest } = message;
+        fragments.push({ ...rest, ...common });
+      } else if (message.type === 'user_message') {
         const { id: _id, createdAt: _createdAt, ...rest } = message;
         newIds.set(message.id, (await this.messageRepository.insertUserMessage({ ...rest, ...common })).id);
       } else {
@@ -92,12 +104,17 @@ export class ForksService {
         });
       }
     }
+    await this.fragments.insert(fragments);
   }
 
-  /** Messages carry no file attachments yet, so the copy completes at once; the status still moves through `pending`. */
+  /**
+   * The fork's fragments show their text, copied with them, and the same files, which stay readable
+   * by the readers of the conversation they were attached to: nothing is left to copy, so the
+   * status goes from `pending` to `completed` once the fork is committed.
+   */
   private copyFilesOfFork(child: Conversation): void {
     this.conversationRepository
-      .setFileCopyStatus(child.workspaceId, child.id, 'done')
+      .setFileCopyStatus(child.workspaceId, child.id, 'completed')
       .catch((error: unknown) => {
         this.log.error(
           ForksService.name,

@@ -4,9 +4,14 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
+import {
+  ContentFragmentView,
+  renderContentFragment,
+} from 'src/modules/conversations/application/content-fragments.service';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { AgentAction } from 'src/modules/conversations/domain/action';
+import type { ContentFragment } from 'src/modules/conversations/domain/content-fragment';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import {
   AgentMessage,
@@ -79,6 +84,9 @@ export interface AgentMessageView {
 
 export type MessageView = UserMessageView | AgentMessageView;
 
+/** A slot of the message list: a message or a content fragment. */
+export type SlotView = MessageView | ContentFragmentView;
+
 /** A message's author or reactor, as identity's application gives users. */
 type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
 
@@ -103,9 +111,19 @@ export class MessageViews {
    * the messages (a page), so that they are not read again.
    */
   async views(caller: Caller, messages: Message[], reactions?: Reaction[]): Promise<MessageView[]> {
+    return (await this.slotViews(caller, messages, reactions)) as MessageView[];
+  }
+
+  /** `views` of a list that may hold content fragments (the message list), rendered in place. */
+  async slotViews(
+    caller: Caller,
+    slots: (Message | ContentFragment)[],
+    reactions?: Reaction[],
+  ): Promise<SlotView[]> {
+    const messages = slots.filter((slot): slot is Message => slot.type !== 'content_fragment');
     const users = messages.filter((message): message is UserMessage => message.type === 'user_message');
     const answers = messages.filter((message): message is AgentMessage => message.type === 'agent_message');
-    const sIds = new Map(messages.map((message) => [message.id, message.sId]));
+    const sIds = new Map<number, string>(messages.map((message) => [message.id, message.sId]));
     const data = await this.load(caller, users, reactions, {
       agentSIds: answers.map((answer) => answer.agentSId),
       parentIds: answers.map((answer) => answer.parentMessageId).filter((id) => !sIds.has(id)),
@@ -119,15 +137,17 @@ export class MessageViews {
     }
     for (const parent of data.parents) sIds.set(parent.id, parent.sId);
     const agentsBySId = new Map(data.agents.map((details) => [details.agent.sId, details.agent]));
-    return messages.map((message) =>
-      message.type === 'user_message'
-        ? renderUserMessage(message, data)
-        : renderAgentMessage(
-            message,
-            sIds.get(message.parentMessageId) ?? '',
-            agentsBySId.get(message.agentSId),
-            actionsByMessage.get(message.id) ?? [],
-          ),
+    return slots.map((message) =>
+      message.type === 'content_fragment'
+        ? renderContentFragment(message)
+        : message.type === 'user_message'
+          ? renderUserMessage(message, data)
+          : renderAgentMessage(
+              message,
+              sIds.get(message.parentMessageId) ?? '',
+              agentsBySId.get(message.agentSId),
+              actionsByMessage.get(message.id) ?? [],
+            ),
     );
   }
 

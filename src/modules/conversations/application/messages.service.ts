@@ -7,6 +7,11 @@ import {
   PAGE_MAX,
   Page,
 } from 'src/modules/conversations/application/conversations.service';
+import {
+  ContentFragment,
+  ContentFragmentsService,
+  FragmentInput,
+} from 'src/modules/conversations/application/content-fragments.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -28,15 +33,27 @@ export class MessagesService {
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
     private readonly writer: MessageWriter,
+    private readonly fragments: ContentFragmentsService,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** Posts a user message; it comes back in its wire form, rendered once for its event and the answer. */
-  async postMessage(caller: Caller, sId: string, input: MessageInput): Promise<UserMessageView> {
+  /**
+   * Posts a user message, after the content fragments it brings (in the same transaction); it comes
+   * back in its wire form, rendered once for its event and the answer.
+   */
+  async postMessage(
+    caller: Caller,
+    sId: string,
+    input: MessageInput,
+    contentFragments: FragmentInput[] = [],
+  ): Promise<UserMessageView> {
     const conversation = await this.conversations.get(caller, sId);
     const prepared = await this.writer.prepare(caller, input, caller.userId);
     const draft = { caller, conversation, input, previous: null, authorId: caller.userId, prepared };
-    const written = await this.unitOfWork.run(() => this.writer.writeOne(draft));
+    const written = await this.unitOfWork.run(async () => {
+      await this.fragments.write(caller, conversation, contentFragments);
+      return this.writer.writeOne(draft);
+    });
     this.writer.announce(draft, written);
     return written.view;
   }
@@ -86,19 +103,22 @@ export class MessagesService {
     return message;
   }
 
-  /** The latest version of every slot of a conversation the caller read, in rank order, after `afterRank`. */
+  /**
+   * The latest version of every slot of a conversation the caller read (messages and content
+   * fragments), in rank order, after `afterRank`.
+   */
   async listMessages(
     caller: Caller,
     conversation: Conversation,
     options: { limit: number; afterRank: number },
-  ): Promise<{ page: Page<Message>; reactions: Reaction[] }> {
+  ): Promise<{ page: Page<Message | ContentFragment>; reactions: Reaction[] }> {
     const limit = Math.min(options.limit, PAGE_MAX);
-    const { messages: rows, reactions } = await this.messages.listLatest(
-      caller.workspaceId,
-      conversation.id,
-      options.afterRank,
-      limit + 1,
-    );
+    const [{ messages, reactions }, fragments] = await this.unitOfWork.all([
+      () => this.messages.listLatest(caller.workspaceId, conversation.id, options.afterRank, limit + 1),
+      () => this.fragments.listAfter(caller, conversation, options.afterRank, limit + 1),
+    ]);
+    const rows =
+      fragments.length === 0 ? messages : [...messages, ...fragments].sort((a, b) => a.rank - b.rank);
     const items = rows.slice(0, limit);
     return { page: { items, next: rows.length > limit ? items[items.length - 1].rank : null }, reactions };
   }

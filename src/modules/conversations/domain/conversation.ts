@@ -5,7 +5,7 @@ export interface ForkOrigin {
   sourceMessageId: number;
   branchedAt: Date;
   forkedByUserId: number;
-  fileCopyStatus: 'pending' | 'done';
+  fileCopyStatus: 'pending' | 'completed';
 }
 
 export interface Conversation {

@@ -149,7 +149,7 @@ class ForkedFromSchema {
   @ApiProperty() sourceMessageId!: string;
   @ApiProperty() branchedAt!: number;
   @ApiProperty({ type: ForkUserSchema, nullable: true }) user!: ForkUserSchema | null;
-  @ApiProperty({ enum: ['pending', 'done'] }) fileCopyStatus!: string;
+  @ApiProperty({ enum: ['pending', 'completed'] }) fileCopyStatus!: string;
 }
 
 class ForkedChildSchema {
@@ -194,9 +194,36 @@ export class ConversationResponse {
   @ApiProperty({ type: ConversationView }) conversation!: ConversationView;
 }
 
+/** A file or inline text put in a conversation: a slot of the message list of its own. */
+export class ContentFragment {
+  @ApiProperty({ enum: ['content_fragment'] }) type!: 'content_fragment';
+  @ApiProperty({ example: 'Xq3bT9kLmA' }) sId!: string;
+  @ApiProperty({ example: 42 }) id!: number;
+  @ApiProperty({ example: 0 }) rank!: number;
+  @ApiProperty({ example: 0 }) version!: number;
+  @ApiProperty({ example: 1795413517290 }) created!: number;
+  @ApiProperty({ example: 'Q3 board deck.pdf' }) title!: string;
+  @ApiProperty({ example: 'application/pdf' }) contentType!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'fil_8Kd02mXq1a',
+    description: 'null for inline text',
+  })
+  fileId!: string | null;
+  @ApiProperty({ example: 18_342, description: 'UTF-8 bytes of its text (0 for an image or audio file)' })
+  textBytes!: number;
+}
+
+export class ContentFragmentResponse {
+  @ApiProperty({ type: ContentFragment }) contentFragment!: ContentFragment;
+}
+
 export class CreatedConversationResponse {
   @ApiProperty({ type: ConversationView }) conversation!: ConversationView;
   @ApiPropertyOptional({ type: UserMessage }) message?: UserMessage;
+  @ApiPropertyOptional({ type: [ContentFragment], description: 'The content fragments given, in order' })
+  contentFragments?: ContentFragment[];
 }
 
 export class ConversationsResponse {
@@ -214,16 +241,20 @@ export class MessageResponse {
   message!: UserMessage | AgentMessage;
 }
 
-@ApiExtraModels(UserMessage, AgentMessage)
+@ApiExtraModels(UserMessage, AgentMessage, ContentFragment)
 export class MessagesResponse {
   @ApiProperty({
     type: 'array',
     items: {
-      oneOf: [{ $ref: getSchemaPath(UserMessage) }, { $ref: getSchemaPath(AgentMessage) }],
+      oneOf: [
+        { $ref: getSchemaPath(UserMessage) },
+        { $ref: getSchemaPath(AgentMessage) },
+        { $ref: getSchemaPath(ContentFragment) },
+      ],
       discriminator: { propertyName: 'type' },
     },
   })
-  messages!: (UserMessage | AgentMessage)[];
+  messages!: (UserMessage | AgentMessage | ContentFragment)[];
   @ApiProperty({ type: String, nullable: true }) nextCursor!: string | null;
 }
 

@@ -18,11 +18,11 @@ import {
   EditMessageDto,
   ForkDto,
   PageQuery,
-  PostMessageDto,
+  PostMessageWithFragmentsDto,
   ReactionDto,
   UpdateConversationDto,
 } from 'src/modules/conversations/http/dto/conversation.dto';
-import { toMentions, toMessageInput } from 'src/modules/conversations/http/message-input';
+import { toFragmentInputs, toMentions, toMessageInput } from 'src/modules/conversations/http/message-input';
 import {
   ConversationResponse,
   ConversationsResponse,
@@ -62,12 +62,14 @@ export class ConversationsController {
     @Body() body: CreateConversationDto,
   ): Promise<CreatedConversationResponse> {
     // The body as it is, but its message: a new optional field reaches the service without a line here.
-    const { conversation, message } = await this.conversations.create(caller, {
+    const { conversation, message, contentFragments } = await this.conversations.create(caller, {
       ...body,
       message: body.message && toMessageInput(body.message, 'message.'),
+      contentFragments: toFragmentInputs(body.contentFragments),
     });
     const response: CreatedConversationResponse = { conversation: await this.present(caller, conversation) };
     if (message) response.message = message;
+    if (contentFragments.length > 0) response.contentFragments = contentFragments;
     return response;
   }
 
@@ -119,9 +121,17 @@ export class ConversationsController {
   async post(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
-    @Body() body: PostMessageDto,
+    @Body() body: PostMessageWithFragmentsDto,
   ): Promise<UserMessageResponse> {
-    return { message: await this.messagesService.postMessage(caller, params.cId, toMessageInput(body)) };
+    const { contentFragments, ...message } = body;
+    return {
+      message: await this.messagesService.postMessage(
+        caller,
+        params.cId,
+        toMessageInput(message),
+        toFragmentInputs(contentFragments),
+      ),
+    };
   }
 
   @Get(':cId/messages')
@@ -142,7 +152,7 @@ export class ConversationsController {
       afterRank: query.cursor === undefined ? -1 : decodeCursor(query.cursor),
     });
     return {
-      messages: await this.views.views(caller, page.items, reactions),
+      messages: await this.views.slotViews(caller, page.items, reactions),
       nextCursor: nextCursor(page.next),
     };
   }

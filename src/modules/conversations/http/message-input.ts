@@ -1,7 +1,16 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { type FragmentInput, checkFragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { type Mention, isValidTimezone } from 'src/modules/conversations/domain/message';
 import type { MessageInput } from 'src/modules/conversations/application/message-writer.service';
+import type { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
 import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/conversation.dto';
+
+/** Each fragment of a `contentFragments` array checked: a file or inline text, within the limits. */
+export function toFragmentInputs(fragments: ContentFragmentDto[] | undefined): FragmentInput[] {
+  return (fragments ?? []).map((fragment, index) =>
+    checkFragmentInput(fragment, `contentFragments.${index}.`),
+  );
+}
 
 /** A mention names an agent (`configurationId`) or a member (`type: 'user'` with `userId`), not both. */
 export function toMentions(mentions: MentionDto[]): Mention[] {

@@ -73,7 +73,7 @@ export class ConversationEntity {
   forkedByUserId!: number | null;
 
   @Column({ name: 'file_copy_status', type: 'varchar', length: 16, nullable: true })
-  fileCopyStatus!: 'pending' | 'done' | null;
+  fileCopyStatus!: 'pending' | 'completed' | null;
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;
@@ -291,10 +291,59 @@ export class AgentActionEntity {
   createdAt!: Date;
 }
 
+/** Files and inline text put in conversations: slots of their own, ranked with the messages. */
+@Entity('content_fragments')
+@Index('IDX_content_fragments_workspace_s_id', ['workspaceId', 'sId'], { unique: true })
+@Index('IDX_content_fragments_conversation_rank', ['conversationId', 'rank'], { unique: true })
+export class ContentFragmentEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ name: 's_id', type: 'varchar', length: 32 })
+  sId!: string;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @Column({ name: 'conversation_id', type: 'int' })
+  conversationId!: number;
+
+  @ManyToOne(() => ConversationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'conversation_id' })
+  conversation?: ConversationEntity;
+
+  @Column({ type: 'int' })
+  rank!: number;
+
+  @Column({ type: 'int', default: 0 })
+  version!: number;
+
+  @Column({ type: 'varchar', length: 512 })
+  title!: string;
+
+  @Column({ name: 'content_type', type: 'varchar', length: 255 })
+  contentType!: string;
+
+  /** The file shown (which may be deleted later: the text stays); null for inline text. */
+  @Column({ name: 'file_s_id', type: 'varchar', length: 32, nullable: true })
+  fileSId!: string | null;
+
+  /** Read once when attached; only runs load it. */
+  @Column({ type: 'text', select: false })
+  text!: string;
+
+  @Column({ name: 'text_bytes', type: 'int' })
+  textBytes!: number;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
 export const CONVERSATIONS_ENTITIES = [
   ConversationEntity,
   ParticipantEntity,
   MessageEntity,
   ReactionEntity,
   AgentActionEntity,
+  ContentFragmentEntity,
 ];

@@ -35,7 +35,7 @@ const toConversation = (e: ConversationEntity): Conversation => ({
           sourceMessageId: e.sourceMessageId,
           branchedAt: e.branchedAt,
           forkedByUserId: e.forkedByUserId,
-          fileCopyStatus: e.fileCopyStatus ?? 'done',
+          fileCopyStatus: e.fileCopyStatus ?? 'completed',
         }
       : null,
   createdAt: e.createdAt,

@@ -9,8 +9,10 @@ import type { OperatorLog } from 'src/platform/logging/operator-log';
 import type { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import type { SpacesService } from 'src/modules/identity/application/spaces.service';
 import type { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import { FilesService } from 'src/modules/files/application/files.service';
 import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
+import type { DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileRepository, NewFile } from 'src/modules/files/application/ports/file.repository';
 import { FileRecord, blobKey } from 'src/modules/files/domain/file';
 
@@ -24,6 +26,7 @@ class MemoryFiles extends FileRepository {
       id: this.nextId++,
       status: 'created' as const,
       version: 1,
+      textBytes: null,
       createdAt: new Date(),
       claimed: false,
     };
@@ -45,6 +48,12 @@ class MemoryFiles extends FileRepository {
     if (!row || row.status !== 'created') return null;
     Object.assign(row, { status: 'ready', fileSize, version: row.version + 1 });
     return { ...row };
+  }
+  async bindToConversation(): Promise<boolean> {
+    return true;
+  }
+  async findText(): Promise<string | null> {
+    return null;
   }
   async markFailed(_workspaceId: number, fileId: number, reason: string): Promise<FileRecord | null> {
     const row = this.rows.get(fileId);
@@ -115,6 +124,7 @@ function setUp(rate = 40) {
   const service = new FilesService(
     files,
     blobs,
+    new FileTextsService({} as DocumentParser, log),
     {} as SpacesService,
     { findBySId: async () => null } as unknown as WorkspacesService,
     {} as ConversationsService,

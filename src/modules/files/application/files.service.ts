@@ -17,6 +17,7 @@ import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';
 import { UploadInspector } from 'src/modules/files/application/upload-inspector';
@@ -40,6 +41,12 @@ export interface FileContent {
   content: Readable;
 }
 
+/** A ready file and the text read from it when it was uploaded (null for images and audio). */
+export interface FileText {
+  file: FileRecord;
+  text: string | null;
+}
+
 /**
  * An upload that began this long ago is no longer running (Node ends a request after 5 minutes):
  * the sweep may fail its file. Only for uploads claimed before heartbeats were recorded.
@@ -59,6 +66,7 @@ export class FilesService {
   constructor(
     private readonly files: FileRepository,
     private readonly blobs: BlobStorage,
+    private readonly texts: FileTextsService,
     private readonly spaces: SpacesService,
     private readonly workspaces: WorkspacesService,
     private readonly conversations: ConversationsService,
@@ -115,6 +123,18 @@ export class FilesService {
   async download(caller: Caller, fileSId: string): Promise<FileContent> {
     const file = await this.get(caller, fileSId);
     return { file, content: await this.contentOf(file) };
+  }
+
+  /**
+   * The text extracted from a `ready` file the caller can see (with its content type, name and
+   * size on the record): how other contexts read a file's content as text.
+   */
+  async extractedText(caller: Caller, fileSId: string): Promise<FileText> {
+    const file = await this.get(caller, fileSId);
+    if (file.status !== 'ready') {
+      throw new InvalidRequestError(`File ${fileSId} is ${file.status}: only a ready file can be used.`);
+    }
+    return { file, text: await this.files.findText(file.workspaceId, file.id) };
   }
 
   /** Avatars are shown to anyone who has their URL, without a key. */
@@ -217,7 +237,8 @@ export class FilesService {
         pipeline(content, inspector, () => undefined),
         file.contentType,
       );
-      const ready = await this.files.markReady(file.workspaceId, file.id, inspector.passedBytes);
+      const text = await this.texts.extract(file, () => this.storedContent(file));
+      const ready = await this.files.markReady(file.workspaceId, file.id, inspector.passedBytes, text);
       // Deleted (or swept) while its content was arriving.
       if (!ready) throw new FileNotFound(file.sId);
       return ready;
@@ -261,6 +282,10 @@ export class FilesService {
     if (file.status !== 'ready') {
       throw new InvalidRequestError(`File ${file.sId} has no content: its status is ${file.status}.`);
     }
+    return this.storedContent(file);
+  }
+
+  private async storedContent(file: FileRecord): Promise<Readable> {
     const content = await this.blobs.read(blobKey(file));
     if (!content) {
       this.log.error(FilesService.name, { file: file.sId }, 'A ready file has no content in blob storage');

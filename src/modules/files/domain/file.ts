@@ -34,6 +34,8 @@ export interface FileRecord {
   status: FileStatus;
   useCase: FileUseCase;
   useCaseMetadata: FileUseCaseMetadata;
+  /** UTF-8 bytes of the text extracted when the upload completed; null when none was (images, audio). */
+  textBytes: number | null;
   /** Counts the record's changes. */
   version: number;
   /** End of the upload window, and of the signed upload URL. */

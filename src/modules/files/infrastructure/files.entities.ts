@@ -62,6 +62,14 @@ export class FileEntity {
   @Column({ name: 'failure_reason', type: 'varchar', length: 500, nullable: true })
   failureReason!: string | null;
 
+  /** The text read once when the upload completed (files whose use case needs text); loaded on demand. */
+  @Column({ name: 'extracted_text', type: 'text', nullable: true, select: false })
+  extractedText!: string | null;
+
+  /** UTF-8 bytes of `extracted_text`, so listings can show it without loading the text. */
+  @Column({ name: 'text_bytes', type: 'int', nullable: true })
+  textBytes!: number | null;
+
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;
 

@@ -18,6 +18,7 @@ const toFile = (e: FileEntity): FileRecord => ({
   status: e.status,
   useCase: e.useCase,
   useCaseMetadata: e.useCaseMetadata,
+  textBytes: e.textBytes,
   version: e.version,
   expiresAt: e.expiresAt,
   createdAt: e.createdAt,
@@ -41,6 +42,8 @@ export class TypeormFileRepository extends FileRepository {
       uploadStartedAt: null,
       uploadHeartbeatAt: null,
       failureReason: null,
+      extractedText: null,
+      textBytes: null,
     });
     return toFile(await this.files.save(entity));
   }
@@ -66,8 +69,45 @@ export class TypeormFileRepository extends FileRepository {
     return result.affected === 1;
   }
 
-  markReady(workspaceId: number, fileId: number, fileSize: number): Promise<FileRecord | null> {
-    return this.leaveCreated(workspaceId, fileId, { status: 'ready', fileSize });
+  markReady(
+    workspaceId: number,
+    fileId: number,
+    fileSize: number,
+    text: string | null,
+  ): Promise<FileRecord | null> {
+    return this.leaveCreated(workspaceId, fileId, {
+      status: 'ready',
+      fileSize,
+      extractedText: text,
+      textBytes: text === null ? null : Buffer.byteLength(text),
+    });
+  }
+
+  async bindToConversation(workspaceId: number, fileId: number, conversationSId: string): Promise<boolean> {
+    const result = await this.files
+      .createQueryBuilder()
+      .update()
+      .set({
+        useCaseMetadata: () =>
+          `use_case_metadata || jsonb_build_object('conversationId', :conversationSId::text)`,
+        version: () => 'version + 1',
+        updatedAt: () => 'now()',
+      })
+      .where('id = :fileId AND workspace_id = :workspaceId', { fileId, workspaceId })
+      .andWhere(
+        "(use_case_metadata->>'conversationId' IS NULL OR use_case_metadata->>'conversationId' = :conversationSId)",
+      )
+      .setParameters({ conversationSId })
+      .execute();
+    return result.affected === 1;
+  }
+
+  async findText(workspaceId: number, fileId: number): Promise<string | null> {
+    const found = await this.files.findOne({
+      select: { id: true, extractedText: true },
+      where: { id: fileId, workspaceId },
+    });
+    return found?.extractedText ?? null;
   }
 
   markFailed(workspaceId: number, fileId: number, reason: string): Promise<FileRecord | null> {
@@ -129,7 +169,9 @@ export class TypeormFileRepository extends FileRepository {
   private async leaveCreated(
     workspaceId: number,
     fileId: number,
-    change: Partial<Pick<FileEntity, 'status' | 'fileSize' | 'failureReason'>>,
+    change: Partial<
+      Pick<FileEntity, 'status' | 'fileSize' | 'failureReason' | 'extractedText' | 'textBytes'>
+    >,
   ): Promise<FileRecord | null> {
     const result = await this.files
       .createQueryBuilder()

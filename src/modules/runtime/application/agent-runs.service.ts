@@ -207,9 +207,22 @@ export class AgentRunsService {
   }
 }
 
+/**
+ * The conversation as the model reads it. A content fragment is a user turn holding its text; an
+ * image or audio file (no text: providers with image input are not wired yet) is named by its title.
+ */
 function toModelMessages(history: ConversationMessage[]): ModelMessage[] {
   return history.flatMap((message): ModelMessage[] => {
     if (message.type === 'user_message') return [{ role: 'user', content: message.content }];
+    if (message.type === 'content_fragment') {
+      const body = message.text || `(A ${message.contentType} file, shown by its title only.)`;
+      return [
+        {
+          role: 'user',
+          content: `<attachment title=${JSON.stringify(message.title)} contentType="${message.contentType}">\n${body}\n</attachment>`,
+        },
+      ];
+    }
     return message.status === 'succeeded' ? [{ role: 'assistant', content: message.content }] : [];
   });
 }

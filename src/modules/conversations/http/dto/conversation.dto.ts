@@ -18,7 +18,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { SID_PATTERN } from 'src/platform/http/route-params';
+import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
 import { TITLE_MAX } from 'src/modules/conversations/domain/conversation';
+import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
 import {
   CONTENT_MAX,
   EMOJI_MAX,
@@ -104,6 +106,21 @@ export class PostMessageDto extends EditMessageDto {
   context!: MessageContextDto;
 }
 
+/** The body of a post: a message and the content fragments that come before it. */
+export class PostMessageWithFragmentsDto extends PostMessageDto {
+  @ApiPropertyOptional({
+    type: [ContentFragmentDto],
+    maxItems: FRAGMENTS_PER_REQUEST_MAX,
+    description: 'Files or inline text put in the conversation just before the message.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FRAGMENTS_PER_REQUEST_MAX)
+  @ValidateNested({ each: true })
+  @Type(() => ContentFragmentDto)
+  contentFragments?: ContentFragmentDto[];
+}
+
 export class CreateConversationDto {
   @ApiPropertyOptional()
   @IsOptional()
@@ -124,6 +141,18 @@ export class CreateConversationDto {
   @ValidateNested()
   @Type(() => PostMessageDto)
   message?: PostMessageDto;
+
+  @ApiPropertyOptional({
+    type: [ContentFragmentDto],
+    maxItems: FRAGMENTS_PER_REQUEST_MAX,
+    description: 'Files or inline text put in the conversation before its first message.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(FRAGMENTS_PER_REQUEST_MAX)
+  @ValidateNested({ each: true })
+  @Type(() => ContentFragmentDto)
+  contentFragments?: ContentFragmentDto[];
 }
 
 export class UpdateConversationDto {

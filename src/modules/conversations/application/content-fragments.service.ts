@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { generateSId } from 'src/platform/ids/sid';
+import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+import {
+  ContentFragment,
+  FRAGMENTS_PER_REQUEST_MAX,
+  FragmentInput,
+} from 'src/modules/conversations/domain/content-fragment';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
+
+/** The wire form of a content fragment, in the message list and in its event. */
+export interface ContentFragmentView {
+  type: 'content_fragment';
+  sId: string;
+  id: number;
+  rank: number;
+  version: number;
+  created: number;
+  title: string;
+  contentType: string;
+  fileId: string | null;
+  textBytes: number;
+}
+
+export function renderContentFragment(fragment: ContentFragment): ContentFragmentView {
+  return {
+    type: 'content_fragment',
+    sId: fragment.sId,
+    id: fragment.id,
+    rank: fragment.rank,
+    version: fragment.version,
+    created: fragment.createdAt.getTime(),
+    title: fragment.title,
+    contentType: fragment.contentType,
+    fileId: fragment.fileSId,
+    textBytes: fragment.textBytes,
+  };
+}
+
+export type { ContentFragment, FragmentInput } from 'src/modules/conversations/domain/content-fragment';
+
+/**
+ * Content fragments: files and inline text put in a conversation, each a slot of its own. They
+ * are announced on the conversation stream as `user_message_new` events whose message is the
+ * fragment (`type: "content_fragment"`), so the stream keeps the specification's seven types.
+ */
+@Injectable()
+export class ContentFragmentsService {
+  constructor(
+    private readonly conversationRepository: ConversationRepository,
+    private readonly fragments: ContentFragmentRepository,
+    private readonly files: FragmentFiles,
+    private readonly events: ConversationEventLog,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** Adds fragments to a conversation the caller may write to (checked by the caller of this). */
+  add(caller: Caller, conversation: Conversation, inputs: FragmentInput[]): Promise<ContentFragmentView[]> {
+    return this.unitOfWork.run(() => this.write(caller, conversation, inputs));
+  }
+
+  /**
+   * Writes fragments at the next ranks of `conversation`, binding their files to it, with their
+   * events; in the caller's transaction, so a refused file leaves nothing written.
+   */
+  async write(
+    caller: Caller,
+    conversation: Conversation,
+    inputs: FragmentInput[],
+  ): Promise<ContentFragmentView[]> {
+    if (inputs.length === 0) return [];
+    if (inputs.length > FRAGMENTS_PER_REQUEST_MAX) {
+      throw new InvalidRequestError(`contentFragments: at most ${FRAGMENTS_PER_REQUEST_MAX} at once.`);
+    }
+    const resolved = [];
+    for (const input of inputs) {
+      if ('fileId' in input) {
+        const file = await this.files.attach(caller, input.fileId, conversation.sId);
+        resolved.push({
+          title: input.title,
+          contentType: file.contentType,
+          fileSId: file.sId,
+          text: file.text ?? '',
+        });
+      } else {
+        resolved.push({
+          title: input.title,
+          contentType: input.contentType,
+          fileSId: null,
+          text: input.content,
+        });
+      }
+    }
+    const first = await this.conversationRepository.allocateRanks(
+      caller.workspaceId,
+      conversation.id,
+      resolved.length,
+    );
+    const written = await this.fragments.insert(
+      resolved.map((fragment, index) => ({
+        ...fragment,
+        sId: generateSId(),
+        workspaceId: caller.workspaceId,
+        conversationId: conversation.id,
+        rank: first + index,
+        version: 0,
+      })),
+    );
+    const views = written.map(renderContentFragment);
+    for (const view of views) {
+      await this.events.append(caller.workspaceId, conversation.id, {
+        type: 'user_message_new',
+        created: view.created,
+        messageId: view.sId,
+        message: view,
+      });
+    }
+    return views;
+  }
+
+  /** Fragments after `afterRank`, in rank order, at most `limit`. */
+  listAfter(
+    caller: Caller,
+    conversation: Conversation,
+    afterRank: number,
+    limit: number,
+  ): Promise<ContentFragment[]> {
+    return this.fragments.listAfter(caller.workspaceId, conversation.id, afterRank, limit);
+  }
+}

@@ -1,0 +1,22 @@
+import type { ContentFragment, ContentFragmentText } from 'src/modules/conversations/domain/content-fragment';
+
+export type NewContentFragment = Omit<ContentFragmentText, 'id' | 'createdAt' | 'type' | 'textBytes'>;
+
+/** Port: the content fragments of conversations. Every query takes the workspace id. */
+export abstract class ContentFragmentRepository {
+  /** In one statement, returned in the order given. */
+  abstract insert(fragments: NewContentFragment[]): Promise<ContentFragment[]>;
+  /** In rank order, after `afterRank`, at most `limit`. */
+  abstract listAfter(
+    workspaceId: number,
+    conversationId: number,
+    afterRank: number,
+    limit: number,
+  ): Promise<ContentFragment[]>;
+  /** With their text, in rank order, up to and including `maxRank`. */
+  abstract listTextsUpTo(
+    workspaceId: number,
+    conversationId: number,
+    maxRank: number,
+  ): Promise<ContentFragmentText[]>;
+}

@@ -1,0 +1,89 @@
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+
+/**
+ * A file or a piece of text put in a conversation: a slot of its own (it has a rank), shown in the
+ * message list and given to the model as text. Its text is kept with it, read once when attached.
+ */
+export interface ContentFragment {
+  type: 'content_fragment';
+  id: number;
+  sId: string;
+  workspaceId: number;
+  conversationId: number;
+  rank: number;
+  version: number;
+  title: string;
+  contentType: string;
+  /** sId of the file it shows; null for inline text. */
+  fileSId: string | null;
+  /** UTF-8 bytes of its text (0 for an image or audio file, which has none). */
+  textBytes: number;
+  createdAt: Date;
+}
+
+/** A fragment as the model reads it. */
+export interface ContentFragmentText extends ContentFragment {
+  text: string;
+}
+
+export const FRAGMENT_TITLE_MAX = 512;
+/** Inline text is for snippets; a document is uploaded as a file. */
+export const INLINE_CONTENT_MAX_BYTES = 512 * 1024;
+/** Fragments one request may add. */
+export const FRAGMENTS_PER_REQUEST_MAX = 16;
+
+/** The content types inline text may declare: text as it is. */
+export const INLINE_CONTENT_TYPES = [
+  'text/plain',
+  'text/markdown',
+  'text/csv',
+  'text/html',
+  'application/json',
+] as const;
+
+export type FragmentInput =
+  { title: string; fileId: string } | { title: string; content: string; contentType: string };
+
+/** Exactly one of a file or inline text, within the limits; `field` locates errors in the body. */
+export function checkFragmentInput(
+  input: { title: string; fileId?: string; content?: string; contentType?: string },
+  field: string,
+): FragmentInput {
+  const inline = input.content !== undefined || input.contentType !== undefined;
+  if (input.fileId !== undefined && !inline) return { title: input.title, fileId: input.fileId };
+  if (input.fileId === undefined && input.content !== undefined && input.contentType !== undefined) {
+    const bytes = Buffer.byteLength(input.content);
+    if (bytes > INLINE_CONTENT_MAX_BYTES) {
+      throw new InvalidRequestError(
+        `${field}content: ${bytes} bytes, above the ${INLINE_CONTENT_MAX_BYTES} bytes of inline text; upload a file instead.`,
+      );
+    }
+    return { title: input.title, content: input.content, contentType: input.contentType };
+  }
+  throw new InvalidRequestError(
+    `${field.replace(/\.$/, '') || 'body'}: give either fileId (an uploaded file) or content with contentType (inline text).`,
+  );
+}
+
+/**
+ * The fragments' texts within `budgetBytes`, in conversation order: a text that does not fit is cut
+ * where the budget ends (on a character boundary), and the cut is said in the text the model reads.
+ */
+export function fitToBudget<T extends { text: string; textBytes: number }>(
+  fragments: T[],
+  budgetBytes: number,
+): T[] {
+  let left = budgetBytes;
+  return fragments.map((fragment) => {
+    const bytes = Buffer.from(fragment.text);
+    if (bytes.length <= left) {
+      left -= bytes.length;
+      return fragment;
+    }
+    // Decoding drops a character split by the cut.
+    const kept = new TextDecoder().decode(bytes.subarray(0, left)).replace(/\uFFFD$/, '');
+    left = 0;
+    const note = `[Content cut: ${Buffer.byteLength(kept)} of ${bytes.length} bytes shown; the conversation's content fragments may give the model ${budgetBytes} bytes in all.]`;
+    return { ...fragment, text: kept ? `${kept}\n${note}` : note };
+  });
+}

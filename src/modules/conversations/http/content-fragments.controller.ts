@@ -1,0 +1,45 @@
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { ConversationParams } from 'src/platform/http/route-params';
+import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { checkFragmentInput } from 'src/modules/conversations/domain/content-fragment';
+import { ContentFragmentResponse } from 'src/modules/conversations/http/conversation.presenter';
+import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
+
+@ApiTags('conversations')
+@Controller('api/w/:wId/assistant/conversations/:cId/content_fragments')
+export class ContentFragmentsController {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly fragments: ContentFragmentsService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: 'Put a file or a piece of text in a conversation (a content fragment).',
+    description:
+      'Any member who can write to the conversation, with a key of scope `write:conversation`. Give ' +
+      '`fileId` (a ready file of use case `conversation`, which then belongs to this conversation and ' +
+      'is readable exactly by its readers) or `content` with `contentType` (inline text). The fragment ' +
+      'takes the next rank, shows in the message list, is announced on the conversation stream as a ' +
+      '`user_message_new` event whose message is the fragment, and its text reaches the model in later runs.',
+  })
+  @ApiOkResponse({ type: ContentFragmentResponse })
+  @ApiErrors(400, 401, 403, 404)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Body() body: ContentFragmentDto,
+  ): Promise<ContentFragmentResponse> {
+    const input = checkFragmentInput(body, '');
+    const conversation = await this.conversations.get(caller, params.cId);
+    const [contentFragment] = await this.fragments.add(caller, conversation, [input]);
+    return { contentFragment };
+  }
+}

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { SID_PATTERN } from 'src/platform/http/route-params';
+import {
+  FRAGMENT_TITLE_MAX,
+  INLINE_CONTENT_MAX_BYTES,
+  INLINE_CONTENT_TYPES,
+} from 'src/modules/conversations/domain/content-fragment';
+
+/** A file (`fileId`) or inline text (`content` with `contentType`): exactly one of the two. */
+export class ContentFragmentDto {
+  @ApiProperty({ example: 'Q3 board deck.pdf', maxLength: FRAGMENT_TITLE_MAX })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(FRAGMENT_TITLE_MAX)
+  title!: string;
+
+  @ApiPropertyOptional({
+    example: 'fil_8Kd02mXq1a',
+    description: 'A ready file of use case `conversation` of this workspace (not with content).',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(SID_PATTERN)
+  fileId?: string;
+
+  @ApiPropertyOptional({
+    example: 'Revenue grew 12% in Q3, driven by the EMEA region.',
+    description: `Inline text, at most ${INLINE_CONTENT_MAX_BYTES} bytes (with contentType, not with fileId).`,
+  })
+  @IsOptional()
+  @IsString()
+  // Characters, a first bound; the byte limit is checked on the decoded text.
+  @MaxLength(INLINE_CONTENT_MAX_BYTES)
+  content?: string;
+
+  @ApiPropertyOptional({ enum: INLINE_CONTENT_TYPES, example: 'text/plain' })
+  @IsOptional()
+  @IsIn(INLINE_CONTENT_TYPES)
+  contentType?: string;
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import {
+  ContentFragmentRepository,
+  NewContentFragment,
+} from 'src/modules/conversations/application/ports/content-fragment.repository';
+import type { ContentFragment, ContentFragmentText } from 'src/modules/conversations/domain/content-fragment';
+import { ContentFragmentEntity } from 'src/modules/conversations/infrastructure/conversations.entities';
+
+const toFragment = (e: ContentFragmentEntity): ContentFragment => ({
+  type: 'content_fragment',
+  id: e.id,
+  sId: e.sId,
+  workspaceId: e.workspaceId,
+  conversationId: e.conversationId,
+  rank: e.rank,
+  version: e.version,
+  title: e.title,
+  contentType: e.contentType,
+  fileSId: e.fileSId,
+  textBytes: e.textBytes,
+  createdAt: e.createdAt,
+});
+
+@Injectable()
+export class TypeormContentFragmentRepository extends ContentFragmentRepository {
+  constructor(private readonly db: TypeormUnitOfWork) {
+    super();
+  }
+
+  private get fragments() {
+    return this.db.repository(ContentFragmentEntity);
+  }
+
+  async insert(fragments: NewContentFragment[]): Promise<ContentFragment[]> {
+    if (fragments.length === 0) return [];
+    const result = await this.fragments
+      .createQueryBuilder()
+      .insert()
+      .values(fragments.map((fragment) => ({ ...fragment, textBytes: Buffer.byteLength(fragment.text) })))
+      .returning(['id', 'createdAt'])
+      .execute();
+    const generated = result.generatedMaps as { id: number; createdAt: Date }[];
+    return fragments.map(({ text: _text, ...fragment }, i) => ({
+      ...fragment,
+      type: 'content_fragment',
+      id: generated[i].id,
+      textBytes: Buffer.byteLength(_text),
+      createdAt: generated[i].createdAt,
+    }));
+  }
+
+  async listAfter(
+    workspaceId: number,
+    conversationId: number,
+    afterRank: number,
+    limit: number,
+  ): Promise<ContentFragment[]> {
+    const rows = await this.fragments
+      .createQueryBuilder('f')
+      .where(
+        'f.workspace_id = :workspaceId AND f.conversation_id = :conversationId AND f.rank > :afterRank',
+        {
+          workspaceId,
+          conversationId,
+          afterRank,
+        },
+      )
+      .orderBy('f.rank', 'ASC')
+      .limit(limit)
+      .getMany();
+    return rows.map(toFragment);
+  }
+
+  async listTextsUpTo(
+    workspaceId: number,
+    conversationId: number,
+    maxRank: number,
+  ): Promise<ContentFragmentText[]> {
+    const rows = await this.fragments
+      .createQueryBuilder('f')
+      .addSelect('f.text')
+      .where('f.workspace_id = :workspaceId AND f.conversation_id = :conversationId AND f.rank <= :maxRank', {
+        workspaceId,
+        conversationId,
+        maxRank,
+      })
+      .orderBy('f.rank', 'ASC')
+      .getMany();
+    return rows.map((row) => ({ ...toFragment(row), text: row.text }));
+  }
+}

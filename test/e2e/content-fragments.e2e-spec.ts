@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { docxOf, pdfOf } from 'test/support/documents';
+import { expect, expectError } from 'test/support/expect';
+import { FakeOpenAi } from 'test/support/fake-openai';
+import { paths } from 'test/support/paths';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { Actor, KeyHolder, World, WorkspaceFixture, api, eventsOf } from 'test/support/world';
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const context = { username: 'ada', timezone: 'Europe/Paris' };
+
+describe('content fragments', () => {
+  let t: TestApp;
+  let world: World;
+  let a: WorkspaceFixture;
+  let b: WorkspaceFixture;
+  let member: Actor;
+  const openai = new FakeOpenAi();
+
+  const fragmentsPath = (actor: KeyHolder, cId: string) =>
+    `${paths.conversation(actor.workspace.sId, cId)}/content_fragments`;
+  const fragmentCount = async () =>
+    Number((await t.dataSource.query<{ n: string }[]>('SELECT count(*) AS n FROM content_fragments'))[0].n);
+
+  /** A file uploaded through endpoints 5 (create) and 6 (upload); answers its sId. */
+  async function upload(
+    actor: KeyHolder,
+    content: Buffer,
+    contentType: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
+    const file = await world.file<{ sId: string; path: string }>(actor, {
+      contentType,
+      fileName: 'upload',
+      fileSize: content.length,
+      ...extra,
+    });
+    await api(t, actor)
+      .post(file.path)
+      .attach('file', content, { filename: 'upload', contentType })
+      .expect(200);
+    return file.sId;
+  }
+
+  beforeAll(async () => {
+    const baseUrl = await openai.start();
+    t = await createTestApp({
+      config: { openai: { baseUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 } },
+    });
+    world = new World(t);
+    [a, b] = await Promise.all([world.workspace(), world.workspace()]);
+    member = await world.member(a.workspace, 'user');
+  });
+  afterAll(async () => {
+    await t.close();
+    await openai.stop();
+  });
+
+  it('puts a file and inline text in a conversation, in order in the message list, announced on the stream', async () => {
+    const { sId: cId } = await world.conversation(a.admin, { message: 'Hello' });
+    const fileId = await upload(a.admin, pdfOf(['Board minutes', 'Budget approved']), 'application/pdf');
+    const res = await api(t, a.admin)
+      .post(fragmentsPath(a.admin, cId))
+      .send({ title: 'minutes.pdf', fileId })
+      .expect(200);
+    expect(res.body).toMatchApiSchema('ContentFragmentResponse');
+    expect(res.body.contentFragment).toEqual({
+      type: 'content_fragment',
+      sId: expect.any(String),
+      id: expect.any(Number),
+      rank: 1,
+      version: 0,
+      created: expect.any(Number),
+      title: 'minutes.pdf',
+      contentType: 'application/pdf',
+      fileId,
+      textBytes: Buffer.byteLength('Board minutes\nBudget approved'),
+    });
+    const inline = await api(t, a.admin)
+      .post(fragmentsPath(a.admin, cId))
+      .send({ title: 'note', content: 'Zoë says hi', contentType: 'text/plain' })
+      .expect(200);
+    expect(inline.body.contentFragment).toMatchObject({ rank: 2, fileId: null, textBytes: 12 });
+
+    const list = await world.messages(a.admin, cId);
+    expect(list.map((m) => [m.type, m.rank])).toEqual([
+      ['user_message', 0],
+      ['content_fragment', 1],
+      ['content_fragment', 2],
+    ]);
+    const events = await eventsOf(t, a.admin, cId);
+    const announced = events
+      .filter((e) => e.type === 'user_message_new')
+      .map((e) => e.payload.message as { type: string });
+    expect(announced.map((m) => m.type)).toEqual(['user_message', 'content_fragment', 'content_fragment']);
+  });
+
+  it('takes fragments with a new conversation and with a posted message, before the message', async () => {
+    const created = await api(t, a.admin)
+      .post(paths.conversations(a.workspace.sId))
+      .send({
+        contentFragments: [{ title: 'a', content: 'first', contentType: 'text/markdown' }],
+        message: { content: 'See above', mentions: [], context },
+      })
+      .expect(200);
+    expect(created.body).toMatchApiSchema('CreatedConversationResponse');
+    expect(created.body.contentFragments).toHaveLength(1);
+    const cId = created.body.conversation.sId as string;
+    await api(t, a.admin)
+      .post(paths.messages(a.workspace.sId, cId))
+      .send({
+        content: 'And this',
+        mentions: [],
+        context,
+        contentFragments: [
+          { title: 'b', content: 'second', contentType: 'text/plain' },
+          { title: 'c', content: '{"n":1}', contentType: 'application/json' },
+        ],
+      })
+      .expect(200);
+    const list = await world.messages(a.admin, cId);
+    expect(list.map((m) => `${m.type}:${m.rank}`)).toEqual([
+      'content_fragment:0',
+      'user_message:1',
+      'content_fragment:2',
+      'content_fragment:3',
+      'user_message:4',
+    ]);
+  });
+
+  it('refuses bad input with 400 and another workspace’s file with 404, writing nothing', async () => {
+    const { sId: cId } = await world.conversation(a.admin, {});
+    const path = fragmentsPath(a.admin, cId);
+    const before = await fragmentCount();
+    const otherFile = await upload(b.admin, Buffer.from('secret'), 'text/plain');
+    expectError(
+      await api(t, a.admin).post(path).send({ title: 'x', fileId: otherFile }),
+      404,
+      'file_not_found',
+    );
+    const notReady = await world.file(a.admin, {});
+    expectError(
+      await api(t, a.admin).post(path).send({ title: 'x', fileId: notReady.sId }),
+      400,
+      'invalid_request_error',
+    );
+    const avatar = await upload(
+      a.admin,
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
+      'image/png',
+      { useCase: 'avatar' },
+    );
+    expectError(
+      await api(t, a.admin).post(path).send({ title: 'x', fileId: avatar }),
+      400,
+      'invalid_request_error',
+    );
+    for (const body of [
+      { title: 'x' },
+      { title: 'x', content: 'y' },
+      { title: 'x', fileId: 'fil_1', content: 'y', contentType: 'text/plain' },
+      { title: 'x', content: 'y', contentType: 'text/plain', extra: 1 },
+      { title: 'x', content: 'y'.repeat(600 * 1024), contentType: 'text/plain' },
+      { title: 'x', content: 'é'.repeat(300 * 1024), contentType: 'text/plain' },
+      { title: '', content: 'y', contentType: 'text/plain' },
+    ]) {
+      expectError(await api(t, a.admin).post(path).send(body), 400, 'invalid_request_error');
+    }
+    const tooMany = Array.from({ length: 17 }, () => ({
+      title: 'x',
+      content: 'y',
+      contentType: 'text/plain',
+    }));
+    expectError(
+      await api(t, a.admin)
+        .post(paths.messages(a.workspace.sId, cId))
+        .send({ content: 'hi', mentions: [], context, contentFragments: tooMany }),
+      400,
+      'invalid_request_error',
+    );
+    // A good fragment followed by a refused file: the whole post is refused, nothing is written.
+    expectError(
+      await api(t, a.admin)
+        .post(paths.messages(a.workspace.sId, cId))
+        .send({
+          content: 'hi',
+          mentions: [],
+          context,
+          contentFragments: [
+            { title: 'ok', content: 'y', contentType: 'text/plain' },
+            { title: 'bad', fileId: otherFile },
+          ],
+        }),
+      404,
+      'file_not_found',
+    );
+    expectError(
+      await api(t, b.admin)
+        .post(fragmentsPath(b.admin, cId))
+        .send({ title: 'x', content: 'y', contentType: 'text/plain' }),
+      404,
+      'conversation_not_found',
+    );
+    expect(await fragmentCount()).toBe(before);
+    expect(await world.messages(a.admin, cId)).toEqual([]);
+  });
+
+  it('gives the model the text of a PDF and a DOCX uploaded and attached, in order, within the budget', async () => {
+    const agent = await world.agent(a.admin, {
+      instructions: 'Read the files.',
+      model: { providerId: 'openai', modelId: 'gpt-test', temperature: 0 },
+    });
+    const pdf = await upload(a.admin, pdfOf(['Revenue grew 12% in Q3']), 'application/pdf');
+    const docx = await upload(a.admin, docxOf(['Ship the beta on Friday']), DOCX);
+    const png = await upload(
+      a.admin,
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]),
+      'image/png',
+    );
+    openai.script({ kind: 'stream', chunks: ['Noted.'] });
+    const before = openai.requests.length;
+    const res = await api(t, a.admin)
+      .post(paths.conversations(a.workspace.sId))
+      .send({
+        contentFragments: [
+          { title: 'q3.pdf', fileId: pdf },
+          { title: 'plan.docx', fileId: docx },
+          { title: 'chart.png', fileId: png },
+        ],
+        message: { content: 'Summarise', mentions: [{ configurationId: agent.sId }], context },
+      })
+      .expect(200);
+    await world.settled(a.admin, res.body.conversation.sId as string);
+    const messages = openai.requests[before].body.messages as { role: string; content: string }[];
+    const user = messages.filter((m) => m.role === 'user').map((m) => m.content);
+    expect(user).toEqual([
+      '<attachment title="q3.pdf" contentType="application/pdf">\nRevenue grew 12% in Q3\n</attachment>',
+      `<attachment title="plan.docx" contentType="${DOCX}">\nShip the beta on Friday\n</attachment>`,
+      '<attachment title="chart.png" contentType="image/png">\n(A image/png file, shown by its title only.)\n</attachment>',
+      'Summarise',
+    ]);
+  });
+
+  it('binds an attached file to its conversation: a member who cannot read the conversation cannot read the file', async () => {
+    const { sId: spaceId } = await world.space(a.admin, { members: [a.admin] });
+    const { sId: cId } = await world.conversation(a.admin, { spaceId });
+    const fileId = await upload(a.admin, Buffer.from('board only'), 'text/plain');
+    await api(t, member).get(`/api/w/${a.workspace.sId}/files/${fileId}`).expect(200);
+    await api(t, a.admin).post(fragmentsPath(a.admin, cId)).send({ title: 'b', fileId }).expect(200);
+    expectError(await api(t, member).get(`/api/w/${a.workspace.sId}/files/${fileId}`), 404, 'file_not_found');
+    await api(t, a.admin).get(`/api/w/${a.workspace.sId}/files/${fileId}`).expect(200);
+    // Attached to one conversation, it cannot be attached to another.
+    const other = await world.conversation(a.admin, {});
+    expectError(
+      await api(t, a.admin).post(fragmentsPath(a.admin, other.sId)).send({ title: 'b', fileId }),
+      404,
+      'file_not_found',
+    );
+  });
+
+  it('copies fragments into a fork, whose file copy goes from pending to completed', async () => {
+    const { sId: cId } = await world.conversation(a.admin, { message: 'one' });
+    await api(t, a.admin)
+      .post(fragmentsPath(a.admin, cId))
+      .send({ title: 'n', content: 'kept', contentType: 'text/plain' })
+      .expect(200);
+    const last = await world.message(a.admin, cId, 'two');
+    const fork = await api(t, a.admin)
+      .post(`${paths.conversation(a.workspace.sId, cId)}/fork`)
+      .send({ sourceMessageId: last.sId })
+      .expect(200);
+    const forkId = fork.body.conversation.sId as string;
+    expect(fork.body.conversation.forkingData.forkedFrom.fileCopyStatus).toBe('pending');
+    const list = await world.messages(a.admin, forkId);
+    expect(list.map((m) => m.type)).toEqual(['user_message', 'content_fragment', 'user_message']);
+    expect(list[1]).toMatchObject({ title: 'n', textBytes: 4, fileId: null });
+    const later = await api(t, a.admin).get(paths.conversation(a.workspace.sId, forkId)).expect(200);
+    expect(later.body.conversation.forkingData.forkedFrom.fileCopyStatus).toBe('completed');
+  });
+});
