@@ -12,6 +12,7 @@ import { UploadHeartbeat1795395564614 } from './1795395564614-UploadHeartbeat';
 import { NormalisedNames1795395987024 } from './1795395987024-NormalisedNames';
 import { AgentMessageActions1795408621426 } from './1795408621426-AgentMessageActions';
 import { RemoteToolServerSync1795409979977 } from './1795409979977-RemoteToolServerSync';
+import { Documents1795412763574 } from './1795412763574-Documents';
 import { ContentFragments1795413517290 } from './1795413517290-ContentFragments';
 
 /** Every migration, oldest first; written by `migration generate`. */
@@ -29,5 +30,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   NormalisedNames1795395987024,
   AgentMessageActions1795408621426,
   RemoteToolServerSync1795409979977,
+  Documents1795412763574,
   ContentFragments1795413517290,
 ];

@@ -315,7 +315,7 @@ describe('agents calling tools', () => {
       available: true,
       unavailableReason: null,
     });
-    expect(internal.find((server) => server.name === 'search')).toMatchObject({
+    expect(internal.find((server) => server.name === 'query_tables')).toMatchObject({
       available: false,
       unavailableReason: expect.stringContaining('(not_configured)'),
     });

@@ -160,7 +160,7 @@ describe('agent configurations', () => {
         .send({
           toolset: [
             { name: 'later', type: 'MCP', configuration: { mcp_server_name: 'wake_ups' } },
-            { name: 'search', type: 'MCP', configuration: { mcp_server_name: 'search' } },
+            { name: 'tables', type: 'MCP', configuration: { mcp_server_name: 'query_tables' } },
             { name: 'wiki', type: 'MCP', configuration: { mcp_server_name: 'Wiki' } },
             { name: 'crm', type: 'MCP', configuration: { mcp_server_name: 'CRM' } },
             { name: 'ghost', type: 'MCP', configuration: { mcp_server_name: 'Ghost' } },
@@ -176,8 +176,9 @@ describe('agent configurations', () => {
       ]);
       expect(res.body.skippedActions).toEqual([
         {
-          name: 'search',
-          reason: 'The internal tool server "search" is not configured on this service (not_configured).',
+          name: 'tables',
+          reason:
+            'The internal tool server "query_tables" is not configured on this service (not_configured).',
         },
         { name: 'crm', reason: expect.stringContaining('not shared') },
         { name: 'ghost', reason: expect.stringContaining('No tool server') },

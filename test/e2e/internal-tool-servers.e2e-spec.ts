@@ -99,8 +99,8 @@ describe('internal tool servers', () => {
       const listing = t.app.get(InternalServersService).list();
       const available = Object.fromEntries(listing.map((server) => [server.name, server.available]));
       expect(available).toEqual({
-        search: false,
-        include_data: false,
+        search: true,
+        include_data: true,
         query_tables: false,
         extract_data: false,
         'web_search_&_browse': false,
@@ -115,14 +115,14 @@ describe('internal tool servers', () => {
         available: true,
         unavailableReason: null,
       });
-      expect(listing.find((server) => server.name === 'search')?.unavailableReason).toBe(
-        'The internal tool server "search" is not configured on this service (not_configured).',
+      expect(listing.find((server) => server.name === 'query_tables')?.unavailableReason).toBe(
+        'The internal tool server "query_tables" is not configured on this service (not_configured).',
       );
 
       const { sId } = await world.conversation(member);
       const servers = t.app.get(InternalToolServers);
-      await expect(servers.open('search', contextFor(memberCaller, sId))).rejects.toThrow(
-        'The internal tool server "search" is not configured on this service (not_configured).',
+      await expect(servers.open('query_tables', contextFor(memberCaller, sId))).rejects.toThrow(
+        'The internal tool server "query_tables" is not configured on this service (not_configured).',
       );
       await expect(servers.open('nope', contextFor(memberCaller, sId))).rejects.toThrow(
         'No internal tool server is named "nope"',
@@ -135,7 +135,7 @@ describe('internal tool servers', () => {
         .patch(paths.agentUpdate(wId, agent.sId))
         .send({
           toolset: [
-            { name: 'find', type: 'MCP', configuration: { mcp_server_name: 'search' } },
+            { name: 'find', type: 'MCP', configuration: { mcp_server_name: 'query_tables' } },
             { name: 'later', type: 'MCP', configuration: { mcp_server_name: 'wake_ups' } },
           ],
         })
@@ -144,7 +144,8 @@ describe('internal tool servers', () => {
       expect(res.body.skippedActions).toEqual([
         {
           name: 'find',
-          reason: 'The internal tool server "search" is not configured on this service (not_configured).',
+          reason:
+            'The internal tool server "query_tables" is not configured on this service (not_configured).',
         },
       ]);
       expect(res.body.agentConfiguration.actions).toEqual([
@@ -166,7 +167,7 @@ describe('internal tool servers', () => {
             instructions: 'Find things.',
             scope: 'visible',
             model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
-            actions: [{ name: 'find', mcpServerName: 'search' }],
+            actions: [{ name: 'find', mcpServerName: 'query_tables' }],
           },
         });
       expectError(created, 400, 'invalid_request_error');

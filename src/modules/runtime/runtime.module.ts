@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
+import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
@@ -19,7 +20,7 @@ import { TypeormRunStateRepository } from 'src/modules/runtime/infrastructure/ty
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 
 @Module({
-  imports: [ConversationsModule, AgentsModule, IdentityModule, WakeUpsModule],
+  imports: [ConversationsModule, AgentsModule, DataSourcesModule, IdentityModule, WakeUpsModule],
   providers: [
     AgentRunsService,
     RunRecoveryService,

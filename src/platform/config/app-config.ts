@@ -46,6 +46,16 @@ export interface AppConfigValues {
   files: FilesSettings;
   /** Null means: file contents live under `dataDir/files`. */
   s3: S3Settings | null;
+  documents: DocumentsSettings;
+}
+
+/** Limits of the documents of data sources; over one, an upsert is refused with 400 naming it. */
+export interface DocumentsSettings {
+  /** UTF-8 bytes of a document's text (bounded by the 1 MiB JSON body limit). */
+  maxTextBytes: number;
+  maxPerDataSource: number;
+  maxTags: number;
+  maxParents: number;
 }
 
 export interface RunSettings {
@@ -123,6 +133,7 @@ export class AppConfig implements AppConfigValues {
   readonly urlSigningSecret!: string | null;
   readonly files!: FilesSettings;
   readonly s3!: S3Settings | null;
+  readonly documents!: DocumentsSettings;
   readonly rateLimitRequests!: number;
   readonly rateLimitWindowSeconds!: number;
 
@@ -369,6 +380,12 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
     urlSigningSecret: readSigningSecret(env),
     files: readFilesSettings(env),
     s3: readS3Settings(env),
+    documents: {
+      maxTextBytes: readInteger(env, 'DOCUMENT_MAX_TEXT_BYTES', 1_000_000, 1_024, 1_000_000),
+      maxPerDataSource: readInteger(env, 'DOCUMENTS_PER_DATA_SOURCE_MAX', 100_000, 1, 100_000_000),
+      maxTags: readInteger(env, 'DOCUMENT_MAX_TAGS', 64, 0, 1_000),
+      maxParents: readInteger(env, 'DOCUMENT_MAX_PARENTS', 64, 0, 1_000),
+    },
     rateLimitRequests: readInteger(env, 'RATE_LIMIT_REQUESTS', DEFAULT_RATE_LIMIT_REQUESTS, 0, 1_000_000_000),
     rateLimitWindowSeconds: readInteger(
       env,

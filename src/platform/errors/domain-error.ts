@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   wakeup_not_found: 404,
   space_not_found: 404,
   data_source_view_not_found: 404,
+  data_source_not_found: 404,
+  data_source_document_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,

@@ -10,10 +10,13 @@ const offered = (env: Record<string, string>) =>
 
 describe('InternalServersService', () => {
   it('offers reasoning only with both a reasoning model and the openai provider', () => {
-    expect(offered({})).toEqual(['run_agent', 'wake_ups']);
-    expect(offered({ REASONING_MODEL_ID: 'o3-mini' })).toEqual(['run_agent', 'wake_ups']);
-    expect(offered({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' })).toEqual(['run_agent', 'wake_ups']);
+    const alwaysOffered = ['search', 'include_data', 'run_agent', 'wake_ups'];
+    expect(offered({})).toEqual(alwaysOffered);
+    expect(offered({ REASONING_MODEL_ID: 'o3-mini' })).toEqual(alwaysOffered);
+    expect(offered({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' })).toEqual(alwaysOffered);
     expect(offered({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', REASONING_MODEL_ID: 'o3-mini' })).toEqual([
+      'search',
+      'include_data',
       'run_agent',
       'reasoning',
       'wake_ups',
@@ -23,6 +26,7 @@ describe('InternalServersService', () => {
   it('says why a server is not offered, ending with its code', () => {
     const service = new InternalServersService(loadAppConfig({}));
     expect(service.unavailableReason('wake_ups')).toBeNull();
+    expect(service.unavailableReason('search')).toBeNull();
     expect(service.unavailableReason('reasoning')).toBe(
       'The internal tool server "reasoning" is not configured on this service (not_configured).',
     );

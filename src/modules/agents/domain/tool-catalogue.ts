@@ -1,8 +1,8 @@
 /**
- * What an internal server needs to work: `nothing` beyond this service, a reasoning model on a
- * configured provider, data sources that hold documents, or a backend this service does not have.
+ * What an internal server needs to work: `nothing` beyond this service (its own data sources
+ * included), a reasoning model on a configured provider, or a backend this service does not have.
  */
-export type InternalServerNeed = 'nothing' | 'reasoning_model' | 'indexed_documents' | 'unsupported_backend';
+export type InternalServerNeed = 'nothing' | 'reasoning_model' | 'unsupported_backend';
 
 export interface InternalServer {
   name: string;
@@ -14,13 +14,13 @@ export interface InternalServer {
 export const INTERNAL_MCP_SERVERS: readonly InternalServer[] = [
   {
     name: 'search',
-    description: 'Semantic search over the data sources of the agent.',
-    needs: 'indexed_documents',
+    description: 'Full-text search over the documents of the data sources the caller can read.',
+    needs: 'nothing',
   },
   {
     name: 'include_data',
-    description: 'Includes the most recent documents of the data sources.',
-    needs: 'indexed_documents',
+    description: 'Includes the most recent documents of the data sources the caller can read.',
+    needs: 'nothing',
   },
   {
     name: 'query_tables',

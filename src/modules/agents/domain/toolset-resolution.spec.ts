@@ -32,7 +32,7 @@ const twin = (sId: string): RemoteServerWithViews => ({
   views: [{ sId: `msv_${sId}`, spaceId: 'vlt_global', spaceKind: 'global' }],
 });
 
-/** A service with no reasoning model and no indexed documents: what works without outside services. */
+/** A service with no reasoning model: what works without outside services. */
 const offeredHere = (server: InternalServer) => internalServerUnavailableReason(server, new Set());
 
 const resolveToolset = (
@@ -53,7 +53,7 @@ describe('resolveToolset', () => {
   it('skips an internal server this service does not offer, with its reason, and keeps the others', () => {
     const { actions, skipped } = resolveToolset(
       [
-        { name: 'find', mcpServerName: 'search' },
+        { name: 'tables', mcpServerName: 'query_tables' },
         { name: 'think', mcpServerName: 'reasoning' },
         { name: 'later', mcpServerName: 'wake_ups' },
       ],
@@ -63,8 +63,8 @@ describe('resolveToolset', () => {
     expect(actions.map((action) => action.mcpServerName)).toEqual(['wake_ups']);
     expect(skipped).toEqual([
       {
-        name: 'find',
-        reason: 'The internal tool server "search" is not configured on this service (not_configured).',
+        name: 'tables',
+        reason: 'The internal tool server "query_tables" is not configured on this service (not_configured).',
       },
       {
         name: 'think',
@@ -136,8 +136,8 @@ describe('resolveToolset', () => {
 });
 
 describe('the internal catalogue', () => {
-  it('offers wake_ups and run_agent with no outside service, and nothing that needs one', () => {
+  it('offers search, include_data, run_agent and wake_ups with no outside service, and nothing that needs one', () => {
     const offered = INTERNAL_MCP_SERVERS.filter((server) => offeredHere(server) === null);
-    expect(offered.map((server) => server.name)).toEqual(['run_agent', 'wake_ups']);
+    expect(offered.map((server) => server.name)).toEqual(['search', 'include_data', 'run_agent', 'wake_ups']);
   });
 });

@@ -82,6 +82,19 @@ class InMemoryDataSources extends DataSourceRepository {
       (d) => d.workspaceId === workspaceId && d.name.toLowerCase() === name.toLowerCase(),
     );
   }
+  async findDataSourceOwnedBy(workspaceId: number, spaceId: number, sId: string): Promise<DataSource | null> {
+    const view = this.views.find(
+      (v) =>
+        v.workspaceId === workspaceId &&
+        v.spaceId === spaceId &&
+        v.kind === 'default' &&
+        v.dataSource.sId === sId,
+    );
+    return view?.dataSource ?? null;
+  }
+  async textSearchConfigExists(name: string): Promise<boolean> {
+    return ['simple', 'english', 'french'].includes(name);
+  }
   async createView(input: NewDataSourceView): Promise<DataSourceView> {
     const at = new Date();
     const view: DataSourceView = {
@@ -113,6 +126,9 @@ class InMemoryDataSources extends DataSourceRepository {
   }
   async listViews(workspaceId: number, spaceId: number): Promise<DataSourceView[]> {
     return this.views.filter((v) => v.workspaceId === workspaceId && v.spaceId === spaceId);
+  }
+  async listViewsOfSpaces(workspaceId: number, spaceIds: number[]): Promise<DataSourceView[]> {
+    return this.views.filter((v) => v.workspaceId === workspaceId && spaceIds.includes(v.spaceId));
   }
   async updateViewParents(
     workspaceId: number,

@@ -11,6 +11,7 @@ import {
   checkDataSourceName,
   isAssistantDefaultSelected,
   parseConnectorProvider,
+  parseTextSearchConfig,
 } from 'src/modules/data-sources/domain/data-source';
 import {
   DataSourceView,
@@ -22,12 +23,14 @@ import {
   DataSourceNameTaken,
   DataSourceViewNotFound,
   UnknownDataSource,
+  UnknownTextSearchConfig,
 } from 'src/modules/data-sources/domain/data-sources.errors';
 
 export interface NewDataSourceInput {
   name: string;
   description?: string;
   connectorProvider?: string | null;
+  textSearchConfig?: string | null;
 }
 
 export interface NewViewInput {
@@ -65,7 +68,11 @@ export class DataSourcesService {
     const name = checkDataSourceName(input.name);
     const description = checkDataSourceDescription(input.description);
     const connectorProvider = parseConnectorProvider(input.connectorProvider);
+    const textSearchConfig = parseTextSearchConfig(input.textSearchConfig);
     const space = await this.spaces.findInWorkspace(caller, spaceSId);
+    if (!(await this.dataSources.textSearchConfigExists(textSearchConfig))) {
+      throw new UnknownTextSearchConfig(textSearchConfig);
+    }
     return this.unitOfWork.run(async () => {
       if (await this.dataSources.dataSourceNameExists(caller.workspaceId, name)) {
         throw new DataSourceNameTaken(name);
@@ -79,6 +86,7 @@ export class DataSourcesService {
         connectorId: randomBase62(HANDLE_LENGTH),
         serviceApiProjectId: randomBase62(HANDLE_LENGTH),
         assistantDefaultSelected: isAssistantDefaultSelected(connectorProvider),
+        textSearchConfig,
       });
       const view = await this.dataSources.createView({
         sId: generatePrefixedSId('dsv'),

@@ -28,6 +28,7 @@ const view = (kind: DataSourceView['kind']): DataSourceView => ({
     connectorId: 'c',
     serviceApiProjectId: 'p',
     assistantDefaultSelected: false,
+    textSearchConfig: 'simple',
     createdAt: at,
   },
   editedBy: { userId: 1, fullName: 'Ada Lovelace' },

@@ -26,6 +26,9 @@ export const DATA_SOURCE_CATEGORIES = ['managed', 'folder', 'website'] as const;
 export type DataSourceCategory = (typeof DATA_SOURCE_CATEGORIES)[number];
 
 export const DATA_SOURCE_NAME_MAX = 100;
+/** Any language works with `simple` (no stemming, no stop words); a named language stems its words. */
+export const DEFAULT_TEXT_SEARCH_CONFIG = 'simple';
+const TEXT_SEARCH_CONFIG_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 export const DATA_SOURCE_DESCRIPTION_MAX = 1000;
 
 export interface DataSource {
@@ -40,6 +43,8 @@ export interface DataSource {
   serviceApiProjectId: string;
   /** Whether agents use the data source unless told otherwise. */
   assistantDefaultSelected: boolean;
+  /** The PostgreSQL text-search configuration its documents are indexed and searched with. */
+  textSearchConfig: string;
   createdAt: Date;
 }
 
@@ -103,4 +108,15 @@ export function checkDataSourceDescription(description: string | undefined): str
     );
   }
   return trimmed;
+}
+
+/** The shape of a configuration name; whether PostgreSQL has it is the repository's to say. */
+export function parseTextSearchConfig(value: string | null | undefined): string {
+  if (value === undefined || value === null) return DEFAULT_TEXT_SEARCH_CONFIG;
+  if (!TEXT_SEARCH_CONFIG_NAME.test(value)) {
+    throw new InvalidRequestError(
+      `textSearchConfig: must be a text-search configuration name such as simple, english or french; got "${value}".`,
+    );
+  }
+  return value;
 }

@@ -29,3 +29,28 @@ export class DataSourceAlreadyInSpace extends ConflictError {
     );
   }
 }
+
+export class UnknownTextSearchConfig extends InvalidRequestError {
+  constructor(name: string) {
+    super(`textSearchConfig: PostgreSQL has no text-search configuration "${name}" (see pg_ts_config).`);
+  }
+}
+
+/** A data source is reached through the space that owns it; any other is "not found". */
+export class DataSourceNotFound extends DomainError {
+  constructor(reference: string) {
+    super('data_source_not_found', `Data source ${reference} not found in this space.`);
+  }
+}
+
+export class DocumentNotFound extends DomainError {
+  constructor(documentId: string) {
+    super('data_source_document_not_found', `Document "${documentId}" not found in this data source.`);
+  }
+}
+
+export class DocumentLimitReached extends InvalidRequestError {
+  constructor(max: number) {
+    super(`The data source already holds ${max} documents (DOCUMENTS_PER_DATA_SOURCE_MAX).`);
+  }
+}

@@ -1,10 +1,14 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpaceParams } from 'src/platform/http/route-params';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
+import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
+import { DataSourceViewParams } from 'src/modules/data-sources/http/dto/data-sources.dto';
+import { SearchQuery } from 'src/modules/data-sources/http/dto/documents.dto';
+import { SearchResponse, presentSearchDocument } from 'src/modules/data-sources/http/documents.presenter';
 import {
   DataSourceViewsResponse,
   presentDataSourceView,
@@ -14,7 +18,10 @@ import {
 @ApiTags('data sources')
 @Controller('api/v1/w/:wId/spaces/:spaceId/data_source_views')
 export class DataSourceViewsController {
-  constructor(private readonly dataSources: DataSourcesService) {}
+  constructor(
+    private readonly dataSources: DataSourcesService,
+    private readonly search: DocumentSearchService,
+  ) {}
 
   @Get()
   @Auth({ scopes: ['read:data_source'] })
@@ -29,5 +36,31 @@ export class DataSourceViewsController {
   ): Promise<DataSourceViewsResponse> {
     const views = await this.dataSources.listViews(caller, params.spaceId);
     return { dataSourceViews: views.map(presentDataSourceView) };
+  }
+
+  @Get(':dsvId/search')
+  @Auth({ scopes: ['read:data_source'] })
+  @ApiOperation({
+    summary: 'Search the documents of a view',
+    description:
+      'Full-text search of the documents the view exposes (its `parentsIn`), in the text-search ' +
+      'configuration of its data source: the best `top_k` chunks (1 to 64, default 10) grouped by document, ' +
+      'best first. Any member who can access the space, with `read:data_source`.',
+  })
+  @ApiOkResponse({ type: SearchResponse })
+  @ApiErrors(400, 404)
+  async searchView(
+    @CurrentCaller() caller: Caller,
+    @Param() params: DataSourceViewParams,
+    @Query() query: SearchQuery,
+  ): Promise<SearchResponse> {
+    const hits = await this.search.searchView(
+      caller,
+      params.spaceId,
+      params.dsvId,
+      query.query,
+      query.top_k ?? 10,
+    );
+    return { documents: hits.map(presentSearchDocument) };
   }
 }

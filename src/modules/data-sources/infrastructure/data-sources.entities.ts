@@ -12,6 +12,7 @@ const timestamptz = { type: 'timestamptz' } as const;
 /** Index names the repository maps to conflicts when a concurrent write wins. */
 export const DATA_SOURCE_NAME_INDEX = 'IDX_data_sources_workspace_name';
 export const VIEW_PER_SPACE_INDEX = 'IDX_data_source_views_data_source_space';
+export const DOCUMENT_ID_INDEX = 'IDX_data_source_documents_data_source_document';
 
 @Entity('data_sources')
 // (workspace_id, lower(name)): a functional index, written by hand in the migration.
@@ -44,6 +45,9 @@ export class DataSourceEntity {
 
   @Column({ name: 'assistant_default_selected', type: 'boolean' })
   assistantDefaultSelected!: boolean;
+
+  @Column({ name: 'text_search_config', type: 'varchar', length: 63, default: 'simple' })
+  textSearchConfig!: string;
 
   @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
@@ -111,4 +115,110 @@ export class DataSourceViewEntity {
   updatedAt!: Date;
 }
 
-export const DATA_SOURCE_ENTITIES = [DataSourceEntity, DataSourceViewEntity];
+/** One per (data source, document id): an upsert replaces the row and its chunks together. */
+@Entity('data_source_documents')
+@Index(DOCUMENT_ID_INDEX, ['dataSourceId', 'documentId'], { unique: true })
+@Index(['workspaceId'])
+// GIN index on `parents`, matched by a view's parentsIn with `&&`: written by hand in the migration.
+@Index('IDX_data_source_documents_parents', { synchronize: false })
+export class DataSourceDocumentEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @Column({ name: 'data_source_id', type: 'int' })
+  dataSourceId!: number;
+
+  @Column({ name: 'document_id', type: 'varchar', length: 512 })
+  documentId!: string;
+
+  @Column({ type: 'varchar', length: 512 })
+  title!: string;
+
+  @Column({ type: 'text' })
+  text!: string;
+
+  @Column({ name: 'text_bytes', type: 'int' })
+  textBytes!: number;
+
+  @Column({ name: 'source_url', type: 'varchar', length: 2048, nullable: true })
+  sourceUrl!: string | null;
+
+  @Column({ type: 'text', array: true })
+  tags!: string[];
+
+  @Column({ type: 'text', array: true })
+  parents!: string[];
+
+  @Column({ name: 'mime_type', type: 'varchar', length: 128 })
+  mimeType!: string;
+
+  /** ms since the epoch, as the client gave it: the document's own date, not the row's. */
+  @Column({ type: 'bigint' })
+  timestamp!: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  hash!: string;
+
+  @Column({ name: 'chunk_count', type: 'int' })
+  chunkCount!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: WorkspaceEntity;
+
+  @ManyToOne(() => DataSourceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'data_source_id' })
+  dataSource?: DataSourceEntity;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', ...timestamptz, default: () => 'now()' })
+  updatedAt!: Date;
+}
+
+/**
+ * The searchable pieces of a document. The migration adds two columns TypeORM cannot describe:
+ * `ts_config regconfig` (the data source's configuration, a column so the expression is
+ * immutable) and `tsv`, generated as `to_tsvector(ts_config, text)` and GIN-indexed.
+ */
+@Entity('data_source_document_chunks')
+@Index(['documentId'])
+@Index(['dataSourceId'])
+@Index('IDX_data_source_document_chunks_tsv', { synchronize: false })
+export class DataSourceDocumentChunkEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @Column({ name: 'data_source_id', type: 'int' })
+  dataSourceId!: number;
+
+  @Column({ name: 'document_id', type: 'int' })
+  documentId!: number;
+
+  @Column({ name: 'chunk_index', type: 'int' })
+  chunkIndex!: number;
+
+  @Column({ name: 'offset', type: 'int' })
+  offset!: number;
+
+  @Column({ type: 'text' })
+  text!: string;
+
+  @ManyToOne(() => DataSourceDocumentEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'document_id' })
+  document?: DataSourceDocumentEntity;
+}
+
+export const DATA_SOURCE_ENTITIES = [
+  DataSourceEntity,
+  DataSourceViewEntity,
+  DataSourceDocumentEntity,
+  DataSourceDocumentChunkEntity,
+];

@@ -29,6 +29,7 @@ const toDataSource = (e: DataSourceEntity): DataSource => ({
   connectorId: e.connectorId,
   serviceApiProjectId: e.serviceApiProjectId,
   assistantDefaultSelected: e.assistantDefaultSelected,
+  textSearchConfig: e.textSearchConfig,
   createdAt: e.createdAt,
 });
 
@@ -92,6 +93,31 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
     );
   }
 
+  async findDataSourceOwnedBy(
+    workspaceId: number,
+    spaceId: number,
+    dataSourceSId: string,
+  ): Promise<DataSource | null> {
+    const found = await this.dataSources
+      .createQueryBuilder('ds')
+      .innerJoin(
+        DataSourceViewEntity,
+        'v',
+        "v.data_source_id = ds.id AND v.kind = 'default' AND v.space_id = :spaceId",
+        { spaceId },
+      )
+      .where('ds.workspace_id = :workspaceId AND ds.s_id = :dataSourceSId', { workspaceId, dataSourceSId })
+      .getOne();
+    return found && toDataSource(found);
+  }
+
+  async textSearchConfigExists(name: string): Promise<boolean> {
+    const rows = await this.db
+      .manager()
+      .query<unknown[]>('SELECT 1 FROM pg_catalog.pg_ts_config WHERE cfgname = $1', [name]);
+    return rows.length > 0;
+  }
+
   async createView(view: NewDataSourceView): Promise<DataSourceView> {
     let saved: DataSourceViewEntity;
     try {
@@ -117,6 +143,14 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
 
   async listViews(workspaceId: number, spaceId: number): Promise<DataSourceView[]> {
     const rows = await this.views(workspaceId).andWhere('v.space_id = :spaceId', { spaceId }).getMany();
+    return rows.map(toView);
+  }
+
+  async listViewsOfSpaces(workspaceId: number, spaceIds: number[]): Promise<DataSourceView[]> {
+    if (spaceIds.length === 0) return [];
+    const rows = await this.views(workspaceId)
+      .andWhere('v.space_id IN (:...spaceIds)', { spaceIds })
+      .getMany();
     return rows.map(toView);
   }
 

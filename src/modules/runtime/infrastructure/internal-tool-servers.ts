@@ -7,14 +7,17 @@ import { connectInProcess } from 'src/platform/mcp/in-process-mcp';
 import { McpConnectionError, McpSession } from 'src/platform/mcp/mcp-session';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
+import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import {
   InternalToolContext,
   InternalToolServers,
 } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import { ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import { includeDataServer } from 'src/modules/runtime/infrastructure/internal-servers/include-data.server';
 import { reasoningServer } from 'src/modules/runtime/infrastructure/internal-servers/reasoning.server';
 import { runAgentServer } from 'src/modules/runtime/infrastructure/internal-servers/run-agent.server';
+import { searchServer } from 'src/modules/runtime/infrastructure/internal-servers/search.server';
 import { wakeUpsServer } from 'src/modules/runtime/infrastructure/internal-servers/wake-ups.server';
 
 /**
@@ -33,12 +36,15 @@ export class InProcessInternalToolServers extends InternalToolServers {
       ),
     reasoning: () =>
       reasoningServer({ models: this.models, modelId: this.config.tools.reasoningModelId ?? '' }),
+    search: (context) => searchServer(this.documents, context),
+    include_data: (context) => includeDataServer(this.documents, context),
   };
 
   constructor(
     private readonly offered: InternalServersService,
     private readonly wakeUps: WakeUpsService,
     private readonly agents: AgentsService,
+    private readonly documents: DocumentSearchService,
     private readonly models: ModelProviders,
     private readonly config: AppConfig,
     private readonly clock: Clock,

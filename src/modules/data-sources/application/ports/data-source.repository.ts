@@ -10,6 +10,7 @@ export interface NewDataSource {
   connectorId: string;
   serviceApiProjectId: string;
   assistantDefaultSelected: boolean;
+  textSearchConfig: string;
 }
 
 export interface NewDataSourceView {
@@ -31,12 +32,22 @@ export abstract class DataSourceRepository {
   abstract createDataSource(dataSource: NewDataSource): Promise<DataSource>;
   abstract findDataSource(workspaceId: number, dataSourceSId: string): Promise<DataSource | null>;
   abstract dataSourceNameExists(workspaceId: number, name: string): Promise<boolean>;
+  /** The data source whose default view is in the space: the space that owns it. */
+  abstract findDataSourceOwnedBy(
+    workspaceId: number,
+    spaceId: number,
+    dataSourceSId: string,
+  ): Promise<DataSource | null>;
+  /** Whether PostgreSQL has a text-search configuration of that name (`pg_ts_config`). */
+  abstract textSearchConfigExists(name: string): Promise<boolean>;
 
   abstract createView(view: NewDataSourceView): Promise<DataSourceView>;
   abstract findView(workspaceId: number, spaceId: number, viewSId: string): Promise<DataSourceView | null>;
   abstract viewExists(workspaceId: number, dataSourceId: number, spaceId: number): Promise<boolean>;
   /** The views of a space, oldest first. */
   abstract listViews(workspaceId: number, spaceId: number): Promise<DataSourceView[]>;
+  /** The views of several spaces, oldest first. */
+  abstract listViewsOfSpaces(workspaceId: number, spaceIds: number[]): Promise<DataSourceView[]>;
   /** Null when the view was deleted meanwhile. */
   abstract updateViewParents(
     workspaceId: number,

@@ -51,6 +51,18 @@ export class CreateDataSourceDto {
   @IsOptional()
   @IsIn(CONNECTOR_PROVIDERS)
   connectorProvider?: ConnectorProvider | null;
+
+  @ApiPropertyOptional({
+    example: 'english',
+    nullable: true,
+    description:
+      'The PostgreSQL text-search configuration of its documents (`pg_ts_config`): `simple` (the default) ' +
+      'works for any language; a language (`english`, `french`…) stems words and drops stop words.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(63)
+  textSearchConfig?: string | null;
 }
 
 export class CreateDataSourceViewDto {

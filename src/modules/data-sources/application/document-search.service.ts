@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { DocumentIndex, SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
+import { DocumentRepository } from 'src/modules/data-sources/application/ports/document.repository';
+import { DataSourceRepository } from 'src/modules/data-sources/application/ports/data-source.repository';
+import type { DataSourceView } from 'src/modules/data-sources/domain/data-source-view';
+import { DataSourceViewNotFound } from 'src/modules/data-sources/domain/data-sources.errors';
+import type { DataSourceDocument } from 'src/modules/data-sources/domain/document';
+import {
+  DocumentHit,
+  checkSearchQuery,
+  checkTopK,
+  groupHits,
+} from 'src/modules/data-sources/domain/document-search';
+
+export type { DocumentHit } from 'src/modules/data-sources/domain/document-search';
+
+/** The scope of a view, with its data source's text-search configuration. */
+const targetOf = (view: DataSourceView): SearchTarget => ({
+  dataSourceId: view.dataSource.id,
+  parentsIn: view.parentsIn,
+  textSearchConfig: view.dataSource.textSearchConfig,
+});
+
+/**
+ * What a caller reaches of each data source through all its views: the whole data source if any
+ * view shows all of it, else the union of the views' parents.
+ */
+function mergeTargets(views: DataSourceView[]): SearchTarget[] {
+  const targets = new Map<number, SearchTarget>();
+  for (const view of views) {
+    const known = targets.get(view.dataSource.id);
+    if (!known) targets.set(view.dataSource.id, targetOf(view));
+    else if (known.parentsIn !== null) {
+      known.parentsIn =
+        view.parentsIn === null ? null : [...new Set([...known.parentsIn, ...view.parentsIn])];
+    }
+  }
+  return [...targets.values()];
+}
+
+/** Searches documents through data source views: one view by route, or all a caller can read (agents). */
+@Injectable()
+export class DocumentSearchService {
+  constructor(
+    private readonly dataSources: DataSourceRepository,
+    private readonly documents: DocumentRepository,
+    private readonly index: DocumentIndex,
+    private readonly spaces: SpacesService,
+  ) {}
+
+  /** The best chunks of one view of a space the caller can access, within the view's parents. */
+  async searchView(
+    caller: Caller,
+    spaceSId: string,
+    viewSId: string,
+    query: string | undefined,
+    topK: number,
+  ): Promise<DocumentHit[]> {
+    const text = checkSearchQuery(query);
+    checkTopK(topK);
+    const space = await this.spaces.findAccessible(caller, spaceSId);
+    const view = await this.dataSources.findView(caller.workspaceId, space.id, viewSId);
+    if (!view) throw new DataSourceViewNotFound(viewSId);
+    return this.search(caller.workspaceId, [targetOf(view)], text, topK);
+  }
+
+  /** The best chunks of every view of the spaces the caller can read. */
+  async searchReadable(caller: Caller, query: string, topK: number): Promise<DocumentHit[]> {
+    const text = checkSearchQuery(query);
+    checkTopK(topK);
+    return this.search(caller.workspaceId, await this.readableTargets(caller), text, topK);
+  }
+
+  /** The most recent documents of every view of the spaces the caller can read, newest first. */
+  async recentReadable(caller: Caller, limit: number): Promise<DataSourceDocument[]> {
+    return this.documents.recent(caller.workspaceId, await this.readableTargets(caller), limit);
+  }
+
+  private async readableTargets(caller: Caller): Promise<SearchTarget[]> {
+    const spaces = await this.spaces.listAccessible(caller);
+    const views = await this.dataSources.listViewsOfSpaces(
+      caller.workspaceId,
+      spaces.map((space) => space.id),
+    );
+    return mergeTargets(views);
+  }
+
+  private async search(
+    workspaceId: number,
+    targets: SearchTarget[],
+    query: string,
+    topK: number,
+  ): Promise<DocumentHit[]> {
+    const hits = [];
+    for (const target of targets) hits.push(...(await this.index.search(workspaceId, target, query, topK)));
+    return groupHits(hits, topK);
+  }
+}

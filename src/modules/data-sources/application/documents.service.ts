@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Caller } from 'src/platform/auth/caller';
+import { Clock } from 'src/platform/clock/clock';
+import { AppConfig } from 'src/platform/config/app-config';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { DocumentIndex } from 'src/modules/data-sources/application/ports/document-index';
+import {
+  DocumentRepository,
+  DocumentSummary,
+} from 'src/modules/data-sources/application/ports/document.repository';
+import { DataSourceRepository } from 'src/modules/data-sources/application/ports/data-source.repository';
+import type { DataSource } from 'src/modules/data-sources/domain/data-source';
+import {
+  DataSourceNotFound,
+  DocumentLimitReached,
+  DocumentNotFound,
+} from 'src/modules/data-sources/domain/data-sources.errors';
+import {
+  DataSourceDocument,
+  DocumentInput,
+  checkDocument,
+  checkDocumentId,
+  chunkText,
+} from 'src/modules/data-sources/domain/document';
+
+export type {
+  DataSourceDocument,
+  DocumentInput,
+  DocumentSection,
+} from 'src/modules/data-sources/domain/document';
+export type { DocumentSummary } from 'src/modules/data-sources/application/ports/document.repository';
+
+/** The documents of a data source, reached through the space that owns it. */
+@Injectable()
+export class DocumentsService {
+  constructor(
+    private readonly dataSources: DataSourceRepository,
+    private readonly documents: DocumentRepository,
+    private readonly index: DocumentIndex,
+    private readonly spaces: SpacesService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Inserts or replaces a document, its chunks and their index entries in one transaction. A new
+   * document counts against the data source's limit; two racing creations may both pass it.
+   */
+  async upsert(
+    caller: Caller,
+    spaceSId: string,
+    dataSourceSId: string,
+    documentId: string,
+    input: DocumentInput,
+  ): Promise<{ document: DataSourceDocument; dataSource: DataSource }> {
+    const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
+    const limits = this.config.documents;
+    const valid = checkDocument(documentId, input, limits, this.clock.now());
+    const chunks = chunkText(valid.text);
+    const hash = createHash('sha256').update(valid.text).digest('hex');
+    const document = await this.unitOfWork.run(async () => {
+      const { workspaceId } = caller;
+      if (
+        !(await this.documents.exists(workspaceId, dataSource.id, valid.documentId)) &&
+        (await this.documents.count(workspaceId, dataSource.id)) >= limits.maxPerDataSource
+      ) {
+        throw new DocumentLimitReached(limits.maxPerDataSource);
+      }
+      const stored = await this.documents.upsert(workspaceId, dataSource.id, {
+        ...valid,
+        hash,
+        chunkCount: chunks.length,
+      });
+      await this.index.index(workspaceId, stored, dataSource.textSearchConfig, chunks);
+      return stored;
+    });
+    return { document, dataSource };
+  }
+
+  async get(
+    caller: Caller,
+    spaceSId: string,
+    dataSourceSId: string,
+    documentId: string,
+  ): Promise<DataSourceDocument> {
+    const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
+    const document = await this.documents.find(
+      caller.workspaceId,
+      dataSource.id,
+      checkDocumentId(documentId),
+    );
+    if (!document) throw new DocumentNotFound(documentId);
+    return document;
+  }
+
+  /** A page of documents in creation order, after the row `afterId`; `next` is null on the last page. */
+  async list(
+    caller: Caller,
+    spaceSId: string,
+    dataSourceSId: string,
+    page: { afterId: number; limit: number },
+  ): Promise<{ documents: DocumentSummary[]; next: number | null }> {
+    const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
+    const rows = await this.documents.list(caller.workspaceId, dataSource.id, {
+      afterId: page.afterId,
+      limit: page.limit + 1,
+    });
+    const documents = rows.slice(0, page.limit);
+    return { documents, next: rows.length > page.limit ? documents[documents.length - 1].id : null };
+  }
+
+  async delete(caller: Caller, spaceSId: string, dataSourceSId: string, documentId: string): Promise<void> {
+    const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
+    if (!(await this.documents.delete(caller.workspaceId, dataSource.id, checkDocumentId(documentId)))) {
+      throw new DocumentNotFound(documentId);
+    }
+  }
+
+  /** The data source owned by a space the caller can access; anything else is "not found". */
+  private async dataSourceInSpace(
+    caller: Caller,
+    spaceSId: string,
+    dataSourceSId: string,
+  ): Promise<DataSource> {
+    const space = await this.spaces.findAccessible(caller, spaceSId);
+    const dataSource = await this.dataSources.findDataSourceOwnedBy(
+      caller.workspaceId,
+      space.id,
+      dataSourceSId,
+    );
+    if (!dataSource) throw new DataSourceNotFound(dataSourceSId);
+    return dataSource;
+  }
+}

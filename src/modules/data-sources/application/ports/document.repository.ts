@@ -1,0 +1,46 @@
+import type { DataSourceDocument, ValidDocument } from 'src/modules/data-sources/domain/document';
+
+/** A document as written: its validated fields and what the service derived from its text. */
+export interface DocumentToStore extends ValidDocument {
+  hash: string;
+  chunkCount: number;
+}
+
+/** A document without its text: what lists carry. */
+export type DocumentSummary = Omit<DataSourceDocument, 'text'>;
+
+/** Part of a data source: all of it when `parentsIn` is null, else the documents under those nodes. */
+export interface DocumentScope {
+  dataSourceId: number;
+  parentsIn: string[] | null;
+}
+
+/**
+ * Port: the documents of data sources. Every query takes the workspace id; a row of another
+ * workspace is never found. Deleting a document deletes its chunks with it.
+ */
+export abstract class DocumentRepository {
+  /** Inserts or replaces the document of that id. */
+  abstract upsert(
+    workspaceId: number,
+    dataSourceId: number,
+    document: DocumentToStore,
+  ): Promise<DataSourceDocument>;
+  abstract exists(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean>;
+  abstract count(workspaceId: number, dataSourceId: number): Promise<number>;
+  abstract find(
+    workspaceId: number,
+    dataSourceId: number,
+    documentId: string,
+  ): Promise<DataSourceDocument | null>;
+  /** Documents by row id, after `afterId`, at most `limit`. */
+  abstract list(
+    workspaceId: number,
+    dataSourceId: number,
+    page: { afterId: number; limit: number },
+  ): Promise<DocumentSummary[]>;
+  /** False when it was already gone. */
+  abstract delete(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean>;
+  /** The most recent documents (by their timestamp) of the scopes, newest first. */
+  abstract recent(workspaceId: number, scopes: DocumentScope[], limit: number): Promise<DataSourceDocument[]>;
+}

@@ -1,0 +1,68 @@
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+
+export const SEARCH_QUERY_MAX = 1000;
+export const TOP_K_MIN = 1;
+export const TOP_K_MAX = 64;
+
+/** A chunk that matched a query, with what a citation needs of its document. */
+export interface ChunkHit {
+  dataSourceId: number;
+  documentId: string;
+  title: string;
+  sourceUrl: string | null;
+  tags: string[];
+  text: string;
+  offset: number;
+  score: number;
+}
+
+export interface DocumentHit {
+  documentId: string;
+  title: string;
+  sourceUrl: string | null;
+  tags: string[];
+  /** The score of its best chunk. */
+  score: number;
+  chunks: { text: string; offset: number; score: number }[];
+}
+
+export function checkSearchQuery(query: string | undefined): string {
+  const trimmed = (query ?? '').trim();
+  if (trimmed.length === 0 || trimmed.length > SEARCH_QUERY_MAX) {
+    throw new InvalidRequestError(`query: must be 1 to ${SEARCH_QUERY_MAX} characters, not blank.`);
+  }
+  return trimmed;
+}
+
+export function checkTopK(topK: number): number {
+  if (!Number.isInteger(topK) || topK < TOP_K_MIN || topK > TOP_K_MAX) {
+    throw new InvalidRequestError(`top_k: must be an integer from ${TOP_K_MIN} to ${TOP_K_MAX}.`);
+  }
+  return topK;
+}
+
+/**
+ * The best `topK` chunks of all hits, grouped by document: documents best first (by their best
+ * chunk), each document's chunks best first.
+ */
+export function groupHits(hits: ChunkHit[], topK: number): DocumentHit[] {
+  const best = [...hits].sort((a, b) => b.score - a.score).slice(0, topK);
+  const documents = new Map<string, DocumentHit>();
+  for (const hit of best) {
+    const key = `${hit.dataSourceId}/${hit.documentId}`;
+    let document = documents.get(key);
+    if (!document) {
+      document = {
+        documentId: hit.documentId,
+        title: hit.title,
+        sourceUrl: hit.sourceUrl,
+        tags: hit.tags,
+        score: hit.score,
+        chunks: [],
+      };
+      documents.set(key, document);
+    }
+    document.chunks.push({ text: hit.text, offset: hit.offset, score: hit.score });
+  }
+  return [...documents.values()];
+}

@@ -1,0 +1,128 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
+import { DocumentsService } from 'src/modules/data-sources/application/documents.service';
+import {
+  DataSourceParams,
+  DocumentParams,
+  DocumentsPageQuery,
+  UpsertDocumentDto,
+} from 'src/modules/data-sources/http/dto/documents.dto';
+import { presentCreatedDataSource } from 'src/modules/data-sources/http/data-sources.presenter';
+import {
+  DeletedDocumentResponse,
+  DocumentResponse,
+  DocumentsResponse,
+  UpsertedDocumentResponse,
+  presentDocument,
+  presentDocumentSummary,
+} from 'src/modules/data-sources/http/documents.presenter';
+
+const DEFAULT_PAGE = 50;
+
+/** The documents of a data source, under the space that owns it (public `/api/v1` family). */
+@ApiTags('data sources')
+@Controller('api/v1/w/:wId/spaces/:spaceId/data_sources/:dsId/documents')
+export class DocumentsController {
+  constructor(private readonly documents: DocumentsService) {}
+
+  @Post(':documentId')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:data_source'] })
+  @ApiOperation({
+    summary: 'Upsert a document',
+    description:
+      'Inserts or replaces the document of that id, with its chunks and search index, in one transaction. ' +
+      'Any member who can access the space that owns the data source, with `write:data_source`. ' +
+      'Over a limit (text size, documents per data source, tags, parents) the answer is 400 naming it.',
+  })
+  @ApiOkResponse({ type: UpsertedDocumentResponse })
+  @ApiErrors(400, 404, 413)
+  async upsert(
+    @CurrentCaller() caller: Caller,
+    @Param() params: DocumentParams,
+    @Body() body: UpsertDocumentDto,
+  ): Promise<UpsertedDocumentResponse> {
+    const { document, dataSource } = await this.documents.upsert(
+      caller,
+      params.spaceId,
+      params.dsId,
+      params.documentId,
+      {
+        title: body.title,
+        text: body.text,
+        section: body.section,
+        sourceUrl: body.source_url,
+        tags: body.tags,
+        parents: body.parents,
+        mimeType: body.mime_type,
+        timestamp: body.timestamp,
+      },
+    );
+    return {
+      document: presentDocument(dataSource.sId, document, body.light_document_output === true),
+      data_source: presentCreatedDataSource(dataSource),
+    };
+  }
+
+  @Get()
+  @Auth({ scopes: ['read:data_source'] })
+  @ApiOperation({
+    summary: 'List documents',
+    description:
+      'The documents of the data source, oldest first, without their text, a page at a time. Any member ' +
+      'who can access the space that owns the data source, with `read:data_source`.',
+  })
+  @ApiOkResponse({ type: DocumentsResponse })
+  @ApiErrors(400, 404)
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param() params: DataSourceParams,
+    @Query() query: DocumentsPageQuery,
+  ): Promise<DocumentsResponse> {
+    const page = await this.documents.list(caller, params.spaceId, params.dsId, {
+      afterId: query.cursor === undefined ? 0 : decodeCursor(query.cursor),
+      limit: query.limit ?? DEFAULT_PAGE,
+    });
+    return {
+      documents: page.documents.map((document) => presentDocumentSummary(params.dsId, document)),
+      nextCursor: page.next === null ? null : encodeCursor(page.next),
+    };
+  }
+
+  @Get(':documentId')
+  @Auth({ scopes: ['read:data_source'] })
+  @ApiOperation({
+    summary: 'Get a document',
+    description:
+      'A document with its text. Any member who can access the space that owns the data source, with ' +
+      '`read:data_source`.',
+  })
+  @ApiOkResponse({ type: DocumentResponse })
+  @ApiErrors(400, 404)
+  async get(@CurrentCaller() caller: Caller, @Param() params: DocumentParams): Promise<DocumentResponse> {
+    const document = await this.documents.get(caller, params.spaceId, params.dsId, params.documentId);
+    return { document: presentDocument(params.dsId, document) };
+  }
+
+  @Delete(':documentId')
+  @Auth({ scopes: ['write:data_source'] })
+  @ApiOperation({
+    summary: 'Delete a document',
+    description:
+      'Deletes a document and its search index. Any member who can access the space that owns the data ' +
+      'source, with `write:data_source`.',
+  })
+  @ApiOkResponse({ type: DeletedDocumentResponse })
+  @ApiErrors(400, 404)
+  async delete(
+    @CurrentCaller() caller: Caller,
+    @Param() params: DocumentParams,
+  ): Promise<DeletedDocumentResponse> {
+    await this.documents.delete(caller, params.spaceId, params.dsId, params.documentId);
+    return { document: { document_id: params.documentId } };
+  }
+}

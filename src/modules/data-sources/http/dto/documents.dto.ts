@@ -1,0 +1,165 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { SpaceParams } from 'src/platform/http/route-params';
+import {
+  DOCUMENT_ID_MAX,
+  DOCUMENT_MIME_TYPE_MAX,
+  DOCUMENT_SOURCE_URL_MAX,
+  DOCUMENT_TAG_MAX,
+  DOCUMENT_TITLE_MAX,
+} from 'src/modules/data-sources/domain/document';
+import { SEARCH_QUERY_MAX, TOP_K_MAX, TOP_K_MIN } from 'src/modules/data-sources/domain/document-search';
+
+/** Lists are capped by the configured limits (400 naming them); this bound only keeps bodies small. */
+const LIST_MAX = 1000;
+
+export class DataSourceParams extends SpaceParams {
+  @IsString()
+  dsId!: string;
+}
+
+export class DocumentParams extends DataSourceParams {
+  @IsString()
+  @MaxLength(DOCUMENT_ID_MAX)
+  documentId!: string;
+}
+
+export class SectionDto {
+  @ApiProperty({ type: String, nullable: true, example: '## Refunds' })
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  prefix!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Refunds are paid within 14 days.' })
+  @ValidateIf((_, value) => value !== null)
+  @IsString()
+  content!: string | null;
+
+  @ApiProperty({ type: () => [SectionDto], description: 'Nested sections, read after the content.' })
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => SectionDto)
+  sections!: SectionDto[];
+}
+
+export class UpsertDocumentDto {
+  @ApiPropertyOptional({ example: 'Refund policy', maxLength: DOCUMENT_TITLE_MAX, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DOCUMENT_TITLE_MAX)
+  title?: string | null;
+
+  @ApiPropertyOptional({
+    example: 'Customers may ask for a refund within 30 days of purchase.',
+    nullable: true,
+    description: 'The text of the document; give `text` or `section`, not both.',
+  })
+  @IsOptional()
+  @IsString()
+  text?: string | null;
+
+  @ApiPropertyOptional({
+    type: SectionDto,
+    nullable: true,
+    description: 'Structured text instead of `text`.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SectionDto)
+  section?: SectionDto | null;
+
+  @ApiPropertyOptional({ example: 'https://intranet.example.com/policies/refunds', nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DOCUMENT_SOURCE_URL_MAX)
+  source_url?: string | null;
+
+  @ApiPropertyOptional({ type: [String], example: ['policy', 'billing'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(LIST_MAX)
+  @IsString({ each: true })
+  @MaxLength(DOCUMENT_TAG_MAX, { each: true })
+  tags?: string[] | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['refund-policy', 'policies'],
+    description:
+      'The document and its ancestors, the document first (added when missing); views match them with `parentsIn`.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(LIST_MAX)
+  @IsString({ each: true })
+  @MaxLength(DOCUMENT_TAG_MAX, { each: true })
+  parents?: string[] | null;
+
+  @ApiPropertyOptional({ example: 'text/markdown', maxLength: DOCUMENT_MIME_TYPE_MAX, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DOCUMENT_MIME_TYPE_MAX)
+  mime_type?: string | null;
+
+  @ApiPropertyOptional({
+    example: 1763856000000,
+    nullable: true,
+    description: "The document's date in ms since the epoch; defaults to the upsert's time.",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  timestamp?: number | null;
+
+  @ApiPropertyOptional({ description: 'Answer without the text (and with an empty `chunks`).' })
+  @IsOptional()
+  @IsBoolean()
+  light_document_output?: boolean;
+}
+
+export class DocumentsPageQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  cursor?: string;
+}
+
+export class SearchQuery {
+  @ApiProperty({ example: 'refund within 30 days', maxLength: SEARCH_QUERY_MAX })
+  @IsString()
+  @MaxLength(SEARCH_QUERY_MAX)
+  query!: string;
+
+  @ApiPropertyOptional({
+    minimum: TOP_K_MIN,
+    maximum: TOP_K_MAX,
+    default: 10,
+    description: 'Chunks to return.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  top_k?: number;
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import { DocumentIndex, SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
+import type { DocumentChunk } from 'src/modules/data-sources/domain/document';
+import type { ChunkHit } from 'src/modules/data-sources/domain/document-search';
+
+/**
+ * Full-text search on PostgreSQL: each chunk's `tsvector` is generated with its data source's
+ * configuration and GIN-indexed; queries are read with `websearch_to_tsquery` (quotes, `or`, `-`)
+ * in the same configuration and ranked with `ts_rank_cd` (cover density: close terms rank higher).
+ */
+@Injectable()
+export class PostgresDocumentIndex extends DocumentIndex {
+  constructor(private readonly db: TypeormUnitOfWork) {
+    super();
+  }
+
+  async index(
+    workspaceId: number,
+    document: { id: number; dataSourceId: number },
+    textSearchConfig: string,
+    chunks: DocumentChunk[],
+  ): Promise<void> {
+    const manager = this.db.manager();
+    await manager.query('DELETE FROM data_source_document_chunks WHERE document_id = $1', [document.id]);
+    if (chunks.length === 0) return;
+    await manager.query(
+      `INSERT INTO data_source_document_chunks (workspace_id, data_source_id, document_id, ts_config, chunk_index, "offset", text)
+       SELECT $1, $2, $3, $4::regconfig, c.chunk_index, c.chunk_offset, c.text
+       FROM unnest($5::int[], $6::int[], $7::text[]) AS c(chunk_index, chunk_offset, text)`,
+      [
+        workspaceId,
+        document.dataSourceId,
+        document.id,
+        textSearchConfig,
+        chunks.map((chunk) => chunk.index),
+        chunks.map((chunk) => chunk.offset),
+        chunks.map((chunk) => chunk.text),
+      ],
+    );
+  }
+
+  async search(workspaceId: number, target: SearchTarget, query: string, limit: number): Promise<ChunkHit[]> {
+    const rows = await this.db.manager().query<(Omit<ChunkHit, 'score'> & { score: number | string })[]>(
+      `SELECT c.data_source_id AS "dataSourceId", d.document_id AS "documentId", d.title,
+         d.source_url AS "sourceUrl", d.tags, c.text, c."offset", ts_rank_cd(c.tsv, q.query) AS score
+       FROM data_source_document_chunks c
+       JOIN data_source_documents d ON d.id = c.document_id
+       CROSS JOIN websearch_to_tsquery($3::regconfig, $4) AS q(query)
+       WHERE c.workspace_id = $1 AND c.data_source_id = $2 AND c.tsv @@ q.query
+         AND ($5::text[] IS NULL OR d.parents && $5::text[])
+       ORDER BY score DESC, c.id ASC
+       LIMIT $6`,
+      [workspaceId, target.dataSourceId, target.textSearchConfig, query, target.parentsIn, limit],
+    );
+    return rows.map((row) => ({ ...row, score: Number(row.score) }));
+  }
+}

@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import {
+  DocumentRepository,
+  DocumentScope,
+  DocumentSummary,
+  DocumentToStore,
+} from 'src/modules/data-sources/application/ports/document.repository';
+import type { DataSourceDocument } from 'src/modules/data-sources/domain/document';
+import { DataSourceDocumentEntity } from 'src/modules/data-sources/infrastructure/data-sources.entities';
+
+type DocumentRow = Omit<DataSourceDocumentEntity, 'text' | 'workspaceId'> & { text?: string };
+
+function toSummary(row: DocumentRow): DocumentSummary {
+  return {
+    id: row.id,
+    dataSourceId: row.dataSourceId,
+    documentId: row.documentId,
+    title: row.title,
+    textBytes: row.textBytes,
+    sourceUrl: row.sourceUrl,
+    tags: row.tags,
+    parents: row.parents,
+    mimeType: row.mimeType,
+    timestamp: Number(row.timestamp),
+    hash: row.hash,
+    chunkCount: row.chunkCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const toDocument = (row: DataSourceDocumentEntity): DataSourceDocument => ({
+  ...toSummary(row),
+  text: row.text,
+});
+
+const COLUMNS = `id, data_source_id AS "dataSourceId", document_id AS "documentId", title, text,
+  text_bytes AS "textBytes", source_url AS "sourceUrl", tags, parents, mime_type AS "mimeType",
+  timestamp, hash, chunk_count AS "chunkCount", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+@Injectable()
+export class TypeormDocumentRepository extends DocumentRepository {
+  constructor(private readonly db: TypeormUnitOfWork) {
+    super();
+  }
+
+  private get rows() {
+    return this.db.repository(DataSourceDocumentEntity);
+  }
+
+  async upsert(
+    workspaceId: number,
+    dataSourceId: number,
+    document: DocumentToStore,
+  ): Promise<DataSourceDocument> {
+    const [row] = await this.db.manager().query<DataSourceDocumentEntity[]>(
+      `INSERT INTO data_source_documents (workspace_id, data_source_id, document_id, title, text, text_bytes,
+         source_url, tags, parents, mime_type, timestamp, hash, chunk_count)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ON CONFLICT (data_source_id, document_id) DO UPDATE SET title = EXCLUDED.title, text = EXCLUDED.text,
+         text_bytes = EXCLUDED.text_bytes, source_url = EXCLUDED.source_url, tags = EXCLUDED.tags,
+         parents = EXCLUDED.parents, mime_type = EXCLUDED.mime_type, timestamp = EXCLUDED.timestamp,
+         hash = EXCLUDED.hash, chunk_count = EXCLUDED.chunk_count, updated_at = now()
+       RETURNING ${COLUMNS}`,
+      [
+        workspaceId,
+        dataSourceId,
+        document.documentId,
+        document.title,
+        document.text,
+        document.textBytes,
+        document.sourceUrl,
+        document.tags,
+        document.parents,
+        document.mimeType,
+        document.timestamp,
+        document.hash,
+        document.chunkCount,
+      ],
+    );
+    return toDocument(row);
+  }
+
+  exists(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean> {
+    return this.rows.existsBy({ workspaceId, dataSourceId, documentId });
+  }
+
+  count(workspaceId: number, dataSourceId: number): Promise<number> {
+    return this.rows.countBy({ workspaceId, dataSourceId });
+  }
+
+  async find(
+    workspaceId: number,
+    dataSourceId: number,
+    documentId: string,
+  ): Promise<DataSourceDocument | null> {
+    const row = await this.rows.findOneBy({ workspaceId, dataSourceId, documentId });
+    return row && toDocument(row);
+  }
+
+  async list(
+    workspaceId: number,
+    dataSourceId: number,
+    page: { afterId: number; limit: number },
+  ): Promise<DocumentSummary[]> {
+    const rows = await this.rows
+      .createQueryBuilder('d')
+      .select()
+      .where('d.workspace_id = :workspaceId AND d.data_source_id = :dataSourceId AND d.id > :afterId', {
+        workspaceId,
+        dataSourceId,
+        afterId: page.afterId,
+      })
+      .orderBy('d.id', 'ASC')
+      .limit(page.limit)
+      .getMany();
+    return rows.map(toSummary);
+  }
+
+  async delete(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean> {
+    const result = await this.rows.delete({ workspaceId, dataSourceId, documentId });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async recent(workspaceId: number, scopes: DocumentScope[], limit: number): Promise<DataSourceDocument[]> {
+    if (scopes.length === 0) return [];
+    // One branch per scope: a data source is read whole or under its parents (`&&`: any shared).
+    const values: unknown[] = [workspaceId, limit];
+    const branches = scopes.map((scope) => {
+      values.push(scope.dataSourceId, scope.parentsIn);
+      const ds = `$${values.length - 1}`;
+      const parents = `$${values.length}::text[]`;
+      return `(SELECT ${COLUMNS} FROM data_source_documents
+        WHERE workspace_id = $1 AND data_source_id = ${ds} AND (${parents} IS NULL OR parents && ${parents})
+        ORDER BY timestamp DESC LIMIT $2)`;
+    });
+    const rows = await this.db
+      .manager()
+      .query<DataSourceDocumentEntity[]>(
+        `SELECT * FROM (${branches.join(' UNION ALL ')}) d ORDER BY timestamp DESC, id DESC LIMIT $2`,
+        values,
+      );
+    return rows.map(toDocument);
+  }
+}

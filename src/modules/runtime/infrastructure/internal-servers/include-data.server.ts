@@ -1,0 +1,39 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
+import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+
+const COUNT_DEFAULT = 5;
+
+/** The most recent documents of the data source views the run's caller can read, whole. */
+export function includeDataServer(search: DocumentSearchService, context: InternalToolContext): McpServer {
+  const server = new McpServer({ name: 'include_data', version: '1.0.0' });
+  server.registerTool(
+    'include_data',
+    {
+      description:
+        'Returns the most recent documents of the data sources you can read, newest first, with their ' +
+        'title, URL, date and text. Cite the title or URL of what you use.',
+      inputSchema: {
+        count: z.number().int().min(1).max(20).optional().describe('Documents to include (default 5).'),
+      },
+    },
+    async ({ count }) => {
+      const documents = await search.recentReadable(context.caller, count ?? COUNT_DEFAULT);
+      if (documents.length === 0) return text('No document is available.');
+      return text(
+        documents
+          .map((document, index) => {
+            const source = document.sourceUrl ?? `document ${document.documentId}`;
+            const date = new Date(document.timestamp).toISOString();
+            return `[${index + 1}] ${document.title} (${source}, ${date})\n${document.text}`;
+          })
+          .join('\n\n'),
+      );
+    },
+  );
+  return server;
+}

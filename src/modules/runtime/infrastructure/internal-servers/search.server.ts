@@ -1,0 +1,50 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import {
+  DocumentHit,
+  DocumentSearchService,
+} from 'src/modules/data-sources/application/document-search.service';
+import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+
+const TOP_K_DEFAULT = 8;
+
+/** Each document as a citable block: its title and URL, then the passages that matched. */
+export function citeDocuments(documents: DocumentHit[]): string {
+  return documents
+    .map((document, index) => {
+      const source = document.sourceUrl ?? `document ${document.documentId}`;
+      const passages = document.chunks.map((chunk) => `> ${chunk.text.replace(/\n/g, '\n> ')}`).join('\n');
+      return `[${index + 1}] ${document.title} (${source})\n${passages}`;
+    })
+    .join('\n\n');
+}
+
+/** Full-text search of the documents of every data source view the run's caller can read. */
+export function searchServer(search: DocumentSearchService, context: InternalToolContext): McpServer {
+  const server = new McpServer({ name: 'search', version: '1.0.0' });
+  server.registerTool(
+    'search',
+    {
+      description:
+        'Searches the documents of the data sources you can read and returns the best passages, each ' +
+        'with its document title and URL. Cite the title or URL of what you use. Quote a phrase with "…", ' +
+        'exclude a word with -word.',
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .max(1000)
+          .describe('What to look for, in the words the documents would use.'),
+        topK: z.number().int().min(1).max(64).optional().describe('Passages to return (default 8).'),
+      },
+    },
+    async ({ query, topK }) => {
+      const documents = await search.searchReadable(context.caller, query, topK ?? TOP_K_DEFAULT);
+      return text(documents.length === 0 ? `No document matches "${query}".` : citeDocuments(documents));
+    },
+  );
+  return server;
+}
