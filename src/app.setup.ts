@@ -60,6 +60,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       description:
         "An API key of the path's workspace: `sk-…` (the CLI's `keys create`, or POST /api/w/{wId}/keys).",
     })
+    .addTag(
+      'agents',
+      'Agent configurations: versioned, with a model, instructions and a toolset of MCP servers.',
+    )
+    .addTag(
+      'conversations',
+      "Conversations, their messages, the agents' answers and tool calls, and their event streams.",
+    )
+    .addTag('wake-ups', 'Scheduled re-invocations of an agent inside a conversation (one-shot or cron).')
+    .addTag('feedback', 'Thumbs up or down, with a comment, on agent messages.')
+    .addTag('files', 'File records, their signed upload URL, and their content.')
+    .addTag('data sources', 'Data sources of spaces and their views.')
+    .addTag(
+      'skills and tool servers',
+      'Skills, the internal tool servers and the remote MCP servers shared to spaces.',
+    )
+    .addTag('spaces', 'The global space and restricted spaces: who can access which data and tools.')
+    .addTag('members', 'Who the key belongs to, and the members of the workspace with their roles.')
+    .addTag('api keys', 'The API keys of the workspace (admins): create, list, revoke.')
+    .addTag('health', 'Liveness and readiness, without a key.')
     .build();
   return SwaggerModule.createDocument(app, config);
 }

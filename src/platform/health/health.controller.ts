@@ -1,5 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from 'src/platform/auth/auth.decorators';
 import { DomainError } from 'src/platform/errors/domain-error';
@@ -14,6 +14,10 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
+  @ApiOperation({
+    summary: 'Liveness: the process answers.',
+    description: 'No key needed. For a load balancer or an orchestrator; says nothing about the database.',
+  })
   @ApiOkResponse({ description: 'The process is alive.', schema: { example: { status: 'ok' } } })
   live(): { status: 'ok' } {
     return { status: 'ok' };
@@ -21,6 +25,10 @@ export class HealthController {
 
   @Get('readyz')
   @HealthCheck()
+  @ApiOperation({
+    summary: 'Readiness: the database answers within 2 s.',
+    description: 'No key needed. 503 `service_unavailable` while the database cannot be reached.',
+  })
   @ApiServiceUnavailableResponse({ description: 'The database cannot be reached.' })
   async ready() {
     try {

@@ -58,7 +58,11 @@ export class AgentConfigurationsController {
   @Post('api/w/:wId/assistant/agent_configurations')
   @HttpCode(200)
   @Auth({ scopes: ['write:agent'] })
-  @ApiOperation({ summary: 'Create an agent configuration (endpoint 3); builders and admins.' })
+  @ApiOperation({
+    summary: 'Create an agent configuration (endpoint 3); builders and admins.',
+    description:
+      "Builders and admins, with `write:agent`. The body's `assistant` holds the configuration; a toolset entry that cannot be resolved is a 400 here (unlike PATCH, which skips it). Answers the private form.",
+  })
   @ApiOkResponse({ type: AgentConfigurationResponse })
   @ApiErrors(400)
   async create(
@@ -70,7 +74,11 @@ export class AgentConfigurationsController {
 
   @Get('api/w/:wId/assistant/agent_configurations')
   @Auth({ scopes: ['read:agent'] })
-  @ApiOperation({ summary: 'List agent configurations (endpoint 4).' })
+  @ApiOperation({
+    summary: 'List agent configurations (endpoint 4).',
+    description:
+      'Any member, with `read:agent`: the agents they can read, in the private form, filtered by `view` (all, list, workspace, published, global, favorites…).',
+  })
   @ApiOkResponse({ type: AgentConfigurationsResponse })
   @ApiErrors(400)
   async list(
@@ -91,7 +99,11 @@ export class AgentConfigurationsController {
 
   @Get('api/w/:wId/assistant/agent_configurations/:sId')
   @Auth({ scopes: ['read:agent'] })
-  @ApiOperation({ summary: 'Get one agent configuration (its latest version), in the private form.' })
+  @ApiOperation({
+    summary: 'Get one agent configuration (its latest version), in the private form.',
+    description:
+      'Any member, with `read:agent`. An agent the caller cannot read answers with `canRead: false` and no instructions.',
+  })
   @ApiOkResponse({ type: AgentConfigurationResponse })
   @ApiErrors(404)
   async get(

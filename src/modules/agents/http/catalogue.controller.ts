@@ -33,6 +33,10 @@ export class CatalogueController {
   @Post('skills')
   @HttpCode(200)
   @Auth({ scopes: ['write:agent'], roles: ['admin', 'builder'] })
+  @ApiOperation({
+    summary: 'Create a skill of the workspace.',
+    description: 'Builders and admins, with `write:agent`. Names are unique per workspace (409).',
+  })
   @ApiOkResponse({ type: SkillResponse })
   @ApiErrors(400, 409)
   async createSkill(@CurrentCaller() caller: Caller, @Body() body: CreateSkillDto): Promise<SkillResponse> {
@@ -41,6 +45,10 @@ export class CatalogueController {
 
   @Get('skills')
   @Auth({ scopes: ['read:agent'] })
+  @ApiOperation({
+    summary: 'List the skills of the workspace.',
+    description: 'Any member, with `read:agent`.',
+  })
   @ApiOkResponse({ type: SkillsResponse })
   async listSkills(@CurrentCaller() caller: Caller): Promise<SkillsResponse> {
     return { skills: (await this.catalogue.listSkills(caller)).map(presentSkill) };

@@ -21,7 +21,11 @@ export class FeedbackController {
   @Post('messages/:mId/feedbacks')
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
-  @ApiOperation({ summary: "Give feedback on an agent message; a second call replaces the caller's." })
+  @ApiOperation({
+    summary: "Give feedback on an agent message; a second call replaces the caller's.",
+    description:
+      'Any member who can read the conversation, with `write:conversation`: one feedback per member and agent message, `up` or `down` with an optional comment.',
+  })
   @ApiOkResponse({ type: FeedbackSuccessResponse })
   @ApiErrors(400, 404)
   async give(
@@ -41,6 +45,7 @@ export class FeedbackController {
   @Auth({ scopes: ['write:conversation'] })
   @ApiOperation({
     summary: "Remove the caller's feedback on an agent message; 200 also when there was none.",
+    description: 'Any member who can read the conversation, with `write:conversation`.',
   })
   @ApiOkResponse({ type: FeedbackSuccessResponse })
   @ApiErrors(400, 404)
@@ -54,7 +59,10 @@ export class FeedbackController {
 
   @Get('feedbacks')
   @Auth({ scopes: ['read:conversation'] })
-  @ApiOperation({ summary: 'Every feedback entry of the conversation, oldest first (endpoint 10).' })
+  @ApiOperation({
+    summary: 'Every feedback entry of the conversation, oldest first (endpoint 10).',
+    description: 'Any member who can read the conversation, with `read:conversation`.',
+  })
   @ApiOkResponse({ type: FeedbacksResponse })
   @ApiErrors(404)
   async list(

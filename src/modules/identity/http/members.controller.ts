@@ -21,6 +21,11 @@ export class MembersController {
 
   @Get('me')
   @Auth({ scopes: [] })
+  @ApiOperation({
+    summary: "Who the key belongs to: the member, the workspace, the role and the key's scopes.",
+    description:
+      'Any key of the workspace, whatever its scopes. Handy to check a key and find the workspace sId.',
+  })
   @ApiOkResponse({ type: MeResponse })
   async me(@CurrentCaller() caller: Caller): Promise<MeResponse> {
     const { member, workspace, scopes } = await this.workspaces.me(caller);
@@ -48,6 +53,11 @@ export class MembersController {
   @Post('members')
   @HttpCode(200)
   @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Add a member to the workspace (creating the user if the email is new).',
+    description:
+      'Admins only, with a key holding the `admin` scope. The member gets the given role; an email already a member is 409.',
+  })
   @ApiOkResponse({ type: MemberResponse })
   @ApiErrors(400, 409)
   async add(@CurrentCaller() caller: Caller, @Body() body: AddMemberDto): Promise<MemberResponse> {
@@ -56,6 +66,11 @@ export class MembersController {
 
   @Patch('members/:userId')
   @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOperation({
+    summary: "Change a member's role (admin, builder or user).",
+    description:
+      'Admins only, with a key holding the `admin` scope. The last admin cannot be demoted (403): promote another member first.',
+  })
   @ApiOkResponse({ type: MemberResponse })
   @ApiErrors(400, 404)
   async changeRole(

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -15,6 +15,11 @@ export class SpacesController {
 
   @Get()
   @Auth({ scopes: [] })
+  @ApiOperation({
+    summary: 'List the spaces the caller can access (the global space and their regular spaces).',
+    description:
+      'Any member; needs no particular scope. A regular space is listed to its members only (admins included).',
+  })
   @ApiOkResponse({
     type: SpacesResponse,
     description: 'The global space and the regular spaces the caller belongs to.',
@@ -28,6 +33,11 @@ export class SpacesController {
   @Post()
   @HttpCode(200)
   @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Create a regular (restricted) space with its members.',
+    description:
+      'Admins only, with a key holding the `admin` scope. Only its members access the space, its data sources and the tool servers shared to it.',
+  })
   @ApiOkResponse({ type: SpaceResponse })
   @ApiErrors(400, 409)
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateSpaceDto): Promise<SpaceResponse> {
@@ -37,6 +47,10 @@ export class SpacesController {
   @Post(':spaceId/members/:userId')
   @HttpCode(200)
   @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Add a member of the workspace to a regular space.',
+    description: 'Admins only, with a key holding the `admin` scope; adding a member twice changes nothing.',
+  })
   @ApiOkResponse({ type: SpaceResponse })
   @ApiErrors(400, 404)
   async addMember(
@@ -48,6 +62,11 @@ export class SpacesController {
 
   @Delete(':spaceId/members/:userId')
   @Auth({ scopes: ['admin'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Remove a member from a regular space.',
+    description:
+      'Admins only, with a key holding the `admin` scope. Their open event streams of conversations that need the space end at once.',
+  })
   @ApiOkResponse({ type: SpaceResponse })
   @ApiErrors(400, 404)
   async removeMember(

@@ -18,6 +18,8 @@ export class WakeUpsController {
   @Auth({ scopes: ['write:conversation'] })
   @ApiOperation({
     summary: 'Schedule a wake-up of an agent in the conversation (at most one scheduled at a time).',
+    description:
+      'Any member who can read the conversation, with `write:conversation`; they own the wake-up. One-shot (`fireAt`) or cron (5 fields, at least 5 minutes apart, `maxFires`); when it fires, a system message mentioning the agent starts a normal run.',
   })
   @ApiOkResponse({ type: WakeUpResponse })
   @ApiErrors(400, 404, 409)
@@ -33,6 +35,7 @@ export class WakeUpsController {
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'List the wake-ups of a conversation, of every status, oldest first (endpoint 9).',
+    description: 'Any member who can read the conversation, with `read:conversation`.',
   })
   @ApiOkResponse({ type: WakeUpsResponse })
   @ApiErrors(404)
@@ -45,6 +48,7 @@ export class WakeUpsController {
   @ApiOperation({
     summary:
       'Cancel a wake-up (endpoint 8): its owner or a workspace admin; a terminal one comes back unchanged.',
+    description: 'With `write:conversation`; another member gets 403, a wake-up of another conversation 404.',
   })
   @ApiOkResponse({ type: WakeUpResponse })
   @ApiErrors(404)
