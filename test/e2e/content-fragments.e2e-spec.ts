@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { FilesService } from 'src/modules/files/application/files.service';
 import { docxOf, pdfOf } from 'test/support/documents';
 import { expect, expectError } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
@@ -16,6 +17,7 @@ describe('content fragments', () => {
   let b: WorkspaceFixture;
   let member: Actor;
   const openai = new FakeOpenAi();
+  let openaiUrl = '';
 
   const fragmentsPath = (actor: KeyHolder, cId: string) =>
     `${paths.conversation(actor.workspace.sId, cId)}/content_fragments`;
@@ -43,9 +45,9 @@ describe('content fragments', () => {
   }
 
   beforeAll(async () => {
-    const baseUrl = await openai.start();
+    openaiUrl = await openai.start();
     t = await createTestApp({
-      config: { openai: { baseUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 } },
+      config: { openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 } },
     });
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -256,6 +258,63 @@ describe('content fragments', () => {
       404,
       'file_not_found',
     );
+  });
+
+  it('gives other contexts the extracted text of a ready file the caller can see, and nothing else', async () => {
+    const files = t.app.get(FilesService);
+    const caller = await world.caller(a.workspace, a.admin.user);
+    const fileId = await upload(a.admin, docxOf(['Clause 4: renewal']), DOCX, {
+      useCase: 'upsert_document',
+    });
+    const { file, text } = await files.extractedText(caller, fileId);
+    expect({ text, contentType: file.contentType, textBytes: file.textBytes }).toEqual({
+      text: 'Clause 4: renewal',
+      contentType: DOCX,
+      textBytes: 17,
+    });
+    const created = await world.file(a.admin, {});
+    await expect(files.extractedText(caller, created.sId)).rejects.toMatchObject({
+      code: 'invalid_request_error',
+    });
+    const foreign = await upload(b.admin, Buffer.from('theirs'), 'text/plain');
+    await expect(files.extractedText(caller, foreign)).rejects.toMatchObject({ code: 'file_not_found' });
+  });
+
+  it('cuts what passes the budget, saying so in the text the model reads', async () => {
+    const small = await createTestApp({
+      config: {
+        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
+        contentFragmentBudgetBytes: 1_024,
+      },
+    });
+    try {
+      const smallWorld = new World(small);
+      const w = await smallWorld.workspace();
+      const agent = await smallWorld.agent(w.admin, {
+        instructions: 'Read.',
+        model: { providerId: 'openai', modelId: 'gpt-test', temperature: 0 },
+      });
+      openai.script({ kind: 'stream', chunks: ['Ok.'] });
+      const before = openai.requests.length;
+      const res = await api(small, w.admin)
+        .post(paths.conversations(w.workspace.sId))
+        .send({
+          contentFragments: [
+            { title: 'big', content: 'x'.repeat(1_000), contentType: 'text/plain' },
+            { title: 'more', content: 'y'.repeat(100), contentType: 'text/plain' },
+          ],
+          message: { content: 'Go', mentions: [{ configurationId: agent.sId }], context },
+        })
+        .expect(200);
+      await smallWorld.settled(w.admin, res.body.conversation.sId as string);
+      const user = (openai.requests[before].body.messages as { role: string; content: string }[])
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content);
+      expect(user[0]).toContain('x'.repeat(1_000));
+      expect(user[1]).toContain(`${'y'.repeat(24)}\n[Content cut: 24 of 100 bytes shown`);
+    } finally {
+      await small.close();
+    }
   });
 
   it('copies fragments into a fork, whose file copy goes from pending to completed', async () => {
