@@ -17,9 +17,6 @@ export class Documents1795412763574 implements MigrationInterface {
       `CREATE TABLE "data_source_document_chunks" ("id" BIGSERIAL NOT NULL, "workspace_id" integer NOT NULL, "data_source_id" integer NOT NULL, "document_id" integer NOT NULL, "chunk_index" integer NOT NULL, "offset" integer NOT NULL, "text" text NOT NULL, "ts_config" regconfig NOT NULL, "tsv" tsvector GENERATED ALWAYS AS (to_tsvector("ts_config", "text")) STORED, CONSTRAINT "PK_742b0760feb161365dd29996a2c" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
-      `CREATE INDEX "IDX_4334a7f94b18232de6e923d55c" ON "data_source_document_chunks"  ("data_source_id") `,
-    );
-    await queryRunner.query(
       `CREATE INDEX "IDX_e8cf5793294c9a3fd2f91ad712" ON "data_source_document_chunks"  ("document_id") `,
     );
     await queryRunner.query(
@@ -56,7 +53,6 @@ export class Documents1795412763574 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "public"."IDX_data_source_documents_parents"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_data_source_document_chunks_tsv"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_e8cf5793294c9a3fd2f91ad712"`);
-    await queryRunner.query(`DROP INDEX "public"."IDX_4334a7f94b18232de6e923d55c"`);
     await queryRunner.query(`DROP TABLE "data_source_document_chunks"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_data_source_documents_data_source_document"`);
     await queryRunner.query(`DROP INDEX "public"."IDX_3f2d8e93690fb92e8aa3233768"`);

@@ -63,10 +63,8 @@ export class DocumentsService {
     const hash = createHash('sha256').update(valid.text).digest('hex');
     const document = await this.unitOfWork.run(async () => {
       const { workspaceId } = caller;
-      if (
-        !(await this.documents.exists(workspaceId, dataSource.id, valid.documentId)) &&
-        (await this.documents.count(workspaceId, dataSource.id)) >= limits.maxPerDataSource
-      ) {
+      const { exists, count } = await this.documents.presence(workspaceId, dataSource.id, valid.documentId);
+      if (!exists && count >= limits.maxPerDataSource) {
         throw new DocumentLimitReached(limits.maxPerDataSource);
       }
       const stored = await this.documents.upsert(workspaceId, dataSource.id, {

@@ -21,11 +21,10 @@ export class PostgresDocumentIndex extends DocumentIndex {
     textSearchConfig: string,
     chunks: DocumentChunk[],
   ): Promise<void> {
-    const manager = this.db.manager();
-    await manager.query('DELETE FROM data_source_document_chunks WHERE document_id = $1', [document.id]);
-    if (chunks.length === 0) return;
-    await manager.query(
-      `INSERT INTO data_source_document_chunks (workspace_id, data_source_id, document_id, ts_config, chunk_index, "offset", text)
+    // One round trip: the old entries go and the new ones come in the same statement.
+    await this.db.manager().query(
+      `WITH gone AS (DELETE FROM data_source_document_chunks WHERE document_id = $3)
+       INSERT INTO data_source_document_chunks (workspace_id, data_source_id, document_id, ts_config, chunk_index, "offset", text)
        SELECT $1, $2, $3, $4::regconfig, c.chunk_index, c.chunk_offset, c.text
        FROM unnest($5::int[], $6::int[], $7::text[]) AS c(chunk_index, chunk_offset, text)`,
       [
@@ -41,16 +40,22 @@ export class PostgresDocumentIndex extends DocumentIndex {
   }
 
   async search(workspaceId: number, target: SearchTarget, query: string, limit: number): Promise<ChunkHit[]> {
+    // Chunks are ranked first; only the best ones fetch their document's title, URL and tags.
     const rows = await this.db.manager().query<(Omit<ChunkHit, 'score'> & { score: number | string })[]>(
-      `SELECT c.data_source_id AS "dataSourceId", d.document_id AS "documentId", d.title,
-         d.source_url AS "sourceUrl", d.tags, c.text, c."offset", ts_rank_cd(c.tsv, q.query) AS score
-       FROM data_source_document_chunks c
-       JOIN data_source_documents d ON d.id = c.document_id
-       CROSS JOIN websearch_to_tsquery($3::regconfig, $4) AS q(query)
-       WHERE c.workspace_id = $1 AND c.data_source_id = $2 AND c.tsv @@ q.query
-         AND ($5::text[] IS NULL OR d.parents && $5::text[])
-       ORDER BY score DESC, c.id ASC
-       LIMIT $6`,
+      `SELECT best.data_source_id AS "dataSourceId", d.document_id AS "documentId", d.title,
+         d.source_url AS "sourceUrl", d.tags, best.text, best."offset", best.score
+       FROM (
+         SELECT c.id, c.data_source_id, c.document_id, c.text, c."offset", ts_rank_cd(c.tsv, q.query) AS score
+         FROM data_source_document_chunks c
+         CROSS JOIN websearch_to_tsquery($3::regconfig, $4) AS q(query)
+         WHERE c.workspace_id = $1 AND c.data_source_id = $2 AND c.tsv @@ q.query
+           AND ($5::text[] IS NULL OR EXISTS (
+             SELECT 1 FROM data_source_documents p WHERE p.id = c.document_id AND p.parents && $5::text[]))
+         ORDER BY score DESC, c.id ASC
+         LIMIT $6
+       ) best
+       JOIN data_source_documents d ON d.id = best.document_id
+       ORDER BY best.score DESC, best.id ASC`,
       [workspaceId, target.dataSourceId, target.textSearchConfig, query, target.parentsIn, limit],
     );
     return rows.map((row) => ({ ...row, score: Number(row.score) }));

@@ -82,12 +82,21 @@ export class TypeormDocumentRepository extends DocumentRepository {
     return toDocument(row);
   }
 
-  exists(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean> {
-    return this.rows.existsBy({ workspaceId, dataSourceId, documentId });
-  }
-
-  count(workspaceId: number, dataSourceId: number): Promise<number> {
-    return this.rows.countBy({ workspaceId, dataSourceId });
+  async presence(
+    workspaceId: number,
+    dataSourceId: number,
+    documentId: string,
+  ): Promise<{ exists: boolean; count: number }> {
+    // The count is skipped when the document exists: replacing it never breaks the limit.
+    const [row] = await this.db.manager().query<{ exists: boolean; count: string }[]>(
+      `WITH found AS (SELECT EXISTS (SELECT 1 FROM data_source_documents
+         WHERE workspace_id = $1 AND data_source_id = $2 AND document_id = $3) AS exists)
+       SELECT found.exists, CASE WHEN found.exists THEN 0 ELSE (SELECT count(*) FROM data_source_documents
+         WHERE workspace_id = $1 AND data_source_id = $2) END AS count
+       FROM found`,
+      [workspaceId, dataSourceId, documentId],
+    );
+    return { exists: row.exists, count: Number(row.count) };
   }
 
   async find(

@@ -26,8 +26,12 @@ export abstract class DocumentRepository {
     dataSourceId: number,
     document: DocumentToStore,
   ): Promise<DataSourceDocument>;
-  abstract exists(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean>;
-  abstract count(workspaceId: number, dataSourceId: number): Promise<number>;
+  /** Whether that document exists, and how many documents the data source holds (0 when it does). */
+  abstract presence(
+    workspaceId: number,
+    dataSourceId: number,
+    documentId: string,
+  ): Promise<{ exists: boolean; count: number }>;
   abstract find(
     workspaceId: number,
     dataSourceId: number,
