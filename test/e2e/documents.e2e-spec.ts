@@ -88,6 +88,56 @@ describe('documents of data sources and their search', () => {
   afterAll(() => t.close());
 
   describe('upserting and reading', () => {
+    it('upserts a file of use case upsert_document by its id, with its extracted text', async () => {
+      const upload = async (useCase: string, text: string, actor: Actor = member) => {
+        const content = Buffer.from(text);
+        const file = await world.file<{ sId: string; path: string }>(actor, {
+          contentType: 'text/markdown',
+          fileName: 'expenses.md',
+          fileSize: content.length,
+          useCase,
+        });
+        await api(t, actor)
+          .post(file.path)
+          .attach('file', content, { filename: 'expenses.md', contentType: 'text/markdown' })
+          .expect(200);
+        return file.sId;
+      };
+      const receipts = await createDataSource(globalSpace, { name: 'Receipts' });
+      const fileId = await upload('upsert_document', '# Expenses\n\nReceipts are due within 14 days.');
+      const res = await upsert(member, globalSpace, receipts.sId, 'expenses', {
+        fileId,
+        tags: ['finance'],
+      }).expect(200);
+      expect(res.body.document).toMatchObject({
+        document_id: 'expenses',
+        title: 'expenses.md',
+        mime_type: 'text/markdown',
+        text: '# Expenses\n\nReceipts are due within 14 days.',
+        tags: ['finance'],
+      });
+      expect(await searchIds(member, globalSpace, receipts.viewSId, 'receipts')).toContain('expenses');
+
+      const conversationFile = await upload('conversation', 'Not a document.');
+      expectError(
+        await upsert(member, globalSpace, receipts.sId, 'x', { fileId: conversationFile }),
+        400,
+        'invalid_request_error',
+      );
+      expectError(
+        await upsert(member, globalSpace, receipts.sId, 'x', { fileId, text: 'both' }),
+        400,
+        'invalid_request_error',
+      );
+      const foreign = await upload('upsert_document', 'Another workspace.', b.admin);
+      for (const other of [foreign, 'fil_unknownfile0000001']) {
+        const refused = await upsert(member, globalSpace, receipts.sId, 'x', { fileId: other });
+        expect(refused.status).toBe(404);
+        expect(refused.body).toMatchApiSchema('ErrorResponse');
+      }
+      expect((await api(t, member).get(docs(globalSpace, receipts.sId, '/x'))).status).toBe(404);
+    });
+
     it('creates a document and answers it with its data source, in the documented shape', async () => {
       const before = Date.now();
       const res = await upsert(member, globalSpace, handbook.sId, 'onboarding/week-1', {

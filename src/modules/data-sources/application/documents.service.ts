@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { FilesService } from 'src/modules/files/application/files.service';
 import { createHash } from 'node:crypto';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
@@ -43,6 +45,7 @@ export class DocumentsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly files: FilesService,
   ) {}
 
   /**
@@ -58,7 +61,7 @@ export class DocumentsService {
   ): Promise<{ document: DataSourceDocument; dataSource: DataSource }> {
     const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
     const limits = this.config.documents;
-    const valid = checkDocument(documentId, input, limits, this.clock.now());
+    const valid = checkDocument(documentId, await this.withFileText(caller, input), limits, this.clock.now());
     const chunks = chunkText(valid.text);
     const hash = createHash('sha256').update(valid.text).digest('hex');
     const document = await this.unitOfWork.run(async () => {
@@ -76,6 +79,29 @@ export class DocumentsService {
       return stored;
     });
     return { document, dataSource };
+  }
+
+  /**
+   * A `fileId` upsert takes the file's extracted text (and, unless given, its name and type): a
+   * ready file of use case `upsert_document`, given instead of `text` and `section`.
+   */
+  private async withFileText(caller: Caller, input: DocumentInput): Promise<DocumentInput> {
+    if (input.fileId === undefined || input.fileId === null) return input;
+    if ((input.text ?? null) !== null || (input.section ?? null) !== null)
+      throw new InvalidRequestError('text, section, fileId: give exactly one of them.');
+    const { file, text } = await this.files.extractedText(caller, input.fileId);
+    if (file.useCase !== 'upsert_document')
+      throw new InvalidRequestError(
+        `fileId: file ${input.fileId} has use case ${file.useCase}; only an upsert_document file can be upserted.`,
+      );
+    if (text === null) throw new InvalidRequestError(`fileId: file ${input.fileId} has no text to upsert.`);
+    return {
+      ...input,
+      fileId: null,
+      text,
+      title: input.title ?? file.fileName,
+      mimeType: input.mimeType ?? file.contentType,
+    };
   }
 
   async get(

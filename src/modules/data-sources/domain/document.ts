@@ -28,6 +28,8 @@ export interface DocumentInput {
   title?: string | null;
   text?: string | null;
   section?: DocumentSection | null;
+  /** A file whose extracted text is the document (resolved to `text` before the checks). */
+  fileId?: string | null;
   sourceUrl?: string | null;
   tags?: string[] | null;
   parents?: string[] | null;

@@ -55,6 +55,7 @@ export class DocumentsController {
         title: body.title,
         text: body.text,
         section: body.section,
+        fileId: body.fileId,
         sourceUrl: body.source_url,
         tags: body.tags,
         parents: body.parents,

@@ -12,8 +12,9 @@ import {
   Min,
   ValidateIf,
   ValidateNested,
+  Matches,
 } from 'class-validator';
-import { SpaceParams } from 'src/platform/http/route-params';
+import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
 import {
   DOCUMENT_ID_MAX,
   DOCUMENT_MIME_TYPE_MAX,
@@ -65,11 +66,22 @@ export class UpsertDocumentDto {
   @ApiPropertyOptional({
     example: 'Customers may ask for a refund within 30 days of purchase.',
     nullable: true,
-    description: 'The text of the document; give `text` or `section`, not both.',
+    description: 'The text of the document; give one of `text`, `section` or `fileId`.',
   })
   @IsOptional()
   @IsString()
   text?: string | null;
+
+  @ApiPropertyOptional({
+    example: 'fil_9kQ2mX7vLp3zR1tY8nWb',
+    nullable: true,
+    description:
+      'A ready file of use case `upsert_document` of this workspace: its extracted text is the document (instead of `text` or `section`); its name and type fill `title` and `mime_type` when they are not given.',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(SID_PATTERN)
+  fileId?: string | null;
 
   @ApiPropertyOptional({
     type: SectionDto,
