@@ -250,12 +250,10 @@ export class AgentMessagesService {
   /** Fails running messages whose run was interrupted (`run_interrupted`, saying why); returns how many. */
   async failInterrupted(refs: RunningMessageRef[], reason: string): Promise<number> {
     let failed = 0;
-    for (const run of refs) {
-      const [[conversation], [message]] = await Promise.all([
-        this.conversationRepository.findByIds(run.workspaceId, [run.conversationId]),
-        this.messages.findByIds(run.workspaceId, [run.messageId]),
-      ]);
-      if (!conversation || message?.type !== 'agent_message') continue;
+    for (const ref of refs) {
+      const running = await this.findRunning(ref);
+      if (!running) continue;
+      const { conversation, message } = running;
       const done = await this.finish(
         { conversation, message },
         { status: 'failed', content: message.content, error: { code: 'run_interrupted', message: reason } },

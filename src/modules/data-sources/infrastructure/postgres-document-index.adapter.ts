@@ -23,7 +23,7 @@ export class PostgresDocumentIndex extends DocumentIndex {
   ): Promise<void> {
     // One round trip: the old entries go and the new ones come in the same statement.
     await this.db.manager().query(
-      `WITH gone AS (DELETE FROM data_source_document_chunks WHERE document_id = $3)
+      `WITH gone AS (DELETE FROM data_source_document_chunks WHERE workspace_id = $1 AND document_id = $3)
        INSERT INTO data_source_document_chunks (workspace_id, data_source_id, document_id, ts_config, chunk_index, "offset", text)
        SELECT $1, $2, $3, $4::regconfig, c.chunk_index, c.chunk_offset, c.text
        FROM unnest($5::int[], $6::int[], $7::text[]) AS c(chunk_index, chunk_offset, text)`,
