@@ -448,6 +448,35 @@ describe('agents calling tools', () => {
       expectError(again, 409, 'conflict');
     });
 
+    it("shows a message's tool calls live on its stream while it runs", async () => {
+      const { cId, mId } = await ask(agents.vault, '/tool vault__delete_record {"id": "rec_live"}');
+      const action = await waitForStatus(a.admin, cId, 'blocked_validation_required');
+      const stream = await openSse(`${await t.listen()}${messageEvents(cId, mId)}`, {
+        Authorization: `Bearer ${a.admin.secret}`,
+      });
+      try {
+        await until(
+          async () => stream.events.map((event) => event.data.type),
+          (types) => types.includes('tool_approve_execution'),
+        );
+        expect(stream.events.map((event) => event.data.type)).not.toContain('agent_action_success');
+        await api(t, a.admin)
+          .post(validatePath(cId, mId))
+          .send({ actionId: action.sId, approved: 'approved' })
+          .expect(200);
+        await until(
+          async () => stream.events.map((event) => event.data.type),
+          (types) => types.includes('agent_message_success'),
+        );
+        const types = stream.events.map((event) => event.data.type);
+        expect(types.indexOf('agent_action_success')).toBeGreaterThan(
+          types.indexOf('tool_approve_execution'),
+        );
+      } finally {
+        stream.close();
+      }
+    });
+
     it('tells the model the user declined a rejected call, which never runs', async () => {
       const { cId, mId } = await ask(agents.vault, '/tool vault__delete_record {"id": "rec_2"}');
       const action = await waitForStatus(a.admin, cId, 'blocked_validation_required');
