@@ -6,11 +6,14 @@ import { AgentActionsService } from 'src/modules/conversations/application/agent
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
+import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
 import { MessageWriter } from 'src/modules/conversations/application/message-writer.service';
+import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { ParticipantsService } from 'src/modules/conversations/application/participants.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
@@ -49,6 +52,9 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     ConversationDetailsLoader,
     MessageViews,
     AgentUsageService,
+    MessageVersionsService,
+    ConversationDeletionService,
+    ParticipantsService,
     { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },

@@ -1,14 +1,19 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
+import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
 import { WakeUpFiringService } from 'src/modules/wakeups/application/wakeup-firing.service';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { WakeUpsController } from 'src/modules/wakeups/http/wakeups.controller';
 import { TypeormWakeUpRepository } from 'src/modules/wakeups/infrastructure/typeorm-wakeup.repository';
 import { WakeUpWorker } from 'src/modules/wakeups/workers/wakeup.worker';
 
+// Global: conversations ask who holds a conversation through the ScheduledWakeUps port it
+// provides, since this module already depends on conversations.
+@Global()
 @Module({
   imports: [IdentityModule, AgentsModule, ConversationsModule],
   controllers: [WakeUpsController],
@@ -17,7 +22,8 @@ import { WakeUpWorker } from 'src/modules/wakeups/workers/wakeup.worker';
     WakeUpFiringService,
     WakeUpWorker,
     { provide: WakeUpRepository, useClass: TypeormWakeUpRepository },
+    { provide: ScheduledWakeUps, useClass: ScheduledWakeUpsReader },
   ],
-  exports: [WakeUpsService],
+  exports: [WakeUpsService, ScheduledWakeUps],
 })
 export class WakeUpsModule {}

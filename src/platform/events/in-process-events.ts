@@ -3,7 +3,7 @@ import type { Caller } from 'src/platform/auth/caller';
 // Type-only: the payloads carry the contexts' domain objects; nothing of theirs is loaded here.
 import type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import type { UserMessage } from 'src/modules/conversations/domain/message';
+import type { AgentMessage, UserMessage } from 'src/modules/conversations/domain/message';
 import type { User } from 'src/modules/identity/domain/user';
 import type { Workspace } from 'src/modules/identity/domain/workspace';
 
@@ -31,6 +31,14 @@ export interface MessagePosted {
   newAgentMentions: string[];
   /** The latest versions of the agents the message mentions, as read for the post: runs start from these. */
   agents: AgentVersion[];
+  /** Agent messages already written for this message (a retry, the new answers of an edit): run as they are. */
+  rerun?: AgentMessage[];
+}
+
+/** A conversation was deleted, in the current transaction: what other contexts schedule in it goes. */
+export interface ConversationDeleted {
+  workspaceId: number;
+  conversationId: number;
 }
 
 /** An agent message was cancelled: the process generating it stops at once. */
@@ -57,6 +65,7 @@ export interface WakeUpScheduled {
 export interface InTransactionEvents {
   'workspace.created': WorkspaceCreated;
   'workspace.member_removed': MemberRemoved;
+  'conversation.deleted': ConversationDeleted;
 }
 
 /**

@@ -76,14 +76,18 @@ export class AgentMessagesService {
       const agent = posted.agents.find((candidate) => candidate.sId === sId);
       return agent && agent.status === 'active' ? [agent] : [];
     });
-    if (agents.length === 0) return [];
+    const rerun = await this.stillRunning(posted);
+    if (agents.length === 0) return rerun;
     return this.unitOfWork.run(async () => {
       const first = await this.conversationRepository.allocateRanks(
         caller.workspaceId,
         conversation.id,
         agents.length,
       );
-      const runs: Run[] = [];
+      // Edited while it waited for its turn: the edit answers in its place (its ranks stay unused).
+      const latest = await this.messages.latestVersionAt(caller.workspaceId, conversation.id, message.rank);
+      if (latest !== message.version) return rerun;
+      const runs: Run[] = [...rerun];
       for (const [index, agent] of agents.entries()) {
         const created = await this.messages.insertAgentMessage({
           type: 'agent_message',
@@ -112,6 +116,23 @@ export class AgentMessagesService {
         runs.push({ caller, conversation, message: created, agent });
       }
       return runs;
+    });
+  }
+
+  /** The agent messages a post brought written (`rerun`) that nobody cancelled meanwhile, as runs. */
+  private async stillRunning(posted: MessagePosted): Promise<Run[]> {
+    if (!posted.rerun?.length) return [];
+    const { caller, conversation } = posted;
+    const current = await this.messages.findByIds(
+      caller.workspaceId,
+      posted.rerun.map((message) => message.id),
+    );
+    return current.flatMap((message) => {
+      const agent =
+        message.type === 'agent_message' && message.status === 'created'
+          ? posted.agents.find((candidate) => candidate.sId === message.agentSId)
+          : undefined;
+      return agent ? [{ caller, conversation, message: message as AgentMessage, agent }] : [];
     });
   }
 
@@ -221,11 +242,26 @@ export class AgentMessagesService {
     const message = await this.messagesService.findMessage(caller, conversation, messageSId);
     if (message.type !== 'agent_message')
       throw new InvalidRequestError('Only agent messages can be cancelled.');
-    if (message.status === 'created') {
-      const [current] = await this.messages.findByIds(caller.workspaceId, [message.id]);
+    if (message.status === 'created') await this.cancelRunning(conversation, [message]);
+    const [latest] = await this.messages.findByIds(caller.workspaceId, [message.id]);
+    return latest as AgentMessage;
+  }
+
+  /**
+   * Cancels these agent messages if they still run, keeping what they generated, and stops the
+   * process generating each once committed. Joins the caller's transaction.
+   */
+  async cancelRunning(conversation: Conversation, running: AgentMessage[]): Promise<void> {
+    if (running.length === 0) return;
+    const current = await this.messages.findByIds(
+      conversation.workspaceId,
+      running.map((message) => message.id),
+    );
+    for (const message of current) {
+      if (message.type !== 'agent_message' || message.status !== 'created') continue;
       const cancelled = await this.finish(
         { conversation, message },
-        { status: 'cancelled', content: current.content, error: null },
+        { status: 'cancelled', content: message.content, error: null },
       );
       if (cancelled) {
         this.inProcessEvents.emitAfterCommit('conversation.agent_message_cancelled', {
@@ -233,8 +269,6 @@ export class AgentMessagesService {
         });
       }
     }
-    const [latest] = await this.messages.findByIds(caller.workspaceId, [message.id]);
-    return latest as AgentMessage;
   }
 
   /** A running agent message and its conversation, by row ids (a run resumed by another process). */

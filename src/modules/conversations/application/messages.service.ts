@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { DomainError } from 'src/platform/errors/domain-error';
 import {
   ConversationsService,
   PAGE_MAX,
@@ -14,14 +14,14 @@ import {
 } from 'src/modules/conversations/application/content-fragments.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
-import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
-import { Message, Reaction, agentMentions } from 'src/modules/conversations/domain/message';
+import { Message, Reaction } from 'src/modules/conversations/domain/message';
 import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
 
-/** The messages of a conversation: posted, edited, found, listed and reacted to. */
+/** The messages of a conversation: posted, found, listed and reacted to (edits: MessageEditsService). */
 
 /** What other contexts may know of messages, without importing this context's domain. */
 export type { AgentMessage, Message, UserMessage } from 'src/modules/conversations/domain/message';
@@ -30,10 +30,10 @@ export { MessageNotFound } from 'src/modules/conversations/domain/conversations.
 export class MessagesService {
   constructor(
     private readonly conversations: ConversationsService,
-    private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
     private readonly writer: MessageWriter,
     private readonly fragments: ContentFragmentsService,
+    private readonly wakeUps: ScheduledWakeUps,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -48,6 +48,7 @@ export class MessagesService {
     contentFragments: FragmentInput[] = [],
   ): Promise<UserMessageView> {
     const conversation = await this.conversations.get(caller, sId);
+    await this.assertMayWrite(caller, conversation);
     const prepared = await this.writer.prepare(caller, input, caller.userId);
     const draft = { caller, conversation, input, previous: null, authorId: caller.userId, prepared };
     const written = await this.unitOfWork.run(async () => {
@@ -58,43 +59,20 @@ export class MessagesService {
     return written.view;
   }
 
-  /** Only the author edits, only the latest version; the edit is version+1 at the same rank, with a new sId. */
-  async editMessage(
-    caller: Caller,
-    sId: string,
-    messageSId: string,
-    input: Pick<MessageInput, 'content' | 'mentions'>,
-  ): Promise<UserMessageView> {
-    const conversation = await this.conversations.get(caller, sId);
-    const original = await this.findMessage(caller, conversation, messageSId);
-    if (original.type !== 'user_message') throw new InvalidRequestError('Only user messages can be edited.');
-    if (original.userId !== caller.userId)
-      throw new ForbiddenError('Only the author of a message can edit it.');
-    const prepared = await this.writer.prepare(caller, input, caller.userId);
-    const draft = {
-      caller,
-      conversation,
-      input: { ...input, context: original.context },
-      previous: original,
-      authorId: caller.userId,
-      prepared,
-    };
-    const written = await this.unitOfWork.run(async () => {
-      // Serialise edits of this conversation, then check that nobody edited the message first.
-      await this.conversationRepository.allocateRanks(caller.workspaceId, conversation.id, 0);
-      const latest = await this.messages.latestVersionAt(caller.workspaceId, conversation.id, original.rank);
-      if (latest !== original.version) {
-        throw new InvalidRequestError('Only the latest version of a message can be edited.');
-      }
-      return this.writer.writeOne(draft);
-    });
-    const before = new Set(agentMentions(original.mentions));
-    this.writer.announce(
-      draft,
-      written,
-      agentMentions(written.message.mentions).filter((agentSId) => !before.has(agentSId)),
-    );
-    return written.view;
+  /**
+   * While a member's wake-up is scheduled in the conversation, only they (and admins) post or edit
+   * in it, so that nobody steers what the agent will answer for them (Dust's rule).
+   */
+  async assertMayWrite(caller: Caller, conversation: Conversation): Promise<void> {
+    if (caller.isAdmin) return;
+    const owner = await this.wakeUps.ownerOfScheduled(caller.workspaceId, conversation.id);
+    if (owner !== null && owner !== caller.userId) {
+      throw new DomainError(
+        'invalid_request_error',
+        'This conversation has a scheduled wake-up of another member: only they or an admin can post or edit messages until it fires or is cancelled.',
+        409,
+      );
+    }
   }
 
   async findMessage(caller: Caller, conversation: Conversation, messageSId: string): Promise<Message> {

@@ -6,11 +6,14 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
+import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { ParticipantsService } from 'src/modules/conversations/application/participants.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { REACTIONS_PER_MESSAGE_MAX } from 'src/modules/conversations/domain/reaction';
 import {
@@ -23,6 +26,11 @@ import {
   UpdateConversationDto,
 } from 'src/modules/conversations/http/dto/conversation.dto';
 import { toFragmentInputs, toMentions, toMessageInput } from 'src/modules/conversations/http/message-input';
+import {
+  AgentMessageResponse,
+  ConversationDeletedResponse,
+  ParticipantsResponse,
+} from 'src/modules/conversations/http/conversation-lifecycle.presenter';
 import {
   ConversationResponse,
   ConversationsResponse,
@@ -49,6 +57,9 @@ export class ConversationsController {
     private readonly details: ConversationDetailsLoader,
     private readonly views: MessageViews,
     private readonly agentMessages: AgentMessagesService,
+    private readonly versions: MessageVersionsService,
+    private readonly deletion: ConversationDeletionService,
+    private readonly participantsService: ParticipantsService,
   ) {}
 
   @Post()
@@ -113,6 +124,39 @@ export class ConversationsController {
     return { conversation: await this.present(caller, conversation) };
   }
 
+  @Delete(':cId')
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: 'Delete a conversation.',
+    description:
+      'The conversation\'s creator or a workspace admin deletes it (another member who can read it gets 403; one who cannot, 404). The deletion is soft: from then on every read of the conversation (its messages, events, wake-ups, feedback, fragments, forks, blocked actions) answers 404 and it leaves every list; its open event streams close, its running agent messages are cancelled and its scheduled wake-up is cancelled. Answers `{"success": true}`, as Dust does. Needs `write:conversation`.',
+  })
+  @ApiOkResponse({ type: ConversationDeletedResponse })
+  @ApiErrors(403, 404)
+  async delete(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+  ): Promise<ConversationDeletedResponse> {
+    await this.deletion.delete(caller, params.cId);
+    return { success: true };
+  }
+
+  @Get(':cId/participants')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({
+    summary: "A conversation's participants: its members and agents.",
+    description:
+      "Dust's `ConversationParticipantsType`: the members who take part (first comers first), each with what they did (`posted` a message, else `reacted` to one, else `subscribed`), and the agents that answered in it, in the order they first did. Any member who can read the conversation; needs `read:conversation`.",
+  })
+  @ApiOkResponse({ type: ParticipantsResponse })
+  @ApiErrors(403, 404)
+  async participants(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+  ): Promise<ParticipantsResponse> {
+    return { participants: await this.participantsService.list(caller, params.cId) };
+  }
+
   @Post(':cId/messages')
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
@@ -168,7 +212,7 @@ export class ConversationsController {
     @Param() params: MessageParams,
     @Body() body: EditMessageDto,
   ): Promise<UserMessageResponse> {
-    const message = await this.messagesService.editMessage(caller, params.cId, params.mId, {
+    const message = await this.versions.edit(caller, params.cId, params.mId, {
       content: body.content,
       mentions: toMentions(body.mentions),
     });
@@ -219,6 +263,26 @@ export class ConversationsController {
   async cancel(@CurrentCaller() caller: Caller, @Param() params: MessageParams): Promise<MessageResponse> {
     const message = await this.agentMessages.cancel(caller, params.cId, params.mId);
     return { message: (await this.views.views(caller, [message]))[0] };
+  }
+
+  @Post(':cId/messages/:mId/retry')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: 'Retry an agent message: a new version at the same rank, run again.',
+    description:
+      'A finished agent message (succeeded, failed or cancelled) gets a new version at its rank, with a new sId and `version` + 1, answering the latest version of its user message and run again by the latest version of its agent; the earlier version stays stored and the message list shows the new one. The conversation stream announces it with `agent_message_new`. A message still being generated is 409, a user message or an earlier version 400. Anyone who can post in the conversation; needs `write:conversation`.',
+  })
+  @ApiOkResponse({ type: AgentMessageResponse })
+  @ApiErrors(400, 403, 404, 409)
+  async retry(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageParams,
+  ): Promise<AgentMessageResponse> {
+    const message = await this.versions.retry(caller, params.cId, params.mId);
+    const [view] = await this.views.views(caller, [message]);
+    if (view.type !== 'agent_message') throw new Error('A retry always writes an agent message.');
+    return { message: view };
   }
 
   @Post(':cId/fork')

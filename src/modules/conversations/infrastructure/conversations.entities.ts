@@ -6,7 +6,16 @@ import {
   UserEntity,
   WorkspaceEntity,
 } from 'src/modules/identity/infrastructure/identity.entities';
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  DeleteDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 
 const timestamptz = { type: 'timestamptz' } as const;
 
@@ -80,6 +89,10 @@ export class ConversationEntity {
 
   @Column({ name: 'updated_at', ...timestamptz, default: () => 'now()' })
   updatedAt!: Date;
+
+  /** Set when the conversation is deleted: TypeORM's reads then leave the row out, raw SQL must too. */
+  @DeleteDateColumn({ name: 'deleted_at', ...timestamptz, nullable: true })
+  deletedAt!: Date | null;
 }
 
 @Entity('conversation_participants')

@@ -3,6 +3,7 @@ import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
   ConversationRead,
   ConversationRepository,
+  ParticipantAction,
   RankReservation,
 } from 'src/modules/conversations/application/ports/conversation.repository';
 import type {
@@ -104,7 +105,7 @@ export class TypeormConversationRepository extends ConversationRepository {
        FROM conversations c
        LEFT JOIN conversation_participants p
          ON p.conversation_id = c.id AND p.user_id = $3 AND p.workspace_id = $1
-       WHERE c.workspace_id = $1 AND c.s_id = $2`,
+       WHERE c.workspace_id = $1 AND c.s_id = $2 AND c.deleted_at IS NULL`,
       [workspaceId, sId, userId],
     );
     const row = rows[0];
@@ -168,7 +169,10 @@ export class TypeormConversationRepository extends ConversationRepository {
       .set({ ...changes, updatedAt: () => 'now()' })
       .where('id = :id AND workspace_id = :workspaceId', { id, workspaceId })
       .execute();
-    return toConversation(await this.conversations.findOneByOrFail({ workspaceId, id }));
+    // A run may finish just after its conversation was deleted: the row is read all the same.
+    return toConversation(
+      await this.conversations.findOneOrFail({ where: { workspaceId, id }, withDeleted: true }),
+    );
   }
 
   async allocateRanks(workspaceId: number, id: number, count: number): Promise<number> {
@@ -214,6 +218,51 @@ export class TypeormConversationRepository extends ConversationRepository {
         [workspaceId, ids],
       );
     return rows.map((row) => row.id);
+  }
+
+  async softDelete(workspaceId: number, id: number): Promise<boolean> {
+    const [, affected] = await this.db
+      .manager()
+      .query<[unknown[], number]>(
+        'UPDATE conversations SET deleted_at = now() WHERE id = $1 AND workspace_id = $2 AND deleted_at IS NULL',
+        [id, workspaceId],
+      );
+    return affected === 1;
+  }
+
+  async creatorId(workspaceId: number, id: number): Promise<number | null> {
+    const first = await this.participants.findOne({
+      where: { workspaceId, conversationId: id },
+      order: { createdAt: 'ASC', userId: 'ASC' },
+    });
+    return first?.userId ?? null;
+  }
+
+  async listParticipants(
+    workspaceId: number,
+    id: number,
+  ): Promise<{ userId: number; action: ParticipantAction }[]> {
+    // Reactions do not make their authors participants: they are read as such here.
+    return this.db.manager().query<{ userId: number; action: ParticipantAction }[]>(
+      `WITH reactors AS (
+         SELECT r.user_id, min(r.created_at) AS since FROM message_reactions r
+         JOIN messages m ON m.id = r.message_id AND m.workspace_id = $1 AND m.conversation_id = $2
+         WHERE r.workspace_id = $1 GROUP BY r.user_id
+       ), people AS (
+         SELECT user_id, min(since) AS since FROM (
+           SELECT user_id, created_at AS since FROM conversation_participants
+           WHERE workspace_id = $1 AND conversation_id = $2
+           UNION ALL SELECT user_id, since FROM reactors
+         ) x GROUP BY user_id
+       )
+       SELECT p.user_id AS "userId",
+              CASE WHEN EXISTS (SELECT 1 FROM messages m WHERE m.workspace_id = $1 AND m.conversation_id = $2
+                                  AND m.type = 'user_message' AND m.user_id = p.user_id) THEN 'posted'
+                   WHEN EXISTS (SELECT 1 FROM reactors r WHERE r.user_id = p.user_id) THEN 'reacted'
+                   ELSE 'subscribed' END AS action
+       FROM people p ORDER BY p.since, p.user_id`,
+      [workspaceId, id],
+    );
   }
 
   async setFileCopyStatus(

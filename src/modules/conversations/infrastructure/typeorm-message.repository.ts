@@ -124,6 +124,49 @@ export class TypeormMessageRepository extends MessageRepository {
     return (await this.messages.findBy({ workspaceId, id: In(ids) })).map(toMessage);
   }
 
+  async findLatestAt(workspaceId: number, conversationId: number, rank: number): Promise<Message | null> {
+    const [row] = await this.db.manager().query<MessageRow[]>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m
+       WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.rank = $3
+       ORDER BY m.version DESC LIMIT 1`,
+      [workspaceId, conversationId, rank],
+    );
+    return row ? toMessage(row) : null;
+  }
+
+  async answersTo(
+    workspaceId: number,
+    conversationId: number,
+    parentMessageId: number,
+  ): Promise<AgentMessage[]> {
+    const rows = await this.db.manager().query<MessageRow[]>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages m
+       WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.type = 'agent_message'
+         AND m.parent_message_id = $3 AND ${LATEST}
+       ORDER BY m.rank`,
+      [workspaceId, conversationId, parentMessageId],
+    );
+    return rows.map((row) => toMessage(row) as AgentMessage);
+  }
+
+  async listRunning(workspaceId: number, conversationId: number): Promise<AgentMessage[]> {
+    const rows = await this.messages.find({
+      where: { workspaceId, conversationId, type: 'agent_message', status: 'created' },
+      order: { rank: 'ASC' },
+    });
+    return rows.map((row) => toMessage(row) as AgentMessage);
+  }
+
+  async agentsOf(workspaceId: number, conversationId: number): Promise<string[]> {
+    const rows = await this.db.manager().query<{ agentSId: string }[]>(
+      `SELECT agent_s_id AS "agentSId" FROM messages
+       WHERE workspace_id = $1 AND conversation_id = $2 AND type = 'agent_message'
+       GROUP BY agent_s_id ORDER BY min(rank), agent_s_id`,
+      [workspaceId, conversationId],
+    );
+    return rows.map((row) => row.agentSId);
+  }
+
   async latestVersionAt(workspaceId: number, conversationId: number, rank: number): Promise<number> {
     const rows = await this.db
       .manager()

@@ -57,11 +57,12 @@ export class AgentRunsService {
   ) {}
 
   /**
-   * The agent messages answering a posted message's new mentions, recorded as `runnerId`'s runs
+   * The agent messages answering a posted message's new mentions (and those it brings written, to
+   * run again), recorded as `runnerId`'s runs
    * in the transaction that creates them, so a crash never leaves one without a runner.
    */
   async start(posted: MessagePosted, runnerId: string): Promise<Run[]> {
-    if (posted.newAgentMentions.length === 0) return [];
+    if (posted.newAgentMentions.length === 0 && !posted.rerun?.length) return [];
     return this.unitOfWork.run(async () => {
       const runs = await this.agentMessages.start(posted);
       await this.runState.claim(

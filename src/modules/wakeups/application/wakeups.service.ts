@@ -3,7 +3,12 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
-import { InProcessEvents, MemberRemoved, OnEventInTransaction } from 'src/platform/events/in-process-events';
+import {
+  ConversationDeleted,
+  InProcessEvents,
+  MemberRemoved,
+  OnEventInTransaction,
+} from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
@@ -126,6 +131,12 @@ export class WakeUpsService {
     for (const { wakeUp, conversationSId } of await this.wakeUps.cancelScheduledOf(workspaceId, user.id)) {
       await this.announce({ id: wakeUp.conversationId, sId: conversationSId, workspaceId }, wakeUp, user.sId);
     }
+  }
+
+  /** A deleted conversation's wake-up never fires; nobody can read its log, so nothing is announced. */
+  @OnEventInTransaction('conversation.deleted')
+  async cancelInDeleted({ workspaceId, conversationId }: ConversationDeleted): Promise<void> {
+    await this.wakeUps.cancelScheduledIn(workspaceId, conversationId);
   }
 
   /** `wake_up_updated` in the conversation's log, in the current transaction. */

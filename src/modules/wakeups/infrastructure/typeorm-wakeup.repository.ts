@@ -103,6 +103,23 @@ export class TypeormWakeUpRepository extends WakeUpRepository {
     return rows.map((row) => ({ wakeUp: toWakeUp(row), conversationSId: row.conversation!.sId }));
   }
 
+  async cancelScheduledIn(workspaceId: number, conversationId: number): Promise<void> {
+    await this.db
+      .manager()
+      .query(
+        "UPDATE wakeups SET status = 'cancelled', next_fire_at = NULL, updated_at = now() WHERE workspace_id = $1 AND conversation_id = $2 AND status = 'scheduled'",
+        [workspaceId, conversationId],
+      );
+  }
+
+  async ownerOfScheduled(workspaceId: number, conversationId: number): Promise<number | null> {
+    const found = await this.wakeUps.findOne({
+      select: { ownerId: true },
+      where: { workspaceId, conversationId, status: 'scheduled' },
+    });
+    return found?.ownerId ?? null;
+  }
+
   async claimDue(now: Date, limit: number): Promise<WakeUp[]> {
     const found = await this.wakeUps
       .createQueryBuilder('w')

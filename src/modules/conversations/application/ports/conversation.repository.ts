@@ -21,6 +21,9 @@ export interface RankReservation {
   title: string | null;
 }
 
+/** How a member takes part in a conversation: wrote in it, reacted in it, or only follows it. */
+export type ParticipantAction = 'posted' | 'reacted' | 'subscribed';
+
 /** Port: conversations and their participants. Every query takes the workspace id. */
 export abstract class ConversationRepository {
   abstract create(conversation: NewConversation): Promise<Conversation>;
@@ -60,6 +63,18 @@ export abstract class ConversationRepository {
    * those another transaction holds; returns the ids it locked.
    */
   abstract lockUnlessBusy(workspaceId: number, ids: number[]): Promise<number[]>;
+  /** Marks the conversation deleted (every read leaves it out from then on); false when it already was. */
+  abstract softDelete(workspaceId: number, id: number): Promise<boolean>;
+  /** The member who created the conversation: its first participant. */
+  abstract creatorId(workspaceId: number, id: number): Promise<number | null>;
+  /**
+   * The members who take part (participants and those who reacted), first comers first, with what
+   * they did: `posted` a user message, else `reacted` to one, else `subscribed`.
+   */
+  abstract listParticipants(
+    workspaceId: number,
+    id: number,
+  ): Promise<{ userId: number; action: ParticipantAction }[]>;
   abstract setFileCopyStatus(
     workspaceId: number,
     id: number,

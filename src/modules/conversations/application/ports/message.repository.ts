@@ -24,6 +24,18 @@ export abstract class MessageRepository {
   abstract insertAgentMessage(message: NewAgentMessage): Promise<AgentMessage>;
   abstract findBySId(workspaceId: number, conversationId: number, sId: string): Promise<Message | null>;
   abstract findByIds(workspaceId: number, ids: number[]): Promise<Message[]>;
+  /** The latest version at `rank`, or null when the rank holds no message. */
+  abstract findLatestAt(workspaceId: number, conversationId: number, rank: number): Promise<Message | null>;
+  /** The agent messages whose latest version answers `parentMessageId`, in rank order. */
+  abstract answersTo(
+    workspaceId: number,
+    conversationId: number,
+    parentMessageId: number,
+  ): Promise<AgentMessage[]>;
+  /** The agent messages of the conversation still being generated. */
+  abstract listRunning(workspaceId: number, conversationId: number): Promise<AgentMessage[]>;
+  /** The agents that answered in the conversation, in the order they first did. */
+  abstract agentsOf(workspaceId: number, conversationId: number): Promise<string[]>;
   abstract latestVersionAt(workspaceId: number, conversationId: number, rank: number): Promise<number>;
   /** The latest version of each slot, in rank order, after `afterRank`, at most `limit`. */
   abstract listLatest(

@@ -17,6 +17,10 @@ export abstract class WakeUpRepository {
     workspaceId: number,
     ownerId: number,
   ): Promise<{ wakeUp: WakeUp; conversationSId: string }[]>;
+  /** Cancels the conversation's scheduled wake-up, if any (waiting for a firing that holds it). */
+  abstract cancelScheduledIn(workspaceId: number, conversationId: number): Promise<void>;
+  /** The owner of the conversation's scheduled wake-up, or null when none is scheduled. */
+  abstract ownerOfScheduled(workspaceId: number, conversationId: number): Promise<number | null>;
   /** Locks up to `limit` due wake-ups, earliest first, for the current transaction, skipping those other transactions hold. */
   abstract claimDue(now: Date, limit: number): Promise<WakeUp[]>;
   /** Locks this wake-up if it is still scheduled and due. */

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import {
+  ConversationRepository,
+  ParticipantAction,
+} from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
+
+export type { ParticipantAction } from 'src/modules/conversations/application/ports/conversation.repository';
+
+/** Who takes part in a conversation, as Dust's `ConversationParticipantsType` lists them. */
+export interface ConversationParticipants {
+  users: {
+    sId: string;
+    fullName: string;
+    username: string;
+    email: string;
+    pictureUrl: string | null;
+    /** The same picture under the name the API's other user objects give it. */
+    image: string | null;
+    action: ParticipantAction;
+  }[];
+  agents: { configurationId: string; name: string; pictureUrl: string }[];
+}
+
+@Injectable()
+export class ParticipantsService {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly conversationRepository: ConversationRepository,
+    private readonly messages: MessageRepository,
+    private readonly workspaces: WorkspacesService,
+    private readonly agents: AgentsService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /**
+   * The members who posted, reacted or follow (first comers first), and the agents that answered
+   * (in the order they first did), for any reader of the conversation.
+   */
+  async list(caller: Caller, sId: string): Promise<ConversationParticipants> {
+    const conversation = await this.conversations.get(caller, sId);
+    const [people, agentSIds] = await this.unitOfWork.all([
+      () => this.conversationRepository.listParticipants(caller.workspaceId, conversation.id),
+      () => this.messages.agentsOf(caller.workspaceId, conversation.id),
+    ]);
+    const [users, agents] = await this.unitOfWork.all([
+      () => this.workspaces.usersByIds(people.map((person) => person.userId)),
+      () => this.agents.describe(caller, agentSIds),
+    ]);
+    const usersById = new Map(users.map((user) => [user.id, user]));
+    const agentsBySId = new Map(agents.map((details) => [details.agent.sId, details.agent]));
+    return {
+      users: people.flatMap(({ userId, action }) => {
+        const user = usersById.get(userId);
+        if (!user) return [];
+        const { sId: userSId, fullName, username, email, image } = user;
+        return [{ sId: userSId, fullName, username, email, pictureUrl: image, image, action }];
+      }),
+      agents: agentSIds.map((configurationId) => {
+        const agent = agentsBySId.get(configurationId);
+        return {
+          configurationId,
+          name: agent?.name ?? configurationId,
+          pictureUrl: agent?.pictureUrl ?? defaultPictureUrl(configurationId),
+        };
+      }),
+    };
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * Port: the wake-up scheduled in a conversation, bound by the wakeups context (which itself
+ * depends on conversations, so it provides this rather than being imported).
+ */
+export abstract class ScheduledWakeUps {
+  /** The member (user row id) whose wake-up is scheduled in the conversation, or null when none is. */
+  abstract ownerOfScheduled(workspaceId: number, conversationId: number): Promise<number | null>;
+}
