@@ -43,13 +43,14 @@ export class ConversationDeletionService {
     await this.unitOfWork.run(async () => {
       // A concurrent delete committed first: nothing more to do.
       if (!(await this.conversationRepository.softDelete(caller.workspaceId, conversation.id))) return;
+      // Announced before the cancellations' events, so open streams hold those back until they close.
+      await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: conversation.id });
       const running = await this.messages.listRunning(caller.workspaceId, conversation.id);
       await this.agentMessages.cancelRunning(conversation, running);
       await this.inProcessEvents.emitInTransaction('conversation.deleted', {
         workspaceId: caller.workspaceId,
         conversationId: conversation.id,
       });
-      await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: conversation.id });
     });
   }
 }
