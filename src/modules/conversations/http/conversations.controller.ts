@@ -160,8 +160,13 @@ export class ConversationsController {
   @Post(':cId/messages')
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: 'Post a user message, optionally after content fragments.',
+    description:
+      "Any member who can read the conversation; needs `write:conversation`. The agents it mentions answer outside the request. While another member's wake-up is scheduled in the conversation, only that member and admins may post: others get 409 `invalid_request_error`, as in Dust.",
+  })
   @ApiOkResponse({ type: UserMessageResponse })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 403, 404, 409)
   async post(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
@@ -204,9 +209,13 @@ export class ConversationsController {
   @Post(':cId/messages/:mId/edit')
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
-  @ApiOperation({ summary: 'Edit a user message (endpoint 2): a new version at the same rank.' })
+  @ApiOperation({
+    summary: 'Edit a user message (endpoint 2): a new version at the same rank.',
+    description:
+      "Only the author edits, and only the latest version (400 otherwise). As in Dust, the edit is answered again: each agent message that answered the previous version gets a new version at its rank answering the edit, run again when the edit still mentions its agent and cancelled (empty) when it does not; agents the edit adds answer at new ranks. Earlier versions stay stored; the list shows the latest. While another member's wake-up is scheduled in the conversation, the edit is 409 `invalid_request_error` (its owner and admins go on). Needs `write:conversation`.",
+  })
   @ApiOkResponse({ type: UserMessageResponse })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 403, 404, 409)
   async edit(
     @CurrentCaller() caller: Caller,
     @Param() params: MessageParams,
