@@ -76,18 +76,23 @@ export class MessageVersionsService {
       // Serialise edits of this conversation, then check that nobody edited the message first.
       await this.lockAndCheckLatest(conversation, original.rank, original.version, 'edited');
       const edited = await this.writer.writeOne(draft);
-      const previousAnswers = await this.messages.answersTo(caller.workspaceId, conversation.id, original.id);
+      const previousAnswers = await this.messages.answersTo(
+        caller.workspaceId,
+        conversation.id,
+        original.rank,
+      );
       await this.agentMessages.cancelRunning(conversation, previousAnswers);
       const mentioned = new Set(prepared.agents.map((details) => details.agent.sId));
       const dropped = previousAnswers.filter((answer) => !mentioned.has(answer.agentSId));
       // The agents the edit no longer mentions are described only for their (cancelled) versions' view.
-      const described = [
-        ...prepared.agents,
-        ...(await this.agents.describe(
-          caller,
-          dropped.map((a) => a.agentSId),
-        )),
-      ];
+      const droppedAgents =
+        dropped.length === 0
+          ? []
+          : await this.agents.describe(
+              caller,
+              dropped.map((answer) => answer.agentSId),
+            );
+      const described = [...prepared.agents, ...droppedAgents];
       const versions: AgentMessage[] = [];
       for (const answer of previousAnswers) {
         const agent = described.find((details) => details.agent.sId === answer.agentSId);

@@ -134,17 +134,15 @@ export class TypeormMessageRepository extends MessageRepository {
     return row ? toMessage(row) : null;
   }
 
-  async answersTo(
-    workspaceId: number,
-    conversationId: number,
-    parentMessageId: number,
-  ): Promise<AgentMessage[]> {
+  async answersTo(workspaceId: number, conversationId: number, rank: number): Promise<AgentMessage[]> {
+    // Any version of the parent: answers written before edits answered again still answer an older one.
     const rows = await this.db.manager().query<MessageRow[]>(
       `SELECT ${MESSAGE_COLUMNS} FROM messages m
-       WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.type = 'agent_message'
-         AND m.parent_message_id = $3 AND ${LATEST}
+       WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.type = 'agent_message' AND ${LATEST}
+         AND m.parent_message_id IN (SELECT p.id FROM messages p
+                                     WHERE p.workspace_id = $1 AND p.conversation_id = $2 AND p.rank = $3)
        ORDER BY m.rank`,
-      [workspaceId, conversationId, parentMessageId],
+      [workspaceId, conversationId, rank],
     );
     return rows.map((row) => toMessage(row) as AgentMessage);
   }

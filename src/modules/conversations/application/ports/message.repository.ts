@@ -26,12 +26,8 @@ export abstract class MessageRepository {
   abstract findByIds(workspaceId: number, ids: number[]): Promise<Message[]>;
   /** The latest version at `rank`, or null when the rank holds no message. */
   abstract findLatestAt(workspaceId: number, conversationId: number, rank: number): Promise<Message | null>;
-  /** The agent messages whose latest version answers `parentMessageId`, in rank order. */
-  abstract answersTo(
-    workspaceId: number,
-    conversationId: number,
-    parentMessageId: number,
-  ): Promise<AgentMessage[]>;
+  /** The latest versions of agent messages answering a version of the user message at `rank`, in rank order. */
+  abstract answersTo(workspaceId: number, conversationId: number, rank: number): Promise<AgentMessage[]>;
   /** The agent messages of the conversation still being generated. */
   abstract listRunning(workspaceId: number, conversationId: number): Promise<AgentMessage[]>;
   /** The agents that answered in the conversation, in the order they first did. */
