@@ -53,7 +53,7 @@ export interface AppConfigValues {
 
 /** Limits of the documents of data sources; over one, an upsert is refused with 400 naming it. */
 export interface DocumentsSettings {
-  /** UTF-8 bytes of a document's text (bounded by the 1 MiB JSON body limit). */
+  /** UTF-8 bytes of a document's text; the upsert route's body limit follows from it. */
   maxTextBytes: number;
   maxPerDataSource: number;
   maxTags: number;
@@ -397,7 +397,7 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
     files: readFilesSettings(env),
     s3: readS3Settings(env),
     documents: {
-      maxTextBytes: readInteger(env, 'DOCUMENT_MAX_TEXT_BYTES', 1_000_000, 1_024, 1_000_000),
+      maxTextBytes: readInteger(env, 'DOCUMENT_MAX_TEXT_BYTES', 5_000_000, 1_024, 16_777_216),
       maxPerDataSource: readInteger(env, 'DOCUMENTS_PER_DATA_SOURCE_MAX', 100_000, 1, 100_000_000),
       maxTags: readInteger(env, 'DOCUMENT_MAX_TAGS', 64, 0, 1_000),
       maxParents: readInteger(env, 'DOCUMENT_MAX_PARENTS', 64, 0, 1_000),
