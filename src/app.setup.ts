@@ -2,6 +2,7 @@ import { StreamableFile, type INestApplication, type NestApplicationOptions } fr
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppConfig } from 'src/platform/config/app-config';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
 import { answerClientErrorsWithEnvelope, refusedMalformedUrl } from 'src/platform/http/client-errors';
 import { pendingBody } from 'src/platform/http/json-body-parser';
@@ -98,7 +99,7 @@ export function configureApp(app: NestExpressApplication): OpenAPIObject {
     pendingBody(req);
     next();
   });
-  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(createValidationPipe(app.get(AppConfig)));
   app.useGlobalFilters(new ApiExceptionFilter());
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('api/docs', app, document, {

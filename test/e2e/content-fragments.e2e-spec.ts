@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { FilesService } from 'src/modules/files/application/files.service';
-import { docxOf, pdfOf } from 'test/support/documents';
+import { docxOf, pdfOf, pngOf } from 'test/support/documents';
 import { expect, expectError } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
+import { until } from 'test/support/until';
 import { Actor, KeyHolder, World, WorkspaceFixture, api, eventsOf } from 'test/support/world';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -30,24 +31,62 @@ describe('content fragments', () => {
     content: Buffer,
     contentType: string,
     extra: Record<string, unknown> = {},
+    on: { app: TestApp; world: World } = { app: t, world },
   ): Promise<string> {
-    const file = await world.file<{ sId: string; path: string }>(actor, {
+    const file = await on.world.file<{ sId: string; path: string }>(actor, {
       contentType,
       fileName: 'upload',
       fileSize: content.length,
       ...extra,
     });
-    await api(t, actor)
+    await api(on.app, actor)
       .post(file.path)
       .attach('file', content, { filename: 'upload', contentType })
       .expect(200);
     return file.sId;
   }
 
+  /** The user turns of the model request the fake received while `act` ran and its answers ended. */
+  async function userTurnsOf(
+    act: () => Promise<unknown>,
+    settled: () => Promise<unknown>,
+  ): Promise<{ role: string; content: unknown }[]> {
+    const before = openai.requests.length;
+    await act();
+    await settled();
+    expect(openai.requests.length).toBeGreaterThan(before);
+    const messages = openai.requests[before].body.messages as { role: string; content: unknown }[];
+    return messages.filter((m) => m.role === 'user');
+  }
+
+  /** The conversation once `count` agent messages succeeded. */
+  const answered = (on: { app: TestApp; world: World }, actor: KeyHolder, cId: string, count: number) =>
+    until(
+      () => on.world.messages(actor, cId),
+      (list) => list.filter((m) => m.type === 'agent_message' && m.status === 'succeeded').length >= count,
+    );
+
+  const imagePart = (png: Buffer) => ({
+    type: 'image_url',
+    image_url: { url: `data:image/png;base64,${png.toString('base64')}` },
+  });
+  const imageIntro = (title: string) => ({
+    type: 'text',
+    text: `<attachment title="${title}" contentType="image/png">\n(The image follows.)\n</attachment>`,
+  });
+
   beforeAll(async () => {
     openaiUrl = await openai.start();
     t = await createTestApp({
-      config: { openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 } },
+      config: {
+        openai: {
+          baseUrl: openaiUrl,
+          apiKey: 'sk-test',
+          timeoutMs: 5_000,
+          maxRetries: 0,
+          textOnlyModels: ['gpt-text-only'],
+        },
+      },
     });
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
@@ -214,11 +253,8 @@ describe('content fragments', () => {
     });
     const pdf = await upload(a.admin, pdfOf(['Revenue grew 12% in Q3']), 'application/pdf');
     const docx = await upload(a.admin, docxOf(['Ship the beta on Friday']), DOCX);
-    const png = await upload(
-      a.admin,
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]),
-      'image/png',
-    );
+    const chart = pngOf(3, 2);
+    const png = await upload(a.admin, chart, 'image/png');
     openai.script({ kind: 'stream', chunks: ['Noted.'] });
     const before = openai.requests.length;
     const res = await api(t, a.admin)
@@ -233,14 +269,102 @@ describe('content fragments', () => {
       })
       .expect(200);
     await world.settled(a.admin, res.body.conversation.sId as string);
-    const messages = openai.requests[before].body.messages as { role: string; content: string }[];
+    const messages = openai.requests[before].body.messages as { role: string; content: unknown }[];
     const user = messages.filter((m) => m.role === 'user').map((m) => m.content);
     expect(user).toEqual([
       '<attachment title="q3.pdf" contentType="application/pdf">\nRevenue grew 12% in Q3\n</attachment>',
       `<attachment title="plan.docx" contentType="${DOCX}">\nShip the beta on Friday\n</attachment>`,
-      '<attachment title="chart.png" contentType="image/png">\n(A image/png file, shown by its title only.)\n</attachment>',
+      [imageIntro('chart.png'), imagePart(chart)],
       'Summarise',
     ]);
+  });
+
+  it('shows an attached image to a model that reads images, and describes it to a text-only model', async () => {
+    const square = pngOf(2, 2);
+    const fileId = await upload(a.admin, square, 'image/png');
+    const { sId: cId } = await world.conversation(a.admin, {});
+    await api(t, a.admin)
+      .post(fragmentsPath(a.admin, cId))
+      .send({ title: 'diagram.png', fileId })
+      .expect(200);
+    const model = (modelId: string) => ({ providerId: 'openai', modelId, temperature: 0 });
+    const vision = await world.agent(a.admin, { instructions: 'Look.', model: model('gpt-test') });
+    const textOnly = await world.agent(a.admin, { instructions: 'Read.', model: model('gpt-text-only') });
+
+    openai.script({ kind: 'stream', chunks: ['A red square.'] });
+    const seen = await userTurnsOf(
+      () => world.message(a.admin, cId, 'What is in it?', { mentions: [vision.sId] }),
+      () => answered({ app: t, world }, a.admin, cId, 1),
+    );
+    expect(seen).toEqual([
+      { role: 'user', content: [imageIntro('diagram.png'), imagePart(square)] },
+      { role: 'user', content: 'What is in it?' },
+    ]);
+
+    openai.script({ kind: 'stream', chunks: ['A file named diagram.png.'] });
+    const described = await userTurnsOf(
+      () => world.message(a.admin, cId, 'And you?', { mentions: [textOnly.sId] }),
+      () => answered({ app: t, world }, a.admin, cId, 2),
+    );
+    expect(described[0]).toEqual({
+      role: 'user',
+      content:
+        '<attachment title="diagram.png" contentType="image/png">\n(A image/png file, shown by its title only.)\n</attachment>',
+    });
+    expect(JSON.stringify(described)).not.toContain('image_url');
+  });
+
+  it('shows images newest first within CONTENT_FRAGMENT_IMAGE_BYTES, describing the rest and saying why', async () => {
+    const small = await createTestApp({
+      config: {
+        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
+        contentFragmentImageMaxBytes: 6_000,
+      },
+    });
+    try {
+      const on = { app: small, world: new World(small) };
+      const w = await on.world.workspace();
+      // Varied pixels do not compress: about 4.9 KB each, so only one of the two fits.
+      let seed = 7;
+      const noise = (): [number, number, number] => {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+        return [seed & 255, (seed >> 8) & 255, (seed >> 16) & 255];
+      };
+      const tiny = pngOf(1, 1);
+      const older = pngOf(40, 40, noise);
+      const newer = pngOf(40, 40, noise);
+      expect(older.length).toBeGreaterThan(3_000);
+      expect(newer.length + tiny.length).toBeLessThan(6_000);
+      const ids: string[] = [];
+      for (const png of [tiny, older, newer]) ids.push(await upload(w.admin, png, 'image/png', {}, on));
+      const agent = await on.world.agent(w.admin, {
+        instructions: 'Look.',
+        model: { providerId: 'openai', modelId: 'gpt-test', temperature: 0 },
+      });
+      openai.script({ kind: 'stream', chunks: ['Three images.'] });
+      let cId = '';
+      const seen = await userTurnsOf(
+        async () => {
+          const res = await api(small, w.admin)
+            .post(paths.conversations(w.workspace.sId))
+            .send({
+              contentFragments: ids.map((fileId, i) => ({ title: `img-${i}.png`, fileId })),
+              message: { content: 'Compare', mentions: [{ configurationId: agent.sId }], context },
+            })
+            .expect(200);
+          cId = res.body.conversation.sId as string;
+        },
+        () => answered(on, w.admin, cId, 1),
+      );
+      expect(seen.map((m) => m.content)).toEqual([
+        [imageIntro('img-0.png'), imagePart(tiny)],
+        `<attachment title="img-1.png" contentType="image/png">\n(A image/png file, shown by its title only: its ${older.length} bytes pass what is left of the 6000 bytes of images a request may show the model (CONTENT_FRAGMENT_IMAGE_BYTES).)\n</attachment>`,
+        [imageIntro('img-2.png'), imagePart(newer)],
+        'Compare',
+      ]);
+    } finally {
+      await small.close();
+    }
   });
 
   it('binds an attached file to its conversation: a member who cannot read the conversation cannot read the file', async () => {

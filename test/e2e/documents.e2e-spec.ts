@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { documentBodyLimit } from 'src/modules/data-sources/http/dto/documents.dto';
+import { JSON_BODY_LIMIT_BYTES } from 'src/platform/http/json-body-parser';
 import { expect, expectError } from 'test/support/expect';
+import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
@@ -499,5 +502,127 @@ describe('documents of data sources and their search', () => {
       404,
       'data_source_document_not_found',
     );
+  });
+
+  describe('with the default 5 MB text limit and a small documents-per-data-source limit', () => {
+    const MAX_TEXT = 5_000_000;
+    const PER_SOURCE = 4;
+    let big: TestApp;
+    let w: WorkspaceFixture;
+    let space: string;
+
+    const bigDataSource = async (name: string) => {
+      const res = await api(big, w.admin)
+        .post(`/api/w/${w.workspace.sId}/spaces/${space}/data_sources`)
+        .send({ name })
+        .expect(200);
+      return { dsId: res.body.dataSource.sId as string, viewId: res.body.dataSourceView.sId as string };
+    };
+    const documentsOf = (dsId: string, suffix = '') =>
+      `/api/v1/w/${w.workspace.sId}/spaces/${space}/data_sources/${dsId}/documents${suffix}`;
+    const put = (dsId: string, documentId: string, body: Record<string, unknown> | string) =>
+      api(big, w.admin)
+        .post(documentsOf(dsId, `/${documentId}`))
+        .set('Content-Type', 'application/json')
+        .send(typeof body === 'string' ? body : JSON.stringify(body));
+    const listed = async (dsId: string) => {
+      const res = await api(big, w.admin).get(documentsOf(dsId)).query({ limit: 100 }).expect(200);
+      return (res.body.documents as { document_id: string }[]).map((d) => d.document_id).sort();
+    };
+
+    beforeAll(async () => {
+      big = await createTestApp({
+        config: {
+          documents: { maxTextBytes: MAX_TEXT, maxPerDataSource: PER_SOURCE, maxTags: 8, maxParents: 8 },
+        },
+      });
+      expect(big.config.documents.maxTextBytes).toBe(MAX_TEXT);
+      w = await new World(big).workspace();
+      space = await new World(big).globalSpace(w.admin);
+    });
+    afterAll(() => big.close());
+
+    it('takes a 4.5 MB text past the 1 MiB every other route keeps, and refuses a body over its own limit with 413', async () => {
+      const { dsId, viewId } = await bigDataSource('Large texts');
+      const words = 'quarterly revenue grew across every region ';
+      const text = `${words.repeat(Math.floor(4_500_000 / words.length))}zanzibar`;
+      expect(Buffer.byteLength(text)).toBeGreaterThan(4_400_000);
+      const res = await put(dsId, 'annual-report', {
+        title: 'Annual report',
+        text,
+        light_document_output: true,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.document).toMatchObject({ text_size: Buffer.byteLength(text), text: null });
+      const read = await api(big, w.admin).get(documentsOf(dsId, '/annual-report')).expect(200);
+      expect(read.body.document.text).toBe(text);
+      const found = await api(big, w.admin)
+        .get(`/api/v1/w/${w.workspace.sId}/spaces/${space}/data_source_views/${viewId}/search`)
+        .query({ query: 'zanzibar' })
+        .expect(200);
+      expect(found.body.documents.map((d: { document_id: string }) => d.document_id)).toEqual([
+        'annual-report',
+      ]);
+
+      // Escaped text takes more bytes than it holds: 3 MB of "é" sent as \u00e9 is a 9 MB body.
+      const escaped = `{"text": "${'\\u00e9'.repeat(1_500_000)}"}`;
+      expect(Buffer.byteLength(escaped)).toBeGreaterThan(9_000_000);
+      expect((await put(dsId, 'escaped', escaped)).status).toBe(200);
+
+      const limit = documentBodyLimit(MAX_TEXT);
+      const tooLarge = await put(dsId, 'too-large', { text: 'x'.repeat(limit) });
+      expectError(tooLarge, 413, 'payload_too_large');
+      expect(tooLarge.body.error.message).toBe(`The JSON body exceeds the limit of ${limit} bytes.`);
+      // Under the route's limit but over the document's: 400 naming the document limit.
+      const overText = await put(dsId, 'over-text', { text: 'y'.repeat(MAX_TEXT + 1) });
+      expectError(overText, 400, 'invalid_request_error');
+      expect(overText.body.error.message).toMatch(/DOCUMENT_MAX_TEXT_BYTES/);
+      expect(await listed(dsId)).toEqual(['annual-report', 'escaped']);
+
+      const message = await api(big, w.admin)
+        .post(paths.conversations(w.workspace.sId))
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ message: { content: 'z'.repeat(2_000_000), mentions: [], context: {} } }));
+      expectError(message, 413, 'payload_too_large');
+      expect(message.body.error.message).toBe(
+        `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
+      );
+    });
+
+    it('never lets concurrent creations pass the documents-per-data-source limit; replacing still works at the limit', async () => {
+      const { dsId } = await bigDataSource('Crowded');
+      const racing = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => put(dsId, `racer-${i}`, { text: `Racer number ${i}.` })),
+      );
+      const statuses = racing.map((res) => res.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(PER_SOURCE);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(12 - PER_SOURCE);
+      for (const res of racing.filter((r) => r.status === 400)) {
+        expectError(res, 400, 'invalid_request_error');
+        expect(res.body.error.message).toMatch(/DOCUMENTS_PER_DATA_SOURCE_MAX/);
+      }
+      const kept = await listed(dsId);
+      expect(kept).toHaveLength(PER_SOURCE);
+
+      // At the limit: replacements all pass, creations racing them all fail.
+      const mixed = await Promise.all([
+        ...kept.map((id) => put(dsId, id, { text: `Replaced ${id}.` })),
+        ...[0, 1, 2, 3].map((i) => put(dsId, `late-${i}`, { text: 'Too late.' })),
+      ]);
+      expect(mixed.map((res) => res.status)).toEqual([200, 200, 200, 200, 400, 400, 400, 400]);
+      expect(await listed(dsId)).toEqual(kept);
+      const replaced = await api(big, w.admin)
+        .get(documentsOf(dsId, `/${kept[0]}`))
+        .expect(200);
+      expect(replaced.body.document.text).toBe(`Replaced ${kept[0]}.`);
+
+      // A deletion frees a place, exactly one.
+      await api(big, w.admin)
+        .delete(documentsOf(dsId, `/${kept[0]}`))
+        .expect(200);
+      const refill = await Promise.all([0, 1, 2].map((i) => put(dsId, `refill-${i}`, { text: 'Refill.' })));
+      expect(refill.map((res) => res.status).sort()).toEqual([200, 400, 400]);
+      expect(await listed(dsId)).toHaveLength(PER_SOURCE);
+    });
   });
 });

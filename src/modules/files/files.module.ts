@@ -31,6 +31,6 @@ import { ExpiredFilesWorker } from 'src/modules/files/workers/expired-files.work
     { provide: DocumentParser, useClass: LibraryDocumentParser },
     blobStorageProvider,
   ],
-  exports: [FilesService, FragmentFiles],
+  exports: [FilesService, FileAttachmentsService, FragmentFiles],
 })
 export class FilesModule {}

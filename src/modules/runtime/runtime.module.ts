@@ -5,6 +5,7 @@ import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module'
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
+import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
 import { RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
@@ -23,6 +24,7 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
   imports: [ConversationsModule, AgentsModule, DataSourcesModule, IdentityModule, WakeUpsModule],
   providers: [
     AgentRunsService,
+    ModelHistoryService,
     RunRecoveryService,
     RunToolsService,
     ToolCallsService,

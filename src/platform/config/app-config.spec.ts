@@ -29,6 +29,21 @@ describe('loadAppConfig', () => {
     });
   });
 
+  it('reads the document and image limits, and the models that read no images', () => {
+    expect(loadAppConfig({}).documents.maxTextBytes).toBe(5_000_000);
+    expect(loadAppConfig({}).contentFragmentImageMaxBytes).toBe(10 * 1024 * 1024);
+    const config = loadAppConfig({
+      DOCUMENT_MAX_TEXT_BYTES: '16777216',
+      CONTENT_FRAGMENT_IMAGE_BYTES: '0',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_TEXT_ONLY_MODELS: ' qwen2.5:7b, llama3.1:8b ,',
+    });
+    expect(config.documents.maxTextBytes).toBe(16_777_216);
+    expect(config.contentFragmentImageMaxBytes).toBe(0);
+    expect(config.openai?.textOnlyModels).toEqual(['qwen2.5:7b', 'llama3.1:8b']);
+    expect(() => loadAppConfig({ DOCUMENT_MAX_TEXT_BYTES: '16777217' })).toThrow(ConfigError);
+  });
+
   it('reads the event stream caps and the access re-check period', () => {
     const config = loadAppConfig({
       SSE_MAX_KEY_STREAMS: '3',

@@ -39,6 +39,8 @@ export interface AppConfigValues {
   runs: RunSettings;
   /** Text of a conversation's content fragments a run gives the model; the rest is cut, saying so. */
   contentFragmentBudgetBytes: number;
+  /** Bytes of the images of content fragments one model request may show (newest first); 0: none. */
+  contentFragmentImageMaxBytes: number;
   openai: OpenAiSettings | null;
   tools: ToolSettings;
   /** Null means: a random secret generated once and kept in `dataDir`. */
@@ -51,7 +53,7 @@ export interface AppConfigValues {
 
 /** Limits of the documents of data sources; over one, an upsert is refused with 400 naming it. */
 export interface DocumentsSettings {
-  /** UTF-8 bytes of a document's text (bounded by the 1 MiB JSON body limit). */
+  /** UTF-8 bytes of a document's text; the upsert route's body limit follows from it. */
   maxTextBytes: number;
   maxPerDataSource: number;
   maxTags: number;
@@ -96,6 +98,8 @@ export interface OpenAiSettings {
   apiKey: string | null;
   timeoutMs: number;
   maxRetries: number;
+  /** Models of that endpoint that read no images: they get an image's title and type instead. */
+  textOnlyModels?: string[];
 }
 
 export interface SseSettings {
@@ -128,6 +132,7 @@ export class AppConfig implements AppConfigValues {
   readonly sse!: SseSettings;
   readonly runs!: RunSettings;
   readonly contentFragmentBudgetBytes!: number;
+  readonly contentFragmentImageMaxBytes!: number;
   readonly openai!: OpenAiSettings | null;
   readonly tools!: ToolSettings;
   readonly urlSigningSecret!: string | null;
@@ -211,6 +216,10 @@ function readOpenAi(env: Env): OpenAiSettings | null {
     apiKey,
     timeoutMs: readDuration(env, 'OPENAI_TIMEOUT_MS', 60_000),
     maxRetries: readCount(env, 'OPENAI_MAX_RETRIES', 2, 10),
+    textOnlyModels: (env.OPENAI_TEXT_ONLY_MODELS ?? '')
+      .split(',')
+      .map((model) => model.trim())
+      .filter((model) => model !== ''),
   };
 }
 
@@ -366,6 +375,13 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       concurrency: readInteger(env, 'RUN_CONCURRENCY', DEFAULT_RUN_CONCURRENCY, 1, 10_000),
     },
     contentFragmentBudgetBytes: readInteger(env, 'CONTENT_FRAGMENT_BUDGET_BYTES', 262_144, 1_024, 16_777_216),
+    contentFragmentImageMaxBytes: readInteger(
+      env,
+      'CONTENT_FRAGMENT_IMAGE_BYTES',
+      10_485_760,
+      0,
+      67_108_864,
+    ),
     openai: readOpenAi(env),
     tools: {
       callTimeoutMs: readDuration(env, 'TOOL_CALL_TIMEOUT_MS', 60_000),
@@ -381,7 +397,7 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
     files: readFilesSettings(env),
     s3: readS3Settings(env),
     documents: {
-      maxTextBytes: readInteger(env, 'DOCUMENT_MAX_TEXT_BYTES', 1_000_000, 1_024, 1_000_000),
+      maxTextBytes: readInteger(env, 'DOCUMENT_MAX_TEXT_BYTES', 5_000_000, 1_024, 16_777_216),
       maxPerDataSource: readInteger(env, 'DOCUMENTS_PER_DATA_SOURCE_MAX', 100_000, 1, 100_000_000),
       maxTags: readInteger(env, 'DOCUMENT_MAX_TAGS', 64, 0, 1_000),
       maxParents: readInteger(env, 'DOCUMENT_MAX_PARENTS', 64, 0, 1_000),

@@ -1,8 +1,27 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { AppConfig } from 'src/platform/config/app-config';
 import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from 'src/platform/http/storable-text';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The body types (DTO classes) allowed more than JSON_BODY_LIMIT_BYTES, with their limit. */
+const LARGER_BODIES = new WeakMap<object, (config: AppConfig) => number>();
+
+/**
+ * Lets the routes that take this body type read up to `limit(config)` bytes (a document's text
+ * can be megabytes); every other body stays within JSON_BODY_LIMIT_BYTES. The other protections
+ * (depth, array items, value count) hold whatever the size.
+ */
+export function JsonBodyLimit(limit: (config: AppConfig) => number): ClassDecorator {
+  return (target) => void LARGER_BODIES.set(target, limit);
+}
+
+/** The byte limit of a body validated as `metatype`. */
+export function jsonBodyLimitOf(metatype: unknown, config: AppConfig): number {
+  const larger = typeof metatype === 'function' ? LARGER_BODIES.get(metatype) : undefined;
+  return larger ? Math.max(JSON_BODY_LIMIT_BYTES, larger(config)) : JSON_BODY_LIMIT_BYTES;
+}
 /**
  * Far deeper than any request body of the API. Validation transforms bodies recursively, so a
  * body nested thousands of levels deep would exhaust the stack: it is refused before.
@@ -124,11 +143,8 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function tooLarge(): DomainError {
-  return new DomainError(
-    'payload_too_large',
-    `The JSON body exceeds the limit of ${JSON_BODY_LIMIT_BYTES} bytes.`,
-  );
+function tooLarge(limitBytes: number): DomainError {
+  return new DomainError('payload_too_large', `The JSON body exceeds the limit of ${limitBytes} bytes.`);
 }
 
 /** The client went away mid-body: a client fault (4xx), though nobody is left to answer. */
@@ -144,10 +160,10 @@ function cutShort(): Error {
 export class PendingJsonBody {
   constructor(private readonly req: IncomingMessage) {}
 
-  read(): Promise<unknown> {
+  read(limitBytes = JSON_BODY_LIMIT_BYTES): Promise<unknown> {
     const { req } = this;
     const { headers } = req;
-    if (Number(headers['content-length'] ?? 0) > JSON_BODY_LIMIT_BYTES) return Promise.reject(tooLarge());
+    if (Number(headers['content-length'] ?? 0) > limitBytes) return Promise.reject(tooLarge(limitBytes));
     const refusal = refusedEncoding(headers);
     if (refusal !== null) return Promise.reject(new DomainError('unsupported_media_type', refusal));
     return new Promise((resolve, reject) => {
@@ -155,9 +171,9 @@ export class PendingJsonBody {
       let received = 0;
       const onData = (chunk: Buffer) => {
         received += chunk.length;
-        if (received <= JSON_BODY_LIMIT_BYTES) return void chunks.push(chunk);
+        if (received <= limitBytes) return void chunks.push(chunk);
         stop();
-        reject(tooLarge());
+        reject(tooLarge(limitBytes));
       };
       const onEnd = () => {
         stop();

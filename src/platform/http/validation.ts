@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { PendingJsonBody, UnreadBody } from 'src/platform/http/json-body-parser';
+import type { AppConfig } from 'src/platform/config/app-config';
+import { PendingJsonBody, UnreadBody, jsonBodyLimitOf } from 'src/platform/http/json-body-parser';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -21,10 +22,19 @@ function describe(errors: ValidationError[], parent = ''): string[] {
  * the look-ups that follow. A route that takes a JSON body refuses any other body (415).
  */
 class ApiValidationPipe extends ValidationPipe {
+  constructor(
+    options: ConstructorParameters<typeof ValidationPipe>[0],
+    private readonly config: AppConfig,
+  ) {
+    super(options);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'param') return value;
     if (value instanceof UnreadBody) throw value.refusal();
-    if (value instanceof PendingJsonBody) return super.transform(await value.read(), metadata);
+    if (value instanceof PendingJsonBody) {
+      return super.transform(await value.read(jsonBodyLimitOf(metadata.metatype, this.config)), metadata);
+    }
     return super.transform(value, metadata) as Promise<unknown>;
   }
 }
@@ -41,13 +51,16 @@ function refusalMessage(errors: ValidationError[]): string {
   return more > 0 ? `${listed}; and ${more} more problem${more === 1 ? '' : 's'}.` : listed;
 }
 
-export function createValidationPipe(): ValidationPipe {
-  return new ApiValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    transform: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new InvalidRequestError(refusalMessage(errors)),
-  });
+export function createValidationPipe(config: AppConfig): ValidationPipe {
+  return new ApiValidationPipe(
+    {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new InvalidRequestError(refusalMessage(errors)),
+    },
+    config,
+  );
 }

@@ -50,7 +50,7 @@ export class DocumentsService {
 
   /**
    * Inserts or replaces a document, its chunks and their index entries in one transaction. A new
-   * document counts against the data source's limit; two racing creations may both pass it.
+   * document counts against the data source's limit, however many are created at once.
    */
   async upsert(
     caller: Caller,
@@ -66,16 +66,20 @@ export class DocumentsService {
     const hash = createHash('sha256').update(valid.text).digest('hex');
     const document = await this.unitOfWork.run(async () => {
       const { workspaceId } = caller;
-      const { exists, count } = await this.documents.presence(workspaceId, dataSource.id, valid.documentId);
-      if (!exists && count >= limits.maxPerDataSource) {
-        throw new DocumentLimitReached(limits.maxPerDataSource);
-      }
-      const stored = await this.documents.upsert(workspaceId, dataSource.id, {
+      const { document: stored, created } = await this.documents.upsert(workspaceId, dataSource.id, {
         ...valid,
         hash,
         chunkCount: chunks.length,
       });
       await this.index.index(workspaceId, stored, dataSource.textSearchConfig, chunks);
+      // Counted last: the data source stays locked from the count to the commit, so concurrent
+      // creations wait only for each other's commit; over the limit, everything rolls back.
+      if (
+        created &&
+        !(await this.documents.countCreated(workspaceId, dataSource.id, limits.maxPerDataSource))
+      ) {
+        throw new DocumentLimitReached(limits.maxPerDataSource);
+      }
       return stored;
     });
     return { document, dataSource };

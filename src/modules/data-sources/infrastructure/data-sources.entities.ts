@@ -49,6 +49,14 @@ export class DataSourceEntity {
   @Column({ name: 'text_search_config', type: 'varchar', length: 63, default: 'simple' })
   textSearchConfig!: string;
 
+  /**
+   * Its documents, kept by the document repository in the transactions that add and delete them:
+   * the limit check is one conditional update of this row, whose lock makes concurrent creations
+   * count one after the other.
+   */
+  @Column({ name: 'document_count', type: 'int', default: 0 })
+  documentCount!: number;
+
   @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
   workspace?: WorkspaceEntity;

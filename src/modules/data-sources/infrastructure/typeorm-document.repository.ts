@@ -53,50 +53,46 @@ export class TypeormDocumentRepository extends DocumentRepository {
     workspaceId: number,
     dataSourceId: number,
     document: DocumentToStore,
-  ): Promise<DataSourceDocument> {
-    const [row] = await this.db.manager().query<DataSourceDocumentEntity[]>(
-      `INSERT INTO data_source_documents (workspace_id, data_source_id, document_id, title, text, text_bytes,
+  ): Promise<{ document: DataSourceDocument; created: boolean }> {
+    // Only what the database decides comes back (the text may be megabytes); `xmax = 0`: inserted.
+    const [row] = await this.db
+      .manager()
+      .query<{ id: number; createdAt: Date; updatedAt: Date; created: boolean }[]>(
+        `INSERT INTO data_source_documents (workspace_id, data_source_id, document_id, title, text, text_bytes,
          source_url, tags, parents, mime_type, timestamp, hash, chunk_count)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (data_source_id, document_id) DO UPDATE SET title = EXCLUDED.title, text = EXCLUDED.text,
          text_bytes = EXCLUDED.text_bytes, source_url = EXCLUDED.source_url, tags = EXCLUDED.tags,
          parents = EXCLUDED.parents, mime_type = EXCLUDED.mime_type, timestamp = EXCLUDED.timestamp,
          hash = EXCLUDED.hash, chunk_count = EXCLUDED.chunk_count, updated_at = now()
-       RETURNING ${COLUMNS}`,
-      [
-        workspaceId,
-        dataSourceId,
-        document.documentId,
-        document.title,
-        document.text,
-        document.textBytes,
-        document.sourceUrl,
-        document.tags,
-        document.parents,
-        document.mimeType,
-        document.timestamp,
-        document.hash,
-        document.chunkCount,
-      ],
-    );
-    return toDocument(row);
+       RETURNING id, created_at AS "createdAt", updated_at AS "updatedAt", (xmax = 0) AS created`,
+        [
+          workspaceId,
+          dataSourceId,
+          document.documentId,
+          document.title,
+          document.text,
+          document.textBytes,
+          document.sourceUrl,
+          document.tags,
+          document.parents,
+          document.mimeType,
+          document.timestamp,
+          document.hash,
+          document.chunkCount,
+        ],
+      );
+    const { id, createdAt, updatedAt, created } = row;
+    return { document: { ...document, id, dataSourceId, createdAt, updatedAt }, created };
   }
 
-  async presence(
-    workspaceId: number,
-    dataSourceId: number,
-    documentId: string,
-  ): Promise<{ exists: boolean; count: number }> {
-    // The count is skipped when the document exists: replacing it never breaks the limit.
-    const [row] = await this.db.manager().query<{ exists: boolean; count: string }[]>(
-      `WITH found AS (SELECT EXISTS (SELECT 1 FROM data_source_documents
-         WHERE workspace_id = $1 AND data_source_id = $2 AND document_id = $3) AS exists)
-       SELECT found.exists, CASE WHEN found.exists THEN 0 ELSE (SELECT count(*) FROM data_source_documents
-         WHERE workspace_id = $1 AND data_source_id = $2) END AS count
-       FROM found`,
-      [workspaceId, dataSourceId, documentId],
+  async countCreated(workspaceId: number, dataSourceId: number, max: number): Promise<boolean> {
+    const [rows] = await this.db.manager().query<[unknown[], number]>(
+      `UPDATE data_sources SET document_count = document_count + 1
+       WHERE workspace_id = $1 AND id = $2 AND document_count < $3 RETURNING id`,
+      [workspaceId, dataSourceId, max],
     );
-    return { exists: row.exists, count: Number(row.count) };
+    return rows.length > 0;
   }
 
   async find(
@@ -128,8 +124,15 @@ export class TypeormDocumentRepository extends DocumentRepository {
   }
 
   async delete(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean> {
-    const result = await this.rows.delete({ workspaceId, dataSourceId, documentId });
-    return (result.affected ?? 0) > 0;
+    // One statement: the row and its count go together.
+    const [rows] = await this.db.manager().query<[{ deleted: number }[], number]>(
+      `WITH gone AS (DELETE FROM data_source_documents
+         WHERE workspace_id = $1 AND data_source_id = $2 AND document_id = $3 RETURNING 1)
+       UPDATE data_sources SET document_count = document_count - (SELECT count(*) FROM gone)
+       WHERE workspace_id = $1 AND id = $2 RETURNING (SELECT count(*) FROM gone)::int AS deleted`,
+      [workspaceId, dataSourceId, documentId],
+    );
+    return (rows[0]?.deleted ?? 0) > 0;
   }
 
   async recent(workspaceId: number, scopes: DocumentScope[], limit: number): Promise<DataSourceDocument[]> {

@@ -1,9 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';
+import { blobKey } from 'src/modules/files/domain/file';
 import { FileNotFound } from 'src/modules/files/domain/files.errors';
 import { FragmentFile, FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+
+/** Image types a model may be shown (those uploads check by their first bytes). */
+const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** An image a content fragment shows; `data` is null when it is larger than the bytes offered. */
+export interface FragmentImage {
+  contentType: string;
+  size: number;
+  data: Buffer | null;
+}
 
 /**
  * Files put in conversations as content fragments. A file bound to a conversation is readable
@@ -11,7 +24,10 @@ import { FragmentFile, FragmentFiles } from 'src/modules/conversations/applicati
  */
 @Injectable()
 export class FileAttachmentsService extends FragmentFiles {
-  constructor(private readonly files: FileRepository) {
+  constructor(
+    private readonly files: FileRepository,
+    private readonly blobs: BlobStorage,
+  ) {
     super();
   }
 
@@ -42,4 +58,39 @@ export class FileAttachmentsService extends FragmentFiles {
       text: await this.files.findText(caller.workspaceId, file.id),
     };
   }
+
+  /**
+   * The content of an image a content fragment of the workspace shows, for a run's model: read
+   * only when it fits in `maxBytes`. Null when the file is gone (deleted since) or not a ready image.
+   * The fragment is the access rule: whoever runs in its conversation may read it (forks included).
+   */
+  async imageOfFragment(
+    workspaceId: number,
+    fileSId: string,
+    maxBytes: number,
+  ): Promise<FragmentImage | null> {
+    const file = await this.files.find(workspaceId, fileSId);
+    if (!file || file.status !== 'ready' || !MODEL_IMAGE_TYPES.has(file.contentType)) return null;
+    const image = { contentType: file.contentType, size: file.fileSize };
+    if (file.fileSize > maxBytes) return { ...image, data: null };
+    const content = await this.blobs.read(blobKey(file));
+    if (!content) return null;
+    const data = await readUpTo(content, maxBytes);
+    return data === null ? { ...image, data: null } : { ...image, size: data.length, data };
+  }
+}
+
+/** The whole content, or null once it passes `maxBytes` (the stream is then destroyed). */
+async function readUpTo(content: Readable, maxBytes: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of content as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      content.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }

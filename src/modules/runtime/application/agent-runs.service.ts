@@ -3,16 +3,13 @@ import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { MessagePosted } from 'src/platform/events/in-process-events';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import {
-  AgentMessagesService,
-  ConversationMessage,
-  Run,
-} from 'src/modules/conversations/application/agent-messages.service';
+import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
 import {
   AgentAction,
   AgentActionsService,
   UNAVAILABLE_STEP,
 } from 'src/modules/conversations/application/agent-actions.service';
+import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
 import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
 import {
   ModelError,
@@ -51,6 +48,7 @@ export class AgentRunsService {
     private readonly subAgents: SubAgentRunsService,
     private readonly runState: RunStateRepository,
     private readonly models: ModelProviders,
+    private readonly modelHistory: ModelHistoryService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly log: OperatorLog,
@@ -114,7 +112,9 @@ export class AgentRunsService {
         this.agentMessages.history(run),
         this.actions.listForMessage(run.caller.workspaceId, run.message.id),
       ]);
-      const messages = toModelMessages(history);
+      const provider = this.models.get(run.agent.model.providerId);
+      const acceptsImages = provider.acceptsImages(run.agent.model.modelId);
+      const messages = await this.modelHistory.messages(run.caller.workspaceId, history, acceptsImages);
       let step = 0;
       const calls = done.filter((action) => action.step !== UNAVAILABLE_STEP);
       if (calls.length > 0) {
@@ -122,7 +122,6 @@ export class AgentRunsService {
       } else if (done.length === 0 && toolset.unavailable.length > 0) {
         await this.actions.recordUnavailable(run, toolset.unavailable);
       }
-      const provider = this.models.get(run.agent.model.providerId);
       for (; step < run.agent.maxStepsPerRun; step++) {
         const last = step === run.agent.maxStepsPerRun - 1;
         const result = await streamStep(
@@ -206,24 +205,4 @@ export class AgentRunsService {
         this.log.error(AgentRunsService.name, { err: finishError }, 'Could not record a failed run'),
       );
   }
-}
-
-/**
- * The conversation as the model reads it. A content fragment is a user turn holding its text; an
- * image or audio file (no text: providers with image input are not wired yet) is named by its title.
- */
-function toModelMessages(history: ConversationMessage[]): ModelMessage[] {
-  return history.flatMap((message): ModelMessage[] => {
-    if (message.type === 'user_message') return [{ role: 'user', content: message.content }];
-    if (message.type === 'content_fragment') {
-      const body = message.text || `(A ${message.contentType} file, shown by its title only.)`;
-      return [
-        {
-          role: 'user',
-          content: `<attachment title=${JSON.stringify(message.title)} contentType="${message.contentType}">\n${body}\n</attachment>`,
-        },
-      ];
-    }
-    return message.status === 'succeeded' ? [{ role: 'assistant', content: message.content }] : [];
-  });
 }

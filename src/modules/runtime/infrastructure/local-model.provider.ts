@@ -53,6 +53,11 @@ export class LocalModelProvider extends ModelProvider {
     );
   }
 
+  /** It reads text only: images are described to it by their title and type. */
+  acceptsImages(): boolean {
+    return false;
+  }
+
   private async *say(answer: string, signal: AbortSignal): AsyncIterable<ModelChunk> {
     for (const chunk of chunkAnswer(answer)) {
       if (this.config.runs.localModelChunkDelayMs > 0) {

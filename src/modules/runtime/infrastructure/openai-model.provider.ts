@@ -71,6 +71,11 @@ export class OpenAiModelProvider extends ModelProvider {
     }
   }
 
+  /** Every model reads images unless OPENAI_TEXT_ONLY_MODELS names it. */
+  acceptsImages(modelId: string): boolean {
+    return !(this.config.openai?.textOnlyModels ?? []).includes(modelId);
+  }
+
   private async connect(
     settings: OpenAiSettings,
     request: ModelRequest,
@@ -179,7 +184,18 @@ function requestBody(request: ModelRequest): Record<string, unknown> {
 function toWire(message: ModelMessage): Record<string, unknown> {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: message.content };
+      if (!message.image) return { role: 'user', content: message.content };
+      // The chat-completions form of an image: a content part carrying it as a data URL.
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.content },
+          {
+            type: 'image_url',
+            image_url: { url: `data:${message.image.contentType};base64,${message.image.base64}` },
+          },
+        ],
+      };
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
     case 'assistant':

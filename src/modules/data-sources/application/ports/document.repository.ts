@@ -20,18 +20,20 @@ export interface DocumentScope {
  * workspace is never found. Deleting a document deletes its chunks with it.
  */
 export abstract class DocumentRepository {
-  /** Inserts or replaces the document of that id. */
+  /**
+   * Inserts or replaces the document of that id; `created` when it is new. A new document is not
+   * counted in its data source until `countCreated`.
+   */
   abstract upsert(
     workspaceId: number,
     dataSourceId: number,
     document: DocumentToStore,
-  ): Promise<DataSourceDocument>;
-  /** Whether that document exists, and how many documents the data source holds (0 when it does). */
-  abstract presence(
-    workspaceId: number,
-    dataSourceId: number,
-    documentId: string,
-  ): Promise<{ exists: boolean; count: number }>;
+  ): Promise<{ document: DataSourceDocument; created: boolean }>;
+  /**
+   * Counts a created document in its data source unless it holds `max` already (false then). The
+   * data source is locked until the transaction ends, so concurrent creations are counted in turn.
+   */
+  abstract countCreated(workspaceId: number, dataSourceId: number, max: number): Promise<boolean>;
   abstract find(
     workspaceId: number,
     dataSourceId: number,
@@ -43,7 +45,7 @@ export abstract class DocumentRepository {
     dataSourceId: number,
     page: { afterId: number; limit: number },
   ): Promise<DocumentSummary[]>;
-  /** False when it was already gone. */
+  /** False when it was already gone; the data source counts one document less. */
   abstract delete(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean>;
   /** The most recent documents (by their timestamp) of the scopes, newest first. */
   abstract recent(workspaceId: number, scopes: DocumentScope[], limit: number): Promise<DataSourceDocument[]>;

@@ -14,6 +14,7 @@ import {
   ValidateNested,
   Matches,
 } from 'class-validator';
+import { JSON_BODY_LIMIT_BYTES, JsonBodyLimit } from 'src/platform/http/json-body-parser';
 import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
 import {
   DOCUMENT_ID_MAX,
@@ -56,6 +57,16 @@ export class SectionDto {
   sections!: SectionDto[];
 }
 
+/**
+ * The body limit of an upsert: the largest text JSON-escaped, at three bytes a byte of text (what
+ * encoders that escape non-ASCII text as `\uXXXX` write for accented and Cyrillic letters, the
+ * worst common case), and 1 MiB for the other fields.
+ */
+export function documentBodyLimit(maxTextBytes: number): number {
+  return 3 * maxTextBytes + JSON_BODY_LIMIT_BYTES;
+}
+
+@JsonBodyLimit((config) => documentBodyLimit(config.documents.maxTextBytes))
 export class UpsertDocumentDto {
   @ApiPropertyOptional({ example: 'Refund policy', maxLength: DOCUMENT_TITLE_MAX, nullable: true })
   @IsOptional()

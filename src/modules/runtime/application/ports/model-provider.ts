@@ -20,8 +20,15 @@ export interface ModelToolCall {
   arguments: string;
 }
 
+/** An image a user turn shows, for providers that read images: its bytes in base64. */
+export interface ModelImage {
+  contentType: string;
+  base64: string;
+}
+
 export type ModelMessage =
-  | { role: 'user'; content: string }
+  /** With `image`, `content` introduces it; a provider that reads no images never gets one. */
+  | { role: 'user'; content: string; image?: ModelImage }
   | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
@@ -54,6 +61,8 @@ export class ModelError extends Error {
  */
 export abstract class ModelProvider {
   abstract stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
+  /** Whether `modelId` reads images in user turns; otherwise the run describes them in text. */
+  abstract acceptsImages(modelId: string): boolean;
 }
 
 /** Port: the adapter for each provider an agent may name. */

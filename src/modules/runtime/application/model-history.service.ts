@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from 'src/platform/config/app-config';
+import type { ConversationMessage } from 'src/modules/conversations/application/agent-messages.service';
+import {
+  FileAttachmentsService,
+  FragmentImage,
+} from 'src/modules/files/application/file-attachments.service';
+import type { ModelImage, ModelMessage } from 'src/modules/runtime/application/ports/model-provider';
+
+type Fragment = Extract<ConversationMessage, { type: 'content_fragment' }>;
+
+/** Why an image fragment reaches the model as its title only, said in the text it reads. */
+type ImageShown = { image: ModelImage } | { reason: string };
+
+/**
+ * The conversation as the model reads it. A content fragment is a user turn holding its text. An
+ * image is shown to a model that reads images (its bytes from the files context), within the
+ * configured bytes, newest first, since the latest image is the one a question is most likely about;
+ * any other image is named by its title and type, saying why.
+ */
+@Injectable()
+export class ModelHistoryService {
+  constructor(
+    private readonly files: FileAttachmentsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async messages(
+    workspaceId: number,
+    history: ConversationMessage[],
+    acceptsImages: boolean,
+  ): Promise<ModelMessage[]> {
+    const images = acceptsImages ? await this.images(workspaceId, history) : new Map<string, ImageShown>();
+    return history.flatMap((message): ModelMessage[] => {
+      if (message.type === 'user_message') return [{ role: 'user', content: message.content }];
+      if (message.type === 'content_fragment') return [fragmentMessage(message, images.get(message.sId))];
+      return message.status === 'succeeded' ? [{ role: 'assistant', content: message.content }] : [];
+    });
+  }
+
+  /** The image fragments of the history that carry a file, read newest first while the bytes last. */
+  private async images(
+    workspaceId: number,
+    history: ConversationMessage[],
+  ): Promise<Map<string, ImageShown>> {
+    const budget = this.config.contentFragmentImageMaxBytes;
+    let left = budget;
+    const shown = new Map<string, ImageShown>();
+    const fragments = history.filter(
+      (message): message is Fragment =>
+        message.type === 'content_fragment' &&
+        message.fileSId !== null &&
+        message.contentType.startsWith('image/'),
+    );
+    for (const fragment of fragments.reverse()) {
+      const image: FragmentImage | null = await this.files.imageOfFragment(
+        workspaceId,
+        fragment.fileSId!,
+        left,
+      );
+      if (image === null) {
+        shown.set(fragment.sId, { reason: 'its file is no longer available' });
+      } else if (image.data === null) {
+        shown.set(fragment.sId, {
+          reason: `its ${image.size} bytes pass what is left of the ${budget} bytes of images a request may show the model (CONTENT_FRAGMENT_IMAGE_BYTES)`,
+        });
+      } else {
+        left -= image.data.length;
+        shown.set(fragment.sId, {
+          image: { contentType: image.contentType, base64: image.data.toString('base64') },
+        });
+      }
+    }
+    return shown;
+  }
+}
+
+function fragmentMessage(fragment: Fragment, image: ImageShown | undefined): ModelMessage {
+  const open = `<attachment title=${JSON.stringify(fragment.title)} contentType="${fragment.contentType}">`;
+  if (image && 'image' in image) {
+    return { role: 'user', content: `${open}\n(The image follows.)\n</attachment>`, image: image.image };
+  }
+  const why = image ? `: ${image.reason}` : '';
+  const body = fragment.text || `(A ${fragment.contentType} file, shown by its title only${why}.)`;
+  return { role: 'user', content: `${open}\n${body}\n</attachment>` };
+}
