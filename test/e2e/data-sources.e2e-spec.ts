@@ -16,6 +16,15 @@ interface DataSourceViewBody {
   dataSource: Record<string, unknown> & { id: number };
 }
 
+/** A view's `editedByUser`: the specification's fields and Dust's. */
+const editor = (actor: Actor, editedAt: unknown) => ({
+  fullName: actor.user.fullName,
+  editedAt,
+  userId: actor.user.sId,
+  email: actor.user.email,
+  imageUrl: null,
+});
+
 describe('data sources and data source views', () => {
   let t: TestApp;
   let world: World;
@@ -87,16 +96,19 @@ describe('data sources and data source views', () => {
         connectorId: expect.any(String),
         connectorProvider: 'zendesk',
         assistantDefaultSelected: true,
-      };
-      expect(created.dataSource).toEqual({
-        ...dataSource,
         sId: expect.stringMatching(/^dts_[0-9A-Za-z]{10}$/),
-      });
+        dustAPIProjectId: expect.any(String),
+        dustAPIDataSourceId: expect.any(String),
+      };
+      expect(created.dataSource).toEqual(dataSource);
+      // Dust's names of the same handles.
+      expect(created.dataSource.dustAPIProjectId).toBe(created.dataSource.serviceAPIProjectId);
+      expect(created.dataSource.dustAPIDataSourceId).toBe(created.dataSource.sId);
       expect(created.view).toEqual({
         category: 'managed',
         createdAt: expect.any(Number),
-        dataSource: { ...dataSource, id: created.dataSource.id, createdAt: created.dataSource.createdAt },
-        editedByUser: { fullName: a.admin.user.fullName, editedAt: created.view.createdAt },
+        dataSource: created.dataSource,
+        editedByUser: editor(a.admin, created.view.createdAt),
         id: expect.any(Number),
         kind: 'default',
         parentsIn: null,
@@ -316,7 +328,7 @@ describe('data sources and data source views', () => {
         spaceId: financeSpace,
         createdAt: expect.any(Number),
         updatedAt: expect.any(Number),
-        editedByUser: { fullName: a.admin.user.fullName, editedAt: expect.any(Number) },
+        editedByUser: editor(a.admin, expect.any(Number)),
       });
       expect(view.sId).not.toBe(source.view.sId);
       expect((await listViews(builder, financeSpace)).find((v) => v.sId === view.sId)).toEqual(view);
@@ -405,7 +417,7 @@ describe('data sources and data source views', () => {
       expect(updated).toEqual({
         ...custom,
         parentsIn: ['space-ops', 'space-eng'],
-        editedByUser: { fullName: second.user.fullName, editedAt: updated.updatedAt },
+        editedByUser: editor(second, updated.updatedAt),
         updatedAt: expect.any(Number),
       });
       expect(updated.updatedAt).toBeGreaterThan(custom.updatedAt);

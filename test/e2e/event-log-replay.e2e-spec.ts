@@ -196,7 +196,7 @@ describe('event log replay (property)', () => {
             what === 'title'
               ? { type: 'conversation_title', created: Date.now(), title: `t${n}` }
               : what === 'tokens'
-                ? { type: 'generation_tokens', ...common, messageId, text: `${n}` }
+                ? { type: 'generation_tokens', ...common, messageId, text: `${n}`, classification: 'tokens' }
                 : { type: 'tool_params', ...common, messageId, action: { n } };
           const id = await log.append(1, 1, event);
           const title = event.type === 'conversation_title' ? event.title : `${event.type}:${n}`;

@@ -133,6 +133,16 @@ describe('files', () => {
       expect(url.searchParams.get('signature')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     });
 
+    it('takes a creation without a use case as a conversation file, as Dust does', async () => {
+      const res = await api(t, member)
+        .post(filesPath())
+        .send({ contentType: 'text/plain', fileName: 'a.txt', fileSize: 1 })
+        .expect(200);
+      expect(res.body).toMatchApiSchema('FileResponse');
+      expect(res.body.file.useCase).toBe('conversation');
+      expect(await row(res.body.file.sId as string)).toMatchObject({ status: 'created' });
+    });
+
     it('uploads through the signed URL without a key, then downloads the same bytes', async () => {
       const file = await world.file<FileBody>(member, textFile(1000, { fileName: 'hello.txt' }));
       const content = Buffer.from('hello, files\n'.repeat(20));
@@ -248,12 +258,7 @@ describe('files', () => {
         'file_too_large',
       ],
       ['an empty file', textFile(0), 400, 'file_is_empty'],
-      [
-        'a missing use case',
-        { contentType: 'text/plain', fileName: 'a.txt', fileSize: 1 },
-        400,
-        'invalid_request_error',
-      ],
+      ['a null use case', textFile(10, { useCase: null }), 400, 'invalid_request_error'],
       ['an unknown use case', textFile(10, { useCase: 'backup' }), 400, 'invalid_request_error'],
       ['an unknown key', textFile(10, { public: true }), 400, 'invalid_request_error'],
       ['a negative size', textFile(-1), 400, 'invalid_request_error'],

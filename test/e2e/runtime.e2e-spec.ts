@@ -196,6 +196,7 @@ describe('agent runtime', () => {
         expect(reply.error).toEqual({
           code: 'model_provider_not_configured',
           message: expect.stringContaining('OPENAI_BASE_URL'),
+          metadata: null,
         });
       } finally {
         await bare.close();

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import type { ConversationEventOf } from 'src/platform/events/conversation-event';
+import type { ConversationEventOf, TokensClassification } from 'src/platform/events/conversation-event';
 
 /**
  * The seven event types of the stream (endpoint 7) and those of an agent message's own stream, for the OpenAPI document; each implements its
@@ -31,6 +31,12 @@ class GenerationTokensEvent implements ConversationEventOf<'generation_tokens'> 
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
   @ApiProperty({ description: 'The next chunk of the answer' }) text!: string;
+  @ApiProperty({
+    enum: ['tokens', 'chain_of_thought'],
+    description:
+      "Dust's classification: `tokens` for the answer, `chain_of_thought` for the model's reasoning when its provider streams it (not part of the answer).",
+  })
+  classification!: TokensClassification;
 }
 
 class AgentMessageDoneEvent implements ConversationEventOf<'agent_message_done'> {

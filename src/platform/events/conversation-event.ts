@@ -47,6 +47,9 @@ export interface EventFilter {
   messageId?: string;
 }
 
+/** What a `generation_tokens` chunk is: the answer, or the model's reasoning when a provider streams it. */
+export type TokensClassification = 'tokens' | 'chain_of_thought';
+
 /**
  * What each event type carries besides `type` and `created`, as clients see it (the spec fixes these
  * shapes). Message and wake-up views stay opaque here: their owners' typed renderers build them.
@@ -54,7 +57,12 @@ export interface EventFilter {
 export interface ConversationEventFields {
   user_message_new: { messageId: string; message: unknown };
   agent_message_new: { configurationId: string; messageId: string; message: unknown };
-  generation_tokens: { configurationId: string; messageId: string; text: string };
+  generation_tokens: {
+    configurationId: string;
+    messageId: string;
+    text: string;
+    classification: TokensClassification;
+  };
   agent_message_done: {
     conversationId: string;
     configurationId: string;

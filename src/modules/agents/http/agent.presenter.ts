@@ -61,6 +61,8 @@ export class PrivateAgentConfiguration {
   @ApiProperty({ example: 'global' }) scope!: string;
   @ApiProperty({ type: PrivateModelView }) model!: PrivateModelView;
   @ApiProperty() maxStepsPerRun!: number;
+  @ApiProperty({ description: 'Whether the agent may render charts and small apps (Dust field).' })
+  visualizationEnabled!: boolean;
   @ApiProperty({ type: [TagView] }) tags!: TagView[];
   @ApiProperty({ description: 'ISO 8601' }) versionCreatedAt!: string;
   @ApiProperty({
@@ -104,7 +106,15 @@ export class PublicAgentConfiguration {
   @ApiProperty({ type: PublicModelView }) model!: PublicModelView;
   @ApiProperty({ type: [ActionView] }) actions!: ActionView[];
   @ApiProperty() maxStepsPerRun!: number;
+  @ApiProperty({ description: 'Whether the agent may render charts and small apps (Dust field).' })
+  visualizationEnabled!: boolean;
   @ApiProperty({ type: String, nullable: true }) templateId!: string | null;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' } },
+    description: 'Spaces a reader needs, one group per space (Dust field).',
+  })
+  requestedGroupIds!: string[][];
 }
 
 class SkippedActionView {
@@ -138,14 +148,14 @@ export function presentPrivateAgent(details: AgentDetails): PrivateAgentConfigur
     scope: agent.scope,
     model: { ...agent.model },
     maxStepsPerRun: agent.maxStepsPerRun,
+    visualizationEnabled: agent.visualizationEnabled,
     tags: details.tags.map((tag) => ({ sId: tag.sId, name: tag.name })),
     versionCreatedAt: agent.versionCreatedAt.toISOString(),
     versionAuthorId: agent.versionAuthorId,
     instructions: details.canRead ? agent.instructions : null,
     userFavorite: details.userFavorite,
     templateId: agent.templateId,
-    // No groups exist apart from spaces: each requested space is its own group.
-    requestedGroupIds: details.requestedSpaceIds.map((spaceId) => [spaceId]),
+    requestedGroupIds: requestedGroupIds(details),
     requestedSpaceIds: details.requestedSpaceIds,
     canRead: details.canRead,
     canEdit: details.canEdit,
@@ -179,8 +189,15 @@ export function presentPublicAgent(details: AgentDetails): PublicAgentConfigurat
     },
     actions: agent.actions.map((action) => ({ ...action })),
     maxStepsPerRun: agent.maxStepsPerRun,
+    visualizationEnabled: agent.visualizationEnabled,
     templateId: agent.templateId,
+    requestedGroupIds: requestedGroupIds(details),
   };
+}
+
+/** No groups exist apart from spaces: each requested space is its own group. */
+function requestedGroupIds(details: AgentDetails): string[][] {
+  return details.requestedSpaceIds.map((spaceId) => [spaceId]);
 }
 
 export function presentSkipped(skipped: SkippedAction[]): SkippedActionView[] {

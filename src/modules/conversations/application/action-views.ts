@@ -1,9 +1,15 @@
 import type { ActionOutput, ActionStatus, AgentAction } from 'src/modules/conversations/domain/action';
 
-/** One tool call of an agent message, as clients see it (in the message and in its events). */
+/**
+ * One tool call of an agent message, as clients see it (in the message and in its events); `type`
+ * and `agentMessageId` are those of Dust's tool actions.
+ */
 export interface ActionView {
   sId: string;
   id: number;
+  type: 'tool_action';
+  /** Row id of the agent message (its `agentMessageId`). */
+  agentMessageId: number;
   /** The function the model called: `<server>__<tool>`. */
   functionCallName: string;
   mcpServerName: string;
@@ -21,6 +27,8 @@ export function renderAction(action: AgentAction): ActionView {
   return {
     sId: action.sId,
     id: action.id,
+    type: 'tool_action',
+    agentMessageId: action.messageId,
     functionCallName: action.functionCallName,
     mcpServerName: action.mcpServerName,
     toolName: action.toolName,

@@ -3,7 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { AppConfig } from 'src/platform/config/app-config';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEventLog, TokensClassification } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
@@ -151,8 +151,16 @@ export class AgentMessagesService {
     return [...messages, ...fitted].sort((a, b) => a.rank - b.rank);
   }
 
-  /** Saves the answer so far and streams `text`; false when the run was cancelled meanwhile. */
-  appendTokens(run: Run, text: string, contentSoFar: string): Promise<boolean> {
+  /**
+   * Saves the answer so far and streams `text` (answer or reasoning, per `classification`); false
+   * when the run was cancelled meanwhile.
+   */
+  appendTokens(
+    run: Run,
+    text: string,
+    contentSoFar: string,
+    classification: TokensClassification = 'tokens',
+  ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
       if (!(await this.messages.saveProgress(run.caller.workspaceId, run.message.id, contentSoFar)))
         return false;
@@ -162,6 +170,7 @@ export class AgentMessagesService {
         configurationId: run.agent.sId,
         messageId: run.message.sId,
         text,
+        classification,
       });
       return true;
     });
@@ -173,7 +182,7 @@ export class AgentMessagesService {
    * message's own stream also gets `agent_message_success` with the final message, or `agent_error`.
    */
   finish(
-    run: Pick<Run, 'conversation' | 'message'> & { agent?: { name: string; pictureUrl: string } },
+    run: Pick<Run, 'conversation' | 'message'> & { agent?: Run['agent'] },
     outcome: AgentMessageOutcome,
   ): Promise<boolean> {
     const { conversation, message } = run;
@@ -210,7 +219,7 @@ export class AgentMessagesService {
   }
 
   private async announceOutcome(
-    run: Pick<Run, 'conversation' | 'message'> & { agent?: { name: string; pictureUrl: string } },
+    run: Pick<Run, 'conversation' | 'message'> & { agent?: Run['agent'] },
     outcome: AgentMessageOutcome,
     common: { created: number; configurationId: string; messageId: string },
   ): Promise<void> {
@@ -232,7 +241,13 @@ export class AgentMessagesService {
     await this.events.append(conversation.workspaceId, conversation.id, {
       type: 'agent_message_success',
       ...common,
-      message: renderAgentMessage(finished as AgentMessage, parent?.sId ?? '', run.agent, actions),
+      // Only a run, which holds its agent, succeeds (cancellations and interruptions fail or cancel).
+      message: renderAgentMessage(
+        finished as AgentMessage,
+        parent?.sId ?? '',
+        run.agent as Run['agent'],
+        actions,
+      ),
     });
   }
 

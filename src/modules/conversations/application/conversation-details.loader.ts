@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Caller } from 'src/platform/auth/caller';
+import { Caller, type Role } from 'src/platform/auth/caller';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import {
@@ -19,9 +19,18 @@ export interface ForkLink {
   user: ForkAuthor | null;
 }
 
+/** The workspace a conversation belongs to, as the caller sees it (its role in it). */
+export interface ConversationOwner {
+  id: number;
+  sId: string;
+  name: string;
+  role: Role;
+}
+
 /** A conversation with what its wire form needs for one caller. */
 export interface ConversationDetails {
   conversation: Conversation;
+  owner: ConversationOwner;
   participation: Participation | null;
   spaceSId: string | null;
   forkedFrom: (ForkLink & { fileCopyStatus: 'pending' | 'completed' }) | null;
@@ -67,7 +76,8 @@ export class ConversationDetailsLoader {
   ): Promise<ConversationDetails[]> {
     const parentIds = conversations.flatMap((c) => (c.forkedFrom ? [c.forkedFrom.parentConversationId] : []));
     const links = [...conversations, ...children].flatMap((c) => (c.forkedFrom ? [c.forkedFrom] : []));
-    const [parents, spaces, sources, members] = await Promise.all([
+    const [workspace, parents, spaces, sources, members] = await Promise.all([
+      this.workspaces.findBySId(caller.workspaceSId),
       this.conversations.findByIds(caller.workspaceId, parentIds),
       conversations.some((c) => c.spaceId !== null) ? this.spaces.listAll(caller) : Promise.resolve([]),
       this.messages.findByIds(
@@ -83,12 +93,20 @@ export class ConversationDetailsLoader {
     const users = new Map(members.map((member) => [member.user.id, member.user]));
     const parentsById = new Map(parents.map((parent) => [parent.id, parent]));
     const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
+    // The caller's key was just checked against this workspace, so it exists.
+    const owner = {
+      id: caller.workspaceId,
+      sId: caller.workspaceSId,
+      name: workspace?.name ?? '',
+      role: caller.role,
+    };
 
     return conversations.map((conversation) => {
       const origin = conversation.forkedFrom;
       const parent = origin ? parentsById.get(origin.parentConversationId) : undefined;
       return {
         conversation,
+        owner,
         participation: participations.get(conversation.id) ?? null,
         spaceSId: conversation.spaceId === null ? null : (spaceSIds.get(conversation.spaceId) ?? null),
         forkedFrom:

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentDetails, AgentsService, AgentVersion } from 'src/modules/agents/application/agents.service';
+import {
+  LightAgentConfiguration,
+  lightAgentConfiguration,
+} from 'src/modules/agents/application/light-agent-configuration';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
 import {
@@ -24,9 +28,16 @@ import {
   agentMentions,
 } from 'src/modules/conversations/domain/message';
 
+/** The specification's four fields, and the rest of Dust's UserType. */
 export interface MessageUserView {
   sId: string;
+  id: number;
+  createdAt: number;
+  provider: string | null;
   username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
   fullName: string;
   image: string;
 }
@@ -64,19 +75,31 @@ export interface UserMessageView {
   reactions: ReactionView[];
 }
 
-/** An agent's answer: one slot per mentioned agent, after the user message it answers. */
+/**
+ * An agent's answer: one slot per mentioned agent, after the user message it answers. Besides our
+ * fields, those of Dust's agent message, so that Dust's client reads it.
+ */
 export interface AgentMessageView {
   type: 'agent_message';
   sId: string;
   id: number;
+  /** Dust keeps agent messages in a table of their own; here it is the message's row id. */
+  agentMessageId: number;
   version: number;
   rank: number;
   created: number;
+  visibility: 'visible';
   parentMessageId: string;
-  configuration: { sId: string; name: string; pictureUrl: string };
+  /** Set by Dust when an agent message hands over to another; answers here always answer a user message. */
+  parentAgentMessageId: null;
+  configuration: LightAgentConfiguration;
   status: AgentMessageStatus;
   content: string;
-  error: { code: string; message: string } | null;
+  /** Model reasoning is not kept apart from the answer. */
+  chainOfThought: null;
+  /** The answer's text as one entry: per-step outputs are not kept apart. */
+  rawContents: { step: number; content: string }[];
+  error: { code: string; message: string; metadata: null } | null;
   completedTs: number | null;
   /** The tool calls the answer made, in call order. */
   actions: ActionView[];
@@ -137,6 +160,8 @@ export class MessageViews {
     }
     for (const parent of data.parents) sIds.set(parent.id, parent.sId);
     const agentsBySId = new Map(data.agents.map((details) => [details.agent.sId, details.agent]));
+    // Agents are archived, never deleted: every answer's agent is found.
+    const agentOf = (message: AgentMessage) => agentsBySId.get(message.agentSId) as AgentVersion;
     return slots.map((message) =>
       message.type === 'content_fragment'
         ? renderContentFragment(message)
@@ -145,7 +170,7 @@ export class MessageViews {
           : renderAgentMessage(
               message,
               sIds.get(message.parentMessageId) ?? '',
-              agentsBySId.get(message.agentSId),
+              agentOf(message),
               actionsByMessage.get(message.id) ?? [],
             ),
     );
@@ -207,31 +232,32 @@ export class MessageViews {
 }
 
 /**
- * An agent message's view from what the caller already holds: the parent's sId and the agent (its
- * name and picture). Used as is where the message is written, so that holds no extra query.
+ * An agent message's view from what the caller already holds: the parent's sId and the agent.
+ * Used as is where the message is written, so that holds no extra query.
  */
 export function renderAgentMessage(
   message: AgentMessage,
   parentSId: string,
-  agent: { name: string; pictureUrl: string } | undefined,
+  agent: AgentVersion,
   actions: AgentAction[],
 ): AgentMessageView {
   return {
     type: 'agent_message',
     sId: message.sId,
     id: message.id,
+    agentMessageId: message.id,
     version: message.version,
     rank: message.rank,
     created: message.createdAt.getTime(),
+    visibility: 'visible',
     parentMessageId: parentSId,
-    configuration: {
-      sId: message.agentSId,
-      name: agent?.name ?? message.agentSId,
-      pictureUrl: agent?.pictureUrl ?? defaultPictureUrl(message.agentSId),
-    },
+    parentAgentMessageId: null,
+    configuration: lightAgentConfiguration(agent),
     status: message.status,
     content: message.content,
-    error: message.error,
+    chainOfThought: null,
+    rawContents: message.content === '' ? [] : [{ step: 0, content: message.content }],
+    error: message.error && { ...message.error, metadata: null },
     completedTs: message.completedAt?.getTime() ?? null,
     actions: actions.map(renderAction),
   };
@@ -253,7 +279,7 @@ export function renderUserMessage(
     content: message.content,
     id: message.id,
     visibility: 'visible',
-    user: userView(author, message.context),
+    user: userView(message, author),
     mentions: message.mentions,
     richMentions: agentMentions(message.mentions).flatMap((agentSId) => {
       const details = agentsBySId.get(agentSId);
@@ -287,11 +313,19 @@ export function renderUserMessage(
   };
 }
 
-function userView(author: User | undefined, context: MessageContext): MessageUserView {
+function userView(message: UserMessage, author: User | undefined): MessageUserView {
+  const { context } = message;
+  const fullName = author?.fullName ?? context.fullName ?? context.username;
   return {
     sId: author?.sId ?? '',
+    id: message.userId,
+    createdAt: author?.createdAt.getTime() ?? message.createdAt.getTime(),
+    provider: author?.provider ?? null,
     username: author?.username ?? context.username,
-    fullName: author?.fullName ?? context.fullName ?? context.username,
+    email: author?.email ?? context.email ?? '',
+    firstName: author?.firstName ?? fullName,
+    lastName: author?.lastName ?? '',
+    fullName,
     image: author?.image ?? defaultPictureUrl(author?.sId ?? context.username),
   };
 }

@@ -6,9 +6,22 @@ import type {
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import { isUnread } from 'src/modules/conversations/domain/conversation';
 
+/** The specification's four fields, and the rest of Dust's UserType. */
 class MessageUserSchema {
   @ApiProperty() sId!: string;
+  @ApiProperty({ example: 7, description: 'Row id of the user' }) id!: number;
+  @ApiProperty({ example: 1795413517290 }) createdAt!: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'api',
+    description: 'Identity provider kind; `api` for users the API manages',
+  })
+  provider!: string | null;
   @ApiProperty() username!: string;
+  @ApiProperty({ example: 'ada@example.com' }) email!: string;
+  @ApiProperty({ example: 'Ada' }) firstName!: string;
+  @ApiProperty({ example: 'Lovelace', description: 'Empty for a one-word name' }) lastName!: string;
   @ApiProperty() fullName!: string;
   @ApiProperty() image!: string;
 }
@@ -70,15 +83,55 @@ export class UserMessage {
   @ApiProperty({ type: [ReactionSchema] }) reactions!: ReactionSchema[];
 }
 
-class AgentConfigurationRefSchema {
+class LightAgentModelSchema {
+  @ApiProperty({ example: 'openai' }) providerId!: string;
+  @ApiProperty({ example: 'gpt-4o-mini' }) modelId!: string;
+  @ApiProperty({ example: 0.7 }) temperature!: number;
+}
+
+/** Dust's light agent form: the agent version that answers. */
+class LightAgentConfigurationSchema {
+  @ApiProperty() id!: number;
   @ApiProperty() sId!: string;
+  @ApiProperty() version!: number;
+  @ApiProperty({ description: 'ISO 8601' }) versionCreatedAt!: string;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Row id of the author; null for built-in agents',
+  })
+  versionAuthorId!: number | null;
   @ApiProperty() name!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null in a message: its readers may not be allowed to read the agent',
+  })
+  instructions!: null;
   @ApiProperty() pictureUrl!: string;
+  @ApiProperty({ example: 'active' }) status!: string;
+  @ApiProperty({ example: 'visible' }) scope!: string;
+  @ApiProperty({ enum: [false], description: 'False: a message is the same for every reader' })
+  userFavorite!: false;
+  @ApiProperty({ type: LightAgentModelSchema }) model!: LightAgentModelSchema;
+  @ApiProperty() maxStepsPerRun!: number;
+  @ApiProperty() visualizationEnabled!: boolean;
+  @ApiProperty({ type: String, nullable: true }) templateId!: string | null;
+  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } })
+  requestedGroupIds!: string[][];
 }
 
 class AgentErrorSchema {
-  @ApiProperty() code!: string;
+  @ApiProperty({ example: 'model_error' }) code!: string;
   @ApiProperty() message!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "Dust's error details: always null here (the message says it all)",
+  })
+  metadata!: null;
 }
 
 class ActionOutputItemSchema {
@@ -86,10 +139,18 @@ class ActionOutputItemSchema {
   @ApiProperty() text!: string;
 }
 
+class RawContentSchema {
+  @ApiProperty({ example: 0 }) step!: number;
+  @ApiProperty() content!: string;
+}
+
 /** One tool call of an agent message. */
 export class AgentActionSchema {
   @ApiProperty({ example: 'act_4fQx9LmT2a' }) sId!: string;
   @ApiProperty() id!: number;
+  @ApiProperty({ enum: ['tool_action'], description: "Dust's kind of action: a tool call" })
+  type!: 'tool_action';
+  @ApiProperty({ description: 'Row id of the agent message (its agentMessageId)' }) agentMessageId!: number;
   @ApiProperty({
     example: 'crm__delete_record',
     description: 'The function the model called: `<server>__<tool>`.',
@@ -116,13 +177,32 @@ export class AgentMessage {
   @ApiProperty({ enum: ['agent_message'] }) type!: 'agent_message';
   @ApiProperty() sId!: string;
   @ApiProperty() id!: number;
+  @ApiProperty({ description: "Dust's agent message id: here the message's row id" }) agentMessageId!: number;
   @ApiProperty() version!: number;
   @ApiProperty() rank!: number;
   @ApiProperty() created!: number;
+  @ApiProperty({ enum: ['visible'] }) visibility!: 'visible';
   @ApiProperty({ description: 'sId of the user message answered' }) parentMessageId!: string;
-  @ApiProperty({ type: AgentConfigurationRefSchema }) configuration!: AgentConfigurationRefSchema;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: an answer here always answers a user message',
+  })
+  parentAgentMessageId!: null;
+  @ApiProperty({ type: LightAgentConfigurationSchema }) configuration!: LightAgentConfigurationSchema;
   @ApiProperty({ enum: ['created', 'succeeded', 'failed', 'cancelled'] }) status!: string;
   @ApiProperty() content!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: model reasoning is streamed (classification chain_of_thought), not kept',
+  })
+  chainOfThought!: null;
+  @ApiProperty({
+    type: [RawContentSchema],
+    description: 'The answer as one entry (per-step outputs are not kept apart); empty while it is empty',
+  })
+  rawContents!: RawContentSchema[];
   @ApiProperty({ type: AgentErrorSchema, nullable: true }) error!: AgentErrorSchema | null;
   @ApiProperty({ type: Number, nullable: true }) completedTs!: number | null;
   @ApiProperty({ type: [AgentActionSchema], description: 'The tool calls of the answer, in call order.' })
@@ -160,6 +240,25 @@ class ForkedChildSchema {
   @ApiProperty({ type: ForkUserSchema, nullable: true }) user!: ForkUserSchema | null;
 }
 
+/** The conversation's workspace, as Dust's WorkspaceType. */
+class ConversationOwnerSchema {
+  @ApiProperty({ example: 12 }) id!: number;
+  @ApiProperty({ example: 'Wk3xY8qPzL' }) sId!: string;
+  @ApiProperty({ example: 'Acme' }) name!: string;
+  @ApiProperty({ enum: ['admin', 'builder', 'user'], description: "The caller's role in the workspace" })
+  role!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Always null here (Dust field).' })
+  segmentation!: null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'Always null: every configured provider is allowed (Dust field).',
+  })
+  whiteListedProviders!: null;
+  @ApiProperty({ type: String, nullable: true, description: 'Always null here (Dust field).' })
+  defaultEmbeddingProvider!: null;
+}
+
 class ForkingDataSchema {
   @ApiProperty({ type: ForkedFromSchema, nullable: true }) forkedFrom!: ForkedFromSchema | null;
   @ApiProperty({ type: [ForkedChildSchema] }) forkedChildren!: ForkedChildSchema[];
@@ -188,6 +287,19 @@ export class ConversationView {
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata!: Record<string, unknown>;
   @ApiProperty({ type: [String] }) requestedSpaceIds!: string[];
   @ApiProperty({ type: ForkingDataSchema }) forkingData!: ForkingDataSchema;
+  @ApiProperty({ type: ConversationOwnerSchema }) owner!: ConversationOwnerSchema;
+  @ApiProperty({
+    enum: ['unlisted'],
+    description:
+      "Dust's visibility: a conversation is seen by its participants (deleted ones are not served).",
+  })
+  visibility!: 'unlisted';
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' } },
+    description: 'requestedSpaceIds as groups: each space is its own group (Dust field).',
+  })
+  requestedGroupIds!: string[][];
 }
 
 export class ConversationResponse {
@@ -276,7 +388,7 @@ function forkUser(user: ForkAuthor | null): ForkUserSchema | null {
 }
 
 export function presentConversation(details: ConversationDetails): ConversationView {
-  const { conversation, participation, forkedFrom } = details;
+  const { conversation, participation, forkedFrom, owner } = details;
   return {
     id: conversation.id,
     created: conversation.createdAt.getTime(),
@@ -292,6 +404,14 @@ export function presentConversation(details: ConversationDetails): ConversationV
     triggerId: conversation.triggerId,
     metadata: conversation.metadata,
     requestedSpaceIds: conversation.requestedSpaceIds,
+    requestedGroupIds: conversation.requestedSpaceIds.map((spaceId) => [spaceId]),
+    visibility: 'unlisted',
+    owner: {
+      ...owner,
+      segmentation: null,
+      whiteListedProviders: null,
+      defaultEmbeddingProvider: null,
+    },
     forkingData: {
       forkedFrom: forkedFrom && {
         parentConversationId: forkedFrom.conversation.sId,

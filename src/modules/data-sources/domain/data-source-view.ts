@@ -21,7 +21,8 @@ export interface DataSourceView {
   /** The nodes of the data source the view exposes, with their descendants; null: all of it. */
   parentsIn: string[] | null;
   dataSource: DataSource;
-  editedBy: { userId: number; fullName: string };
+  /** The member who last changed the view: row id, sId, and what clients show of them. */
+  editedBy: { userId: number; userSId: string; fullName: string; email: string; image: string | null };
   editedAt: Date;
   createdAt: Date;
   updatedAt: Date;

@@ -16,11 +16,19 @@ import {
 @ApiSchema({ name: 'DataSource' })
 export class DataSourceJson {
   @ApiProperty({ type: 'integer' }) id!: number;
+  @ApiProperty({ example: 'dts_3fZ0aBcDeF' }) sId!: string;
   @ApiProperty({ description: 'ms since the epoch' }) createdAt!: number;
   @ApiProperty() name!: string;
   @ApiProperty() description!: string;
   @ApiProperty({ description: 'Opaque handle of the document project behind the data source.' })
   serviceAPIProjectId!: string;
+  @ApiProperty({ description: "Dust's name of `serviceAPIProjectId` (the same value)." })
+  dustAPIProjectId!: string;
+  @ApiProperty({
+    example: 'dts_3fZ0aBcDeF',
+    description: "Dust's handle of the data source in its document service: here its sId.",
+  })
+  dustAPIDataSourceId!: string;
   @ApiProperty({ description: 'Opaque handle of the connection behind the data source.' })
   connectorId!: string;
   @ApiProperty({ enum: CONNECTOR_PROVIDERS, nullable: true, description: 'null for a folder.' })
@@ -28,16 +36,18 @@ export class DataSourceJson {
   @ApiProperty() assistantDefaultSelected!: boolean;
 }
 
-/** The creation's answer adds the sId, which names the data source when sharing it into other spaces. */
+/** The creation's answer: its sId names the data source when sharing it into other spaces. */
 @ApiSchema({ name: 'CreatedDataSource' })
-export class CreatedDataSourceJson extends DataSourceJson {
-  @ApiProperty({ example: 'dts_3fZ0aBcDeF', description: 'The `dataSourceId` of a new view.' }) sId!: string;
-}
+export class CreatedDataSourceJson extends DataSourceJson {}
 
 @ApiSchema({ name: 'DataSourceViewEditor' })
 export class EditedByUserJson {
   @ApiProperty() fullName!: string;
   @ApiProperty({ description: 'ms since the epoch' }) editedAt!: number;
+  @ApiProperty({ example: 'Xk3bT9kLmA', description: 'sId of the member' }) userId!: string;
+  @ApiProperty({ example: 'ada@example.com' }) email!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null when the member has no picture' })
+  imageUrl!: string | null;
 }
 
 @ApiSchema({ name: 'DataSourceView' })
@@ -75,25 +85,32 @@ export class CreatedDataSourceResponse {
 
 export const presentDataSource = (dataSource: DataSource): DataSourceJson => ({
   id: dataSource.id,
+  sId: dataSource.sId,
   createdAt: dataSource.createdAt.getTime(),
   name: dataSource.name,
   description: dataSource.description,
   serviceAPIProjectId: dataSource.serviceApiProjectId,
+  dustAPIProjectId: dataSource.serviceApiProjectId,
+  dustAPIDataSourceId: dataSource.sId,
   connectorId: dataSource.connectorId,
   connectorProvider: dataSource.connectorProvider,
   assistantDefaultSelected: dataSource.assistantDefaultSelected,
 });
 
-export const presentCreatedDataSource = (dataSource: DataSource): CreatedDataSourceJson => ({
-  sId: dataSource.sId,
-  ...presentDataSource(dataSource),
-});
+export const presentCreatedDataSource = (dataSource: DataSource): CreatedDataSourceJson =>
+  presentDataSource(dataSource);
 
 export const presentDataSourceView = (view: DataSourceView): DataSourceViewJson => ({
   category: dataSourceCategory(view.dataSource.connectorProvider),
   createdAt: view.createdAt.getTime(),
   dataSource: presentDataSource(view.dataSource),
-  editedByUser: { fullName: view.editedBy.fullName, editedAt: view.editedAt.getTime() },
+  editedByUser: {
+    fullName: view.editedBy.fullName,
+    editedAt: view.editedAt.getTime(),
+    userId: view.editedBy.userSId,
+    email: view.editedBy.email,
+    imageUrl: view.editedBy.image,
+  },
   id: view.id,
   kind: view.kind,
   parentsIn: view.parentsIn,

@@ -45,7 +45,13 @@ const toView = (e: DataSourceViewEntity): DataSourceView => {
     kind: e.kind,
     parentsIn: e.parentsIn,
     dataSource: toDataSource(e.dataSource),
-    editedBy: { userId: e.editedByUserId, fullName: e.editedBy.fullName },
+    editedBy: {
+      userId: e.editedByUserId,
+      userSId: e.editedBy.sId,
+      fullName: e.editedBy.fullName,
+      email: e.editedBy.email,
+      image: e.editedBy.image,
+    },
     editedAt: e.editedAt,
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
@@ -180,7 +186,7 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
     return toView(await this.views(workspaceId).andWhere('v.id = :viewId', { viewId }).getOneOrFail());
   }
 
-  /** Views of the workspace with what their wire shape needs: the data source, the space's sId, the editor's name. */
+  /** Views of the workspace with what their wire shape needs: the data source, the space's sId, the editor. */
   private views(workspaceId: number) {
     return this.viewRows
       .createQueryBuilder('v')
@@ -188,7 +194,7 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
       .innerJoin('v.space', 's', 's.workspace_id = v.workspace_id')
       .addSelect(['s.id', 's.sId'])
       .innerJoin('v.editedBy', 'u')
-      .addSelect(['u.id', 'u.fullName'])
+      .addSelect(['u.id', 'u.sId', 'u.fullName', 'u.email', 'u.image'])
       .where('v.workspace_id = :workspaceId', { workspaceId })
       .orderBy('v.id', 'ASC');
   }

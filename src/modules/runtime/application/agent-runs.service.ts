@@ -84,17 +84,23 @@ export class AgentRunsService {
    */
   async generate(run: Run, signal: AbortSignal): Promise<void> {
     let content = run.message.content;
+    // Text not streamed yet, all of one classification: the answer, or the model's reasoning.
     let pending = '';
+    let pendingReasoning = false;
     let lastFlush = this.clock.now().getTime();
     const flush = async (): Promise<boolean> => {
       if (!pending) return true;
       const text = pending;
       pending = '';
       lastFlush = this.clock.now().getTime();
-      return this.agentMessages.appendTokens(run, text, content);
+      const classification = pendingReasoning ? 'chain_of_thought' : 'tokens';
+      return this.agentMessages.appendTokens(run, text, content, classification);
     };
-    const onText = async (text: string): Promise<boolean> => {
-      content += text;
+    const onText = async (text: string, reasoning: boolean): Promise<boolean> => {
+      if (reasoning !== pendingReasoning && !(await flush())) return false;
+      pendingReasoning = reasoning;
+      // Reasoning is streamed, but it is not the answer.
+      if (!reasoning) content += text;
       pending += text;
       if (pending.length < FLUSH_CHARS && this.clock.now().getTime() - lastFlush < FLUSH_MS) return true;
       // Someone cancelled the message (here or on another process): stop generating.

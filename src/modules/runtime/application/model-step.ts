@@ -13,13 +13,14 @@ export interface StepResult {
 
 /**
  * One step of a run: streams the model's answer, handing each text chunk to `onText` (false stops
- * the step: the run was cancelled), and gathers the tool calls it asks for.
+ * the step: the run was cancelled), and gathers the tool calls it asks for. Reasoning chunks go to
+ * `onText` as `reasoning`; they are not part of the step's text, which the model reads back.
  */
 export async function streamStep(
   provider: ModelProvider,
   request: ModelRequest,
   signal: AbortSignal,
-  onText: (text: string) => Promise<boolean> | boolean,
+  onText: (text: string, reasoning: boolean) => Promise<boolean> | boolean,
 ): Promise<StepResult | null> {
   let text = '';
   const calls: ModelToolCall[] = [];
@@ -28,8 +29,8 @@ export async function streamStep(
       calls.push(...chunk.calls);
       continue;
     }
-    text += chunk.text;
-    if (!(await onText(chunk.text))) return null;
+    if (chunk.type === 'text') text += chunk.text;
+    if (!(await onText(chunk.text, chunk.type === 'reasoning'))) return null;
   }
   return { text, calls };
 }

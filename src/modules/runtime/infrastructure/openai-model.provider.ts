@@ -34,7 +34,14 @@ interface ToolCallDelta {
 
 interface ChatCompletionChunk {
   choices?: {
-    delta?: { content?: string | null; tool_calls?: ToolCallDelta[] | null };
+    delta?: {
+      content?: string | null;
+      // Reasoning streamed apart from the answer: `reasoning_content` (DeepSeek, vLLM, llama.cpp)
+      // or `reasoning` (Ollama, OpenRouter).
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: ToolCallDelta[] | null;
+    };
     finish_reason?: string | null;
   }[];
   error?: { message?: string };
@@ -123,7 +130,7 @@ export class OpenAiModelProvider extends ModelProvider {
   }
 
   /**
-   * Yields text as it comes, then the step's tool calls once, when the stream ends: on a
+   * Yields text (and reasoning) as it comes, then the step's tool calls once, when the stream ends: on a
    * `finish_reason`, on `[DONE]`, or when the body ends without either.
    */
   private async *read(response: Response, signal: AbortSignal): AsyncIterable<ModelChunk> {
@@ -133,6 +140,8 @@ export class OpenAiModelProvider extends ModelProvider {
       if (event === null) continue;
       if (event === 'done') break;
       const choice = event.choices?.[0];
+      const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
+      if (reasoning) yield { type: 'reasoning', text: reasoning };
       const text = choice?.delta?.content;
       if (text) yield { type: 'text', text };
       for (const delta of choice?.delta?.tool_calls ?? []) calls.add(delta);

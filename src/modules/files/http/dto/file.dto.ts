@@ -11,6 +11,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { SID_PATTERN, WorkspaceParams } from 'src/platform/http/route-params';
@@ -61,9 +62,15 @@ export class CreateFileDto {
   @Max(Number.MAX_SAFE_INTEGER)
   fileSize!: number;
 
-  @ApiProperty({ enum: FILE_USE_CASES })
+  @ApiPropertyOptional({
+    enum: FILE_USE_CASES,
+    default: 'conversation',
+    description: 'Left out: `conversation`, as Dust does.',
+  })
+  // Absent only: an explicit null is refused like any other value outside the list.
+  @ValidateIf((_, value) => value !== undefined)
   @IsIn(FILE_USE_CASES)
-  useCase!: FileUseCase;
+  useCase: FileUseCase = 'conversation';
 
   @ApiPropertyOptional({ type: FileUseCaseMetadataDto })
   @IsOptional()

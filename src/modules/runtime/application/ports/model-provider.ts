@@ -42,8 +42,14 @@ export interface ModelRequest {
   tools: ModelTool[];
 }
 
-/** What a model streams: answer text, and the tool calls of the step once complete. */
-export type ModelChunk = { type: 'text'; text: string } | { type: 'tool_calls'; calls: ModelToolCall[] };
+/**
+ * What a model streams: answer text, reasoning text (models that show their reasoning apart from
+ * the answer), and the tool calls of the step once complete.
+ */
+export type ModelChunk =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_calls'; calls: ModelToolCall[] };
 
 /** A failure of the model call, with the code that ends up on the agent message. */
 export class ModelError extends Error {

@@ -1,0 +1,201 @@
+import {
+  CreateConversationResponseSchema,
+  ConversationSchema,
+  DataSourceViewResponseSchema,
+  FileUploadRequestResponseSchema,
+  FileUploadedRequestResponseSchema,
+  GenerationTokensEventSchema,
+  GetAgentConfigurationsResponseSchema,
+  GetConversationResponseSchema,
+  GetConversationsResponseSchema,
+  GetFeedbacksResponseSchema,
+  GetOrPatchAgentConfigurationResponseSchema,
+  GetSpacesResponseSchema,
+  PostContentFragmentResponseSchema,
+  PostMessageFeedbackResponseSchema,
+  PostUserMessageResponseSchema,
+  ValidateActionResponseSchema,
+} from '@dust-tt/client';
+
+/**
+ * What Dust's own client (`@dust-tt/client`) accepts, per OpenAPI schema name of ours: the e2e
+ * matcher validates a body with both, so a shape the client would reject fails a test.
+ */
+
+interface ZodIssueLike {
+  code: string;
+  path: (string | number)[];
+  message: string;
+  unionErrors?: { issues: ZodIssueLike[] }[];
+}
+
+interface ZodLike {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: ZodIssueLike[] } };
+}
+
+/** One value to validate with one of the client's schemas. */
+interface DustCheck {
+  label: string;
+  schema: ZodLike;
+  value: unknown;
+  /** Paths (dotted, `*` for an array index) where the specification wins over the client. */
+  specificationWins?: string[];
+}
+
+// The client exports no schema of a single message: they are the elements of a conversation's content.
+const [userMessages, agentMessages, contentFragments] = ConversationSchema.shape.content.element.options;
+const UserMessageSchema = userMessages.element;
+const AgentMessageSchema = agentMessages.element;
+const ContentFragmentSchema = contentFragments.element;
+const DataSourceViewSchema = DataSourceViewResponseSchema.shape.dataSourceView;
+
+/**
+ * Endpoint 11 answers the conversation "without its content" (specification), where the client
+ * requires `content`: the specification wins on the `/api/w/` family.
+ */
+const CONVERSATION_WITHOUT_CONTENT = ['conversation.content'];
+
+/** The specification types the public form's `versionAuthorId` a string; the client, a number. */
+const PUBLIC_FORM_AUTHOR = ['agentConfiguration.versionAuthorId'];
+
+const MESSAGE_SCHEMAS: Record<string, ZodLike> = {
+  user_message: UserMessageSchema,
+  agent_message: AgentMessageSchema,
+  content_fragment: ContentFragmentSchema,
+};
+
+function messageCheck(label: string, message: unknown): DustCheck[] {
+  const type = (message as { type?: string } | null)?.type ?? '';
+  const schema = MESSAGE_SCHEMAS[type];
+  return schema ? [{ label: `${label} (${type})`, schema, value: message }] : [];
+}
+
+type Body = Record<string, unknown>;
+
+const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
+  ConversationResponse: (body) => [
+    {
+      label: 'GetConversationResponseSchema',
+      schema: GetConversationResponseSchema,
+      value: body,
+      specificationWins: CONVERSATION_WITHOUT_CONTENT,
+    },
+  ],
+  CreatedConversationResponse: (body) => [
+    {
+      label: 'CreateConversationResponseSchema',
+      schema: CreateConversationResponseSchema,
+      value: body,
+      specificationWins: CONVERSATION_WITHOUT_CONTENT,
+    },
+  ],
+  ConversationsResponse: (body) => [
+    { label: 'GetConversationsResponseSchema', schema: GetConversationsResponseSchema, value: body },
+  ],
+  UserMessageResponse: (body) => [
+    { label: 'PostUserMessageResponseSchema', schema: PostUserMessageResponseSchema, value: body },
+  ],
+  UserMessage: (body) => messageCheck('message', body),
+  MessageResponse: (body) => messageCheck('message', body.message),
+  MessagesResponse: (body) =>
+    ((body.messages as unknown[] | undefined) ?? []).flatMap((message, index) =>
+      messageCheck(`messages[${index}]`, message),
+    ),
+  UserMessageNewEvent: (body) => messageCheck('user_message_new.message', body.message),
+  AgentMessageSuccessEvent: (body) => messageCheck('agent_message_success.message', body.message),
+  GenerationTokensEvent: (body) => [
+    { label: 'GenerationTokensEventSchema', schema: GenerationTokensEventSchema, value: body },
+  ],
+  ContentFragmentResponse: (body) => [
+    { label: 'PostContentFragmentResponseSchema', schema: PostContentFragmentResponseSchema, value: body },
+  ],
+  AgentConfigurationsResponse: (body) => [
+    {
+      label: 'GetAgentConfigurationsResponseSchema',
+      schema: GetAgentConfigurationsResponseSchema,
+      value: body,
+    },
+  ],
+  AgentConfigurationResponse: (body) => [
+    {
+      label: 'GetOrPatchAgentConfigurationResponseSchema',
+      schema: GetOrPatchAgentConfigurationResponseSchema,
+      value: body,
+    },
+  ],
+  UpdatedAgentConfigurationResponse: (body) => [
+    {
+      label: 'GetOrPatchAgentConfigurationResponseSchema',
+      schema: GetOrPatchAgentConfigurationResponseSchema,
+      value: body,
+      specificationWins: PUBLIC_FORM_AUTHOR,
+    },
+  ],
+  FeedbacksResponse: (body) => [
+    { label: 'GetFeedbacksResponseSchema', schema: GetFeedbacksResponseSchema, value: body },
+  ],
+  FeedbackSuccessResponse: (body) => [
+    { label: 'PostMessageFeedbackResponseSchema', schema: PostMessageFeedbackResponseSchema, value: body },
+  ],
+  ValidateActionResponse: (body) => [
+    { label: 'ValidateActionResponseSchema', schema: ValidateActionResponseSchema, value: body },
+  ],
+  SpacesResponse: (body) => [
+    { label: 'GetSpacesResponseSchema', schema: GetSpacesResponseSchema, value: body },
+  ],
+  DataSourceViewResponse: (body) => [
+    { label: 'DataSourceViewResponseSchema', schema: DataSourceViewResponseSchema, value: body },
+  ],
+  // The client's list schema is not exported: each view is checked with its element schema.
+  DataSourceViewsResponse: (body) =>
+    ((body.dataSourceViews as unknown[] | undefined) ?? []).map((view, index) => ({
+      label: `dataSourceViews[${index}]`,
+      schema: DataSourceViewSchema,
+      value: view,
+    })),
+  // A file just created carries its upload URL, which the client then requires.
+  FileResponse: (body) => {
+    const created = (body.file as { status?: string } | undefined)?.status === 'created';
+    return [
+      created
+        ? { label: 'FileUploadRequestResponseSchema', schema: FileUploadRequestResponseSchema, value: body }
+        : {
+            label: 'FileUploadedRequestResponseSchema',
+            schema: FileUploadedRequestResponseSchema,
+            value: body,
+          },
+    ];
+  },
+};
+
+function pathPattern(path: (string | number)[]): string {
+  return path.map((part) => (typeof part === 'number' ? '*' : part)).join('.');
+}
+
+/** Every leaf issue, union alternatives included, with its full path. */
+function leafIssues(issues: ZodIssueLike[]): ZodIssueLike[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'invalid_union' && issue.unionErrors
+      ? [issue, ...issue.unionErrors.flatMap((union) => leafIssues(union.issues))]
+      : [issue],
+  );
+}
+
+/** The client's complaints about a body, as readable lines; empty when it accepts it. */
+export function dustSchemaProblems(name: string, body: unknown): string[] {
+  const checks = CHECKS[name]?.((body ?? {}) as Body) ?? [];
+  return checks.flatMap(({ label, schema, value, specificationWins = [] }) => {
+    const result = schema.safeParse(value);
+    if (result.success) return [];
+    const issues = result.error.issues.filter(
+      (issue) => !specificationWins.includes(pathPattern(issue.path)),
+    );
+    if (issues.length === 0) return [];
+    return [
+      `  ${label}:`,
+      ...leafIssues(issues).map(
+        (issue) => `    ${issue.path.join('.') || '(root)'}: ${issue.message} [${issue.code}]`,
+      ),
+    ];
+  });
+}
