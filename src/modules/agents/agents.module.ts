@@ -14,13 +14,14 @@ import { AgentRepository } from 'src/modules/agents/application/ports/agent.repo
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import { AgentConfigurationsController } from 'src/modules/agents/http/agent-configurations.controller';
 import { CatalogueController } from 'src/modules/agents/http/catalogue.controller';
+import { McpServerViewsController } from 'src/modules/agents/http/mcp-server-views.controller';
 import { TypeormAgentRepository } from 'src/modules/agents/infrastructure/typeorm-agent.repository';
 import { TypeormCatalogueRepository } from 'src/modules/agents/infrastructure/typeorm-catalogue.repository';
 
 /** AgentStatistics, which the details loader needs, comes from the global AgentStatisticsModule. */
 @Module({
   imports: [IdentityModule],
-  controllers: [AgentConfigurationsController, CatalogueController],
+  controllers: [AgentConfigurationsController, CatalogueController, McpServerViewsController],
   providers: [
     AgentsService,
     AgentCommandsService,

@@ -25,6 +25,7 @@ import { AgentActionsController } from 'src/modules/conversations/http/agent-act
 import { ContentFragmentsController } from 'src/modules/conversations/http/content-fragments.controller';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
+import { MessageCancellationController } from 'src/modules/conversations/http/message-cancellation.controller';
 import { TypeormActionRepository } from 'src/modules/conversations/infrastructure/typeorm-action.repository';
 import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormContentFragmentRepository } from 'src/modules/conversations/infrastructure/typeorm-content-fragment.repository';
@@ -38,6 +39,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     ContentFragmentsController,
     ConversationEventsController,
     AgentActionsController,
+    MessageCancellationController,
   ],
   providers: [
     ConversationsService,

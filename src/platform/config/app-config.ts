@@ -116,6 +116,8 @@ export interface SseSettings {
   maxStreamsPerWorkspace: number;
   /** Every open stream's access is re-checked this often (revocations are heard at once). */
   accessRecheckMs: number;
+  /** A public-family conversation stream opened without a cursor starts with the events of this last span. */
+  v1HistoryMs: number;
 }
 
 /** Far above what a browser-heavy team opens (a tab holds one stream per open conversation). */
@@ -367,6 +369,7 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
         1_000_000,
       ),
       accessRecheckMs: readDuration(env, 'SSE_ACCESS_RECHECK_MS', 30_000),
+      v1HistoryMs: readDuration(env, 'SSE_V1_HISTORY_MS', 600_000),
     },
     runs: {
       heartbeatMs: readDuration(env, 'RUN_HEARTBEAT_MS', 5_000),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConversationEventLog, EventFilter } from 'src/platform/events/conversation-event';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
-import { SseEvent, SseSource, sseEvent } from 'src/platform/http/sse-stream';
+import { SPEC_FRAMING, SseEvent, SseFraming, SseSource } from 'src/platform/http/sse-stream';
 
 /**
  * The event log as SSE sources. A notification rings every subscriber of a conversation in one
@@ -19,11 +19,14 @@ export class ConversationEventFeed {
     private readonly doorbell: EventDoorbell,
   ) {}
 
-  /** The events of a conversation that `filter` selects; streams with the same filter share reads. */
-  source(conversationId: number, filter: EventFilter): SseSource {
-    const filterKey = `${filter.messageId ?? ''}:${filter.types.join(',')}`;
+  /**
+   * The events of a conversation that `filter` selects, framed by `framing`; streams with the same
+   * filter and framing share reads.
+   */
+  source(conversationId: number, filter: EventFilter, framing: SseFraming = SPEC_FRAMING): SseSource {
+    const filterKey = `${filter.messageId ?? ''}:${filter.types.join(',')}:${framing.name}`;
     return {
-      read: (afterId, limit) => this.read(conversationId, afterId, limit, filter, filterKey),
+      read: (afterId, limit) => this.read(conversationId, afterId, limit, filter, filterKey, framing),
       subscribe: (ring) => this.doorbell.subscribe(conversationId, ring),
     };
   }
@@ -34,13 +37,14 @@ export class ConversationEventFeed {
     limit: number,
     filter: EventFilter,
     filterKey: string,
+    framing: SseFraming,
   ): Promise<SseEvent[]> {
     const key = `${conversationId}:${afterId}:${limit}:${filterKey}`;
     let read = this.reads.get(key);
     if (!read) {
       read = this.log
         .readAfter(conversationId, afterId, limit, filter)
-        .then((stored) => stored.map((event) => sseEvent(event.id, event.event)));
+        .then((stored) => stored.map((event) => framing.frame(event.id, event.event)));
       this.reads.set(key, read);
       process.nextTick(() => this.reads.delete(key));
     }

@@ -131,4 +131,9 @@ export abstract class ConversationEventLog {
   ): Promise<StoredConversationEvent[]>;
   /** The id of the newest event of a conversation (0 when it has none). */
   abstract lastId(conversationId: number): Promise<bigint>;
+  /**
+   * The id of the newest event of a conversation written more than `ageMs` ago by the database's
+   * clock (0 when there is none): the events after it are those of the last `ageMs`.
+   */
+  abstract lastIdOlderThan(conversationId: number, ageMs: number): Promise<bigint>;
 }

@@ -81,4 +81,15 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     );
     return BigInt(rows[0]?.id ?? 0);
   }
+
+  async lastIdOlderThan(conversationId: number, ageMs: number): Promise<bigint> {
+    // Walks back from the newest event: only the window's events are read, however long the log.
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT e.id FROM conversation_events e
+       WHERE e.conversation_id = $1 AND e.created_at < now() - make_interval(secs => $2::double precision / 1000)
+       ORDER BY e.id DESC LIMIT 1`,
+      [conversationId, ageMs],
+    );
+    return BigInt(rows[0]?.id ?? 0);
+  }
 }

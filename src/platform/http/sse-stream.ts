@@ -9,6 +9,8 @@ export interface SseEvent {
   frame: string;
   /** `frame` as one HTTP/1.1 chunk, framed once too. */
   chunk: string;
+  /** The stream ends once it has sent this event (an agent message's outcome ends its stream). */
+  last?: boolean;
 }
 
 function asChunk(text: string): string {
@@ -19,6 +21,32 @@ function asChunk(text: string): string {
 export function sseEvent(id: bigint, data: unknown): SseEvent {
   const frame = `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
   return { id, frame, chunk: asChunk(frame) };
+}
+
+/** How a family of streams writes its events; streams of the same framing share their reads. */
+export interface SseFraming {
+  /** Tells framings apart in the keys of shared reads. */
+  name: string;
+  frame(id: bigint, data: unknown): SseEvent;
+}
+
+/** The specification's framing (endpoint 7): `data:` holds the event itself. */
+export const SPEC_FRAMING: SseFraming = { name: 'spec', frame: sseEvent };
+
+/**
+ * Dust's framing, which its client parses: `data: {"eventId": "<id>", "data": <event>}`. The
+ * `id:` line stays: Dust's parser ignores it, and browsers' EventSource resume with it. The stream
+ * ends after an event whose `type` is one of `endTypes`.
+ */
+export function dustFraming(endTypes: readonly string[] = []): SseFraming {
+  return {
+    name: `dust:${endTypes.join(',')}`,
+    frame: (id, data) => {
+      const frame = `id: ${id}\ndata: {"eventId":"${id}","data":${JSON.stringify(data)}}\n\n`;
+      const type = (data as { type?: unknown } | null)?.type;
+      return { id, frame, chunk: asChunk(frame), last: endTypes.includes(type as string) };
+    },
+  };
 }
 
 const PING = ': ping\n\n';
@@ -142,6 +170,11 @@ export class SseStream {
       const ok = this.write(events[i].frame, events[i].chunk);
       this.lastId = events[i].id;
       this.lastDelivery = this.lastWrite = Date.now();
+      if (events[i].last) {
+        // Ending lets what is still buffered out first.
+        this.close();
+        return;
+      }
       if (!ok) {
         this.drained()
           .then((drained) => drained && this.deliver(events, i + 1))

@@ -181,6 +181,23 @@ export class CatalogueService {
     }));
   }
 
+  /** The views of a space the caller can access, each with its server (404 for any other space). */
+  async listSpaceViews(
+    caller: Caller,
+    spaceSId: string,
+  ): Promise<{ view: McpServerView; server: RemoteMcpServer }[]> {
+    const space = await this.spaces.findAccessible(caller, spaceSId);
+    const [views, servers] = await Promise.all([
+      this.catalogue.listViews(caller.workspaceId),
+      this.catalogue.listRemoteServers(caller.workspaceId),
+    ]);
+    const byId = new Map(servers.map((server) => [server.id, server]));
+    return views.flatMap((view) => {
+      const server = byId.get(view.mcpServerId);
+      return view.spaceId === space.id && server ? [{ view, server }] : [];
+    });
+  }
+
   async share(
     caller: Caller,
     spaceSId: string,

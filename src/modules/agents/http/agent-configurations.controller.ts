@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
+import { bothFamilies } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { AgentCommandsService, AgentPatch } from 'src/modules/agents/application/agent-commands.service';
 import { AgentQueriesService } from 'src/modules/agents/application/agent-queries.service';
@@ -72,7 +73,7 @@ export class AgentConfigurationsController {
     return { agentConfiguration: presentPrivateAgent(await this.commands.create(caller, body.assistant)) };
   }
 
-  @Get('api/w/:wId/assistant/agent_configurations')
+  @Get(bothFamilies('assistant/agent_configurations'))
   @Auth({ scopes: ['read:agent'] })
   @ApiOperation({
     summary: 'List agent configurations (endpoint 4).',
@@ -97,7 +98,7 @@ export class AgentConfigurationsController {
     return { agentConfigurations: agents.map(presentPrivateAgent) };
   }
 
-  @Get('api/w/:wId/assistant/agent_configurations/:sId')
+  @Get(bothFamilies('assistant/agent_configurations/:sId'))
   @Auth({ scopes: ['read:agent'] })
   @ApiOperation({
     summary: 'Get one agent configuration (its latest version), in the private form.',

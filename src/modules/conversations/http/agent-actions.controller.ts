@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
+import { bothFamilies } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
@@ -13,7 +14,7 @@ import { ValidateActionDto } from 'src/modules/conversations/http/dto/agent-acti
 
 @ApiTags('conversations')
 @ApiExtraModels(ValidateActionResponse, BlockedActionsResponse)
-@Controller('api/w/:wId/assistant/conversations')
+@Controller(bothFamilies('assistant/conversations'))
 export class AgentActionsController {
   constructor(private readonly actions: ActionApprovalsService) {}
 

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
+import { bothFamilies } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
@@ -11,7 +12,7 @@ import { ContentFragmentResponse } from 'src/modules/conversations/http/conversa
 import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
 
 @ApiTags('conversations')
-@Controller('api/w/:wId/assistant/conversations/:cId/content_fragments')
+@Controller(bothFamilies('assistant/conversations/:cId/content_fragments'))
 export class ContentFragmentsController {
   constructor(
     private readonly conversations: ConversationsService,

@@ -4,6 +4,7 @@ import {
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
+  ApiQuery,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
@@ -15,6 +16,7 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import {
   CONVERSATION_STREAM_TYPES,
   ConversationEventLog,
+  ConversationEventType,
   EventFilter,
   MAX_EVENT_ID,
   MESSAGE_STREAM_TYPES,
@@ -28,8 +30,10 @@ import { ConversationEventFeed } from 'src/platform/events/conversation-event-fe
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { SseFraming, dustFraming } from 'src/platform/http/sse-stream';
 import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { AppConfig } from 'src/platform/config/app-config';
 
 /** Event ids are bigint positions in the log: digits, at most the 64-bit maximum. */
 const EVENT_ID = /^\d{1,19}$/;
@@ -39,6 +43,23 @@ class StreamQuery {
   @IsString()
   lastEventId?: string;
 }
+
+/** An agent message's outcome: its own stream on the public family ends after it. */
+const MESSAGE_OUTCOMES: readonly ConversationEventType[] = [
+  'agent_message_success',
+  'agent_error',
+  'agent_generation_cancelled',
+];
+
+/** Dust's framing of an event on the public family's streams, in the OpenAPI document. */
+const dustEnvelope = (event: object) => ({
+  type: 'object',
+  required: ['eventId', 'data'],
+  properties: { eventId: { type: 'string', example: '1042' }, data: event },
+});
+
+const V1_CONVERSATION_FRAMING = dustFraming();
+const V1_MESSAGE_FRAMING = dustFraming(MESSAGE_OUTCOMES);
 
 function resumeCursor(header: string | undefined, query: string | undefined): bigint | null {
   const cursor = header ?? query;
@@ -62,6 +83,7 @@ export class ConversationEventsController {
     private readonly events: ConversationEventLog,
     private readonly feed: ConversationEventFeed,
     private readonly streams: SseStreams,
+    private readonly config: AppConfig,
   ) {}
 
   @Get('api/w/:wId/assistant/conversations/:cId/events')
@@ -145,6 +167,75 @@ export class ConversationEventsController {
     );
   }
 
+  @Get('api/v1/w/:wId/assistant/conversations/:cId/events')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({
+    summary: 'The conversation event stream, as Dust streams it (Server-Sent Events).',
+    description:
+      'The same events as endpoint 7, streamed here without a redirect, each framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. Without Last-Event-ID / lastEventId, the stream starts with the events of the last 10 minutes (`SSE_V1_HISTORY_MS`), so a client that opens it right after posting misses nothing; with one, it resumes right after it. Same heartbeats, idle timeout, caps and access re-checks as endpoint 7. Any member who can read the conversation; needs `read:conversation`.',
+  })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
+  @ApiQuery({ name: 'lastEventId', required: false, example: '1042', description: 'Same as Last-Event-ID.' })
+  @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(CONVERSATION_EVENT_SCHEMA) } } })
+  @ApiErrors(400, 404, 429)
+  async publicStream(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Query() query: StreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
+    const cursor = resumeCursor(lastEventId, query.lastEventId);
+    const conversation = await this.conversations.get(caller, params.cId);
+    const fromId =
+      cursor ?? (await this.events.lastIdOlderThan(conversation.id, this.config.sse.v1HistoryMs));
+    this.open(
+      res,
+      caller,
+      conversation.id,
+      { types: CONVERSATION_STREAM_TYPES },
+      fromId,
+      V1_CONVERSATION_FRAMING,
+    );
+  }
+
+  @Get('api/v1/w/:wId/assistant/conversations/:cId/messages/:mId/events')
+  @Auth({ scopes: ['read:conversation'] })
+  @ApiOperation({
+    summary: "Stream one agent message's events, as Dust streams them (Server-Sent Events).",
+    description:
+      'The events of the `/api/w/` form of this route, framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. The stream ends after the message\'s outcome (`agent_message_success`, `agent_error` or `agent_generation_cancelled`); resumed after its outcome, it ends at once. Without Last-Event-ID / lastEventId it starts at the message\'s first event. Any member who can read the conversation; needs `read:conversation`.',
+  })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
+  @ApiQuery({ name: 'lastEventId', required: false, example: '1042', description: 'Same as Last-Event-ID.' })
+  @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(MESSAGE_EVENT_SCHEMA) } } })
+  @ApiErrors(400, 404, 429)
+  async publicMessageStream(
+    @CurrentCaller() caller: Caller,
+    @Param() params: MessageParams,
+    @Query() query: StreamQuery,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Res() res: ServerResponse,
+  ): Promise<void> {
+    const cursor = resumeCursor(lastEventId, query.lastEventId) ?? 0n;
+    const conversation = await this.conversations.get(caller, params.cId);
+    const message = await this.messages.findMessage(caller, conversation, params.mId);
+    if (message.type !== 'agent_message')
+      throw new InvalidRequestError('Only agent messages have an event stream of their own.');
+    const [outcome] = await this.events.readAfter(conversation.id, 0n, 1, {
+      types: MESSAGE_OUTCOMES,
+      messageId: message.sId,
+    });
+    if (outcome && outcome.id <= cursor) {
+      // The client already has the outcome: nothing more will come.
+      res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' });
+      res.end();
+      return;
+    }
+    const filter = { types: MESSAGE_STREAM_TYPES, messageId: message.sId };
+    this.open(res, caller, conversation.id, filter, cursor, V1_MESSAGE_FRAMING);
+  }
+
   /** Streams the conversation's events that `filter` selects, after `fromId`, while the caller may read them. */
   private open(
     res: ServerResponse,
@@ -152,6 +243,7 @@ export class ConversationEventsController {
     conversationId: number,
     filter: EventFilter,
     fromId: bigint,
+    framing?: SseFraming,
   ) {
     const grant = {
       keyId: caller.keyId,
@@ -159,7 +251,8 @@ export class ConversationEventsController {
       userId: caller.userId,
       conversationId,
     };
-    this.streams.start(res, this.feed.source(conversationId, filter), fromId, grant, this.stillReadable);
+    const source = this.feed.source(conversationId, filter, framing);
+    this.streams.start(res, source, fromId, grant, this.stillReadable);
   }
 
   /** One function for every stream, so their re-checks are batched together. */

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
+import { bothFamilies } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
@@ -48,7 +49,7 @@ function nextCursor(next: number | null): string | null {
 }
 
 @ApiTags('conversations')
-@Controller('api/w/:wId/assistant/conversations')
+@Controller(bothFamilies('assistant/conversations'))
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
+import { bothFamilies } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import type { Space } from 'src/modules/identity/domain/space';
@@ -9,7 +10,7 @@ import { CreateSpaceDto, SpaceMemberParams } from 'src/modules/identity/http/dto
 import { SpaceResponse, SpacesResponse, presentSpace } from 'src/modules/identity/http/identity.presenter';
 
 @ApiTags('spaces')
-@Controller('api/w/:wId/spaces')
+@Controller(bothFamilies('spaces'))
 export class SpacesController {
   constructor(private readonly spaces: SpacesService) {}
 
