@@ -4,6 +4,7 @@ import {
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
+  ApiPropertyOptional,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
@@ -35,6 +36,11 @@ import { ConversationsService } from 'src/modules/conversations/application/conv
 const EVENT_ID = /^\d{1,19}$/;
 
 class StreamQuery {
+  @ApiPropertyOptional({
+    description:
+      'Resume after this event id (as the Last-Event-ID header does); `0` replays the stream from its start.',
+    example: '0',
+  })
   @IsOptional()
   @IsString()
   lastEventId?: string;
@@ -68,6 +74,10 @@ export class ConversationEventsController {
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'Stream conversation events (endpoint 7): redirects to the SSE route, query kept.',
+    description:
+      'A member who can read the conversation, with `read:conversation`. Answers 307 to the same ' +
+      'path under `/api/sse` (follow it: `curl -N -L`), after checking the key, the conversation ' +
+      'and the resume cursor, so a bad request fails here with its envelope.',
   })
   @ApiResponse({
     status: 307,

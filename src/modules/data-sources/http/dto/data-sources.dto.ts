@@ -93,6 +93,7 @@ export class UpdateDataSourceViewDto {
 }
 
 export class DataSourceViewParams extends SpaceParams {
+  @ApiProperty({ description: 'sId of the data source view (`dsv_…`).', example: 'dsv_Hb4Tz8Nc1L' })
   @IsString()
   dsvId!: string;
 }

@@ -28,11 +28,17 @@ import { SEARCH_QUERY_MAX, TOP_K_MAX, TOP_K_MIN } from 'src/modules/data-sources
 const LIST_MAX = 1000;
 
 export class DataSourceParams extends SpaceParams {
+  @ApiProperty({ description: 'sId of the data source (`dts_…`).', example: 'dts_Pq7Rw2Kx9M' })
   @IsString()
   dsId!: string;
 }
 
 export class DocumentParams extends DataSourceParams {
+  @ApiProperty({
+    description: "The document's id, chosen by the caller at upsert (unique in the data source).",
+    example: 'refund-policy',
+    maxLength: DOCUMENT_ID_MAX,
+  })
   @IsString()
   @MaxLength(DOCUMENT_ID_MAX)
   documentId!: string;
