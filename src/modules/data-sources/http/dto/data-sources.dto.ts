@@ -53,6 +53,7 @@ export class CreateDataSourceDto {
   connectorProvider?: ConnectorProvider | null;
 
   @ApiPropertyOptional({
+    type: String,
     example: 'english',
     nullable: true,
     description:

@@ -63,13 +63,19 @@ export class SectionDto {
 }
 
 export class UpsertDocumentDto {
-  @ApiPropertyOptional({ example: 'Refund policy', maxLength: DOCUMENT_TITLE_MAX, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Refund policy',
+    maxLength: DOCUMENT_TITLE_MAX,
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_TITLE_MAX)
   title?: string | null;
 
   @ApiPropertyOptional({
+    type: String,
     example: 'Customers may ask for a refund within 30 days of purchase.',
     nullable: true,
     description: 'The text of the document; give one of `text`, `section` or `fileId`.',
@@ -79,7 +85,8 @@ export class UpsertDocumentDto {
   text?: string | null;
 
   @ApiPropertyOptional({
-    example: 'fil_9kQ2mX7vLp3zR1tY8nWb',
+    type: String,
+    example: 'fil_9kQ2mX7vLp',
     nullable: true,
     description:
       'A ready file of use case `upsert_document` of this workspace: its extracted text is the document (instead of `text` or `section`); its name and type fill `title` and `mime_type` when they are not given.',
@@ -99,7 +106,11 @@ export class UpsertDocumentDto {
   @Type(() => SectionDto)
   section?: SectionDto | null;
 
-  @ApiPropertyOptional({ example: 'https://intranet.example.com/policies/refunds', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'https://intranet.example.com/policies/refunds',
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_SOURCE_URL_MAX)
@@ -126,13 +137,19 @@ export class UpsertDocumentDto {
   @MaxLength(DOCUMENT_TAG_MAX, { each: true })
   parents?: string[] | null;
 
-  @ApiPropertyOptional({ example: 'text/markdown', maxLength: DOCUMENT_MIME_TYPE_MAX, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'text/markdown',
+    maxLength: DOCUMENT_MIME_TYPE_MAX,
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_MIME_TYPE_MAX)
   mime_type?: string | null;
 
   @ApiPropertyOptional({
+    type: Number,
     example: 1763856000000,
     nullable: true,
     description: "The document's date in ms since the epoch; defaults to the upsert's time.",
