@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { bothFamilies } from 'src/platform/http/api-families';
@@ -64,6 +64,24 @@ export class AgentConfigurationsController {
     description:
       "Builders and admins, with `write:agent`. The body's `assistant` holds the configuration; a toolset entry that cannot be resolved is a 400 here (unlike PATCH, which skips it). Answers the private form.",
   })
+  @ApiBody({
+    type: CreateAgentDto,
+    examples: {
+      local: {
+        summary: 'An agent on the built-in offline model, with the internal wake_ups tools',
+        value: {
+          assistant: {
+            name: 'support-bot',
+            description: 'Answers questions about refunds.',
+            instructions: 'Answer briefly and cite the policy.',
+            scope: 'visible',
+            model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+            actions: [{ name: 'wake_ups', mcpServerName: 'wake_ups' }],
+          },
+        },
+      },
+    },
+  })
   @ApiOkResponse({ type: AgentConfigurationResponse })
   @ApiErrors(400)
   async create(
@@ -121,6 +139,25 @@ export class AgentConfigurationsController {
     description:
       'An agent the caller cannot read (hidden and not theirs to edit, or using tools of a space ' +
       'the caller cannot access) answers 404 whatever the body, a `userFavorite` alone included.',
+  })
+  @ApiBody({
+    type: UpdateAgentDto,
+    examples: {
+      toolset: {
+        summary: 'New instructions and a toolset of one MCP server',
+        value: {
+          instructions: 'Answer briefly; schedule a follow-up when a refund is pending.',
+          toolset: [
+            {
+              name: 'wake_ups',
+              description: 'Schedules follow-ups in the conversation.',
+              type: 'MCP',
+              configuration: { mcp_server_name: 'wake_ups' },
+            },
+          ],
+        },
+      },
+    },
   })
   @ApiOkResponse({ type: UpdatedAgentConfigurationResponse })
   @ApiErrors(400, 404)

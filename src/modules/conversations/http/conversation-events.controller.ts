@@ -4,6 +4,7 @@ import {
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
+  ApiPropertyOptional,
   ApiQuery,
   ApiResponse,
   ApiTags,
@@ -39,6 +40,11 @@ import { AppConfig } from 'src/platform/config/app-config';
 const EVENT_ID = /^\d{1,19}$/;
 
 class StreamQuery {
+  @ApiPropertyOptional({
+    description:
+      'Resume after this event id (as the Last-Event-ID header does); `0` replays the stream from its start.',
+    example: '0',
+  })
   @IsOptional()
   @IsString()
   lastEventId?: string;
@@ -90,6 +96,10 @@ export class ConversationEventsController {
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'Stream conversation events (endpoint 7): redirects to the SSE route, query kept.',
+    description:
+      'A member who can read the conversation, with `read:conversation`. Answers 307 to the same ' +
+      'path under `/api/sse` (follow it: `curl -N -L`), after checking the key, the conversation ' +
+      'and the resume cursor, so a bad request fails here with its envelope.',
   })
   @ApiResponse({
     status: 307,

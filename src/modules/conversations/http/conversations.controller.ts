@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { bothFamilies } from 'src/platform/http/api-families';
@@ -44,6 +44,13 @@ import {
 
 const DEFAULT_PAGE = 50;
 
+/** A user message as pasted into "Try it out": the mention makes the agent answer it. */
+const MESSAGE_EXAMPLE = {
+  content: 'Summarise our refund policy in two lines.',
+  mentions: [{ configurationId: 'Ag4tB7nM1q' }],
+  context: { username: 'ada', timezone: 'Europe/Paris' },
+};
+
 function nextCursor(next: number | null): string | null {
   return next === null ? null : encodeCursor(next);
 }
@@ -66,7 +73,22 @@ export class ConversationsController {
   @Post()
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
-  @ApiOperation({ summary: 'Create a conversation, optionally with its first message.' })
+  @ApiOperation({
+    summary: 'Create a conversation, optionally with its first message.',
+    description:
+      'Any member, with `write:conversation`. The caller becomes its first participant; a `spaceId` ' +
+      'puts it in a space the caller can access. The first message may mention agents ' +
+      '(`mentions[].configurationId`), which start answering at once, and may come after content fragments.',
+  })
+  @ApiBody({
+    type: CreateConversationDto,
+    examples: {
+      mention: {
+        summary: 'A first message that mentions an agent',
+        value: { title: 'Refund questions', message: MESSAGE_EXAMPLE },
+      },
+    },
+  })
   @ApiOkResponse({ type: CreatedConversationResponse })
   @ApiErrors(400, 404)
   async create(
@@ -87,7 +109,12 @@ export class ConversationsController {
 
   @Get()
   @Auth({ scopes: ['read:conversation'] })
-  @ApiOperation({ summary: "The caller's conversations, newest first." })
+  @ApiOperation({
+    summary: "The caller's conversations, newest first.",
+    description:
+      'Any member, with `read:conversation`: the conversations the caller created or took part in, a page at a ' +
+      'time (`limit`, then `cursor` = the previous `nextCursor`).',
+  })
   @ApiOkResponse({ type: ConversationsResponse })
   @ApiErrors(400)
   async list(@CurrentCaller() caller: Caller, @Query() query: PageQuery): Promise<ConversationsResponse> {
@@ -101,7 +128,12 @@ export class ConversationsController {
 
   @Get(':cId')
   @Auth({ scopes: ['read:conversation'] })
-  @ApiOperation({ summary: 'Get a conversation without its content (endpoint 11).' })
+  @ApiOperation({
+    summary: 'Get a conversation without its content (endpoint 11).',
+    description:
+      'Any member who can read the conversation, with `read:conversation`: one who can access its ' +
+      'space and every space its agents need; otherwise 403 `conversation_access_restricted`.',
+  })
   @ApiOkResponse({ type: ConversationResponse })
   @ApiErrors(404)
   async get(
@@ -114,6 +146,12 @@ export class ConversationsController {
 
   @Patch(':cId')
   @Auth({ scopes: ['write:conversation'] })
+  @ApiOperation({
+    summary: 'Rename a conversation, or mark it read or unread.',
+    description:
+      'A member who can read the conversation, with `write:conversation`. `read` is per caller; ' +
+      '`title` changes it for everyone.',
+  })
   @ApiOkResponse({ type: ConversationResponse })
   @ApiErrors(400, 404)
   async update(
@@ -162,9 +200,17 @@ export class ConversationsController {
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
   @ApiOperation({
-    summary: 'Post a user message, optionally after content fragments.',
+    summary: 'Post a user message; the agents it mentions answer it.',
     description:
-      "Any member who can read the conversation; needs `write:conversation`. The agents it mentions answer outside the request. While another member's wake-up is scheduled in the conversation, only that member and admins may post: others get 409 `invalid_request_error`, as in Dust.",
+      'A member who can read the conversation, with `write:conversation`. Each mentioned agent ' +
+      '(`mentions[].configurationId`, an agent the caller can read) gets an agent message that ' +
+      'streams on the conversation events. `contentFragments` take the ranks just before the ' +
+      "message, in the same transaction. While another member's wake-up is scheduled in the " +
+      'conversation, only that member and admins may post: others get 409 `invalid_request_error`, as in Dust.',
+  })
+  @ApiBody({
+    type: PostMessageWithFragmentsDto,
+    examples: { mention: { summary: 'A message that mentions an agent', value: MESSAGE_EXAMPLE } },
   })
   @ApiOkResponse({ type: UserMessageResponse })
   @ApiErrors(400, 403, 404, 409)
@@ -186,7 +232,12 @@ export class ConversationsController {
 
   @Get(':cId/messages')
   @Auth({ scopes: ['read:conversation'] })
-  @ApiOperation({ summary: 'The latest version of every message slot, in rank order.' })
+  @ApiOperation({
+    summary: 'The latest version of every message slot, in rank order.',
+    description:
+      'A member who can read the conversation, with `read:conversation`: user messages, agent ' +
+      'messages (with their actions) and content fragments, a page at a time (`limit`, `cursor`).',
+  })
   @ApiOkResponse({ type: MessagesResponse })
   @ApiErrors(400, 404)
   async messages(
@@ -267,7 +318,12 @@ export class ConversationsController {
   @Post(':cId/messages/:mId/cancel')
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
-  @ApiOperation({ summary: 'Cancel a running agent message; cancelling a finished one changes nothing.' })
+  @ApiOperation({
+    summary: 'Cancel a running agent message; cancelling a finished one changes nothing.',
+    description:
+      'A member who can read the conversation, with `write:conversation`. The run stops, a tool call ' +
+      'in flight is aborted, and the stream sends `agent_generation_cancelled`.',
+  })
   @ApiOkResponse({ type: MessageResponse })
   @ApiErrors(400, 404)
   async cancel(@CurrentCaller() caller: Caller, @Param() params: MessageParams): Promise<MessageResponse> {
@@ -298,7 +354,12 @@ export class ConversationsController {
   @Post(':cId/fork')
   @HttpCode(200)
   @Auth({ scopes: ['write:conversation'] })
-  @ApiOperation({ summary: 'Fork the conversation after one of its messages.' })
+  @ApiOperation({
+    summary: 'Fork the conversation after one of its messages.',
+    description:
+      'A member who can read the conversation, with `write:conversation`: a new conversation of the ' +
+      'caller holding the messages up to `sourceMessageId`; the original is unchanged.',
+  })
   @ApiOkResponse({ type: ConversationResponse })
   @ApiErrors(400, 404)
   async fork(

@@ -25,6 +25,12 @@ export class DataSourceViewsController {
 
   @Get()
   @Auth({ scopes: ['read:data_source'] })
+  @ApiOperation({
+    summary: 'List the data source views of a space (endpoint 12).',
+    description:
+      'Any member who can access the space, with `read:data_source`; a space the caller cannot access ' +
+      'is 404 `space_not_found`.',
+  })
   @ApiOkResponse({
     type: DataSourceViewsResponse,
     description: 'The data source views of a space the caller can access, oldest first.',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -27,6 +27,13 @@ export class DataSourcesController {
   @Post('data_sources')
   @HttpCode(200)
   @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Create a data source in a space, with its default view.',
+    description:
+      'Admins, with `write:data_source`. The space owns the data source: its documents are written ' +
+      'and read under that space. `textSearchConfig` (a PostgreSQL text-search configuration, ' +
+      '`simple` by default) is fixed at creation. A name already used in the workspace is 409.',
+  })
   @ApiOkResponse({
     type: CreatedDataSourceResponse,
     description: 'The data source and its default view in this space. Names are unique per workspace.',
@@ -44,6 +51,12 @@ export class DataSourcesController {
   @Post('data_source_views')
   @HttpCode(200)
   @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Share a data source into this space with a view.',
+    description:
+      'Admins, with `write:data_source`. The view exposes the whole data source or only the documents ' +
+      'under `parentsIn`; a space holds at most one view of a data source (409).',
+  })
   @ApiOkResponse({
     type: DataSourceViewResponse,
     description: 'A custom view sharing a data source of the workspace into this space (one per space).',
@@ -61,6 +74,11 @@ export class DataSourcesController {
 
   @Patch('data_source_views/:dsvId')
   @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Change what a data source view exposes.',
+    description:
+      "Admins, with `write:data_source`. Replaces the view's `parentsIn` (null: the whole data source).",
+  })
   @ApiOkResponse({ type: DataSourceViewResponse })
   @ApiErrors(400, 404)
   async updateView(
@@ -74,6 +92,12 @@ export class DataSourcesController {
 
   @Delete('data_source_views/:dsvId')
   @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOperation({
+    summary: 'Delete a custom data source view.',
+    description:
+      'Admins, with `write:data_source`. The default view of a data source (the one in its own ' +
+      'space) cannot be deleted: 400.',
+  })
   @ApiOkResponse({
     type: DataSourceViewResponse,
     description: 'The deleted view. The default view of a data source cannot be deleted (400).',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -38,6 +38,25 @@ export class DocumentsController {
       'Inserts or replaces the document of that id, with its chunks and search index, in one transaction. ' +
       'Any member who can access the space that owns the data source, with `write:data_source`. ' +
       'Over a limit (text size, documents per data source, tags, parents) the answer is 400 naming it.',
+  })
+  @ApiBody({
+    type: UpsertDocumentDto,
+    examples: {
+      text: {
+        summary: 'Plain text with a source and tags',
+        value: {
+          title: 'Refund policy',
+          text: 'Customers may ask for a refund within 30 days of purchase.',
+          source_url: 'https://intranet.example.com/policies/refunds',
+          tags: ['policy', 'billing'],
+          mime_type: 'text/markdown',
+        },
+      },
+      file: {
+        summary: 'The extracted text of an uploaded file (use case `upsert_document`)',
+        value: { fileId: 'fil_Xq3Lm8Vb2T', tags: ['policy'] },
+      },
+    },
   })
   @ApiOkResponse({ type: UpsertedDocumentResponse })
   @ApiErrors(400, 404, 413)

@@ -54,6 +54,14 @@ export class FilesController {
   @Post()
   @HttpCode(200)
   @Auth({ scopes: ['write:file'] })
+  @ApiOperation({
+    summary: 'Create a file record and its signed upload URL (endpoint 5).',
+    description:
+      'Any member, with `write:file`. The file starts `created`; its content goes to `uploadUrl` ' +
+      '(POST multipart, field `file`) before the URL expires. A `conversation` file names a ' +
+      'conversation the caller can read, a `folders_document` file a space the caller can access. ' +
+      'Creations per workspace and minute are limited (429).',
+  })
   @ApiOkResponse({ type: FileResponse, description: 'The created file, with its upload URL.' })
   @ApiErrors(400, 404, 429)
   async create(
@@ -68,6 +76,13 @@ export class FilesController {
   @HttpCode(200)
   @Auth({ scopes: ['write:file'] })
   @AllowSignedUrl()
+  @ApiOperation({
+    summary: "Upload a file's content (endpoint 6).",
+    description:
+      "The file's `uploadUrl` (its signature is the credential), or its path with a key, with " +
+      '`write:file`, of a member who can read the file. One multipart part named `file`, at most the ' +
+      'declared `fileSize`; the file becomes `ready` (or `failed` when its text cannot be extracted).',
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: { type: 'object', required: [FILE_PART], properties: { [FILE_PART]: BINARY.schema } },
@@ -116,14 +131,26 @@ export class FilesController {
   @Delete(':fileId')
   @HttpCode(204)
   @Auth({ scopes: ['write:file'] })
+  @ApiOperation({
+    summary: 'Delete a file and its content.',
+    description:
+      'The member who created the file, or an admin, with `write:file` (403 otherwise). Content ' +
+      'fragments keep the text already extracted from it.',
+  })
   @ApiNoContentResponse({ description: 'The file and its content are deleted.' })
-  @ApiErrors(404)
+  @ApiErrors(403, 404)
   async delete(@CurrentCaller() caller: Caller, @Param() params: FileParams): Promise<void> {
     await this.files.delete(caller, params.fileId);
   }
 
   @Get(':fileId/public')
   @Public()
+  @ApiOperation({
+    summary: 'Read a ready avatar image, without a key.',
+    description:
+      'Anyone, without a key: only files of use case `avatar` that are `ready`; any other file is 404 ' +
+      '`file_not_found`, so nothing else of a workspace is reachable here.',
+  })
   @ApiOkResponse({ description: 'The image of a ready avatar, to anyone.', content: { 'image/*': BINARY } })
   @ApiErrors(404)
   async avatar(

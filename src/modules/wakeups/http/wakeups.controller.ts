@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -20,6 +20,20 @@ export class WakeUpsController {
     summary: 'Schedule a wake-up of an agent in the conversation (at most one scheduled at a time).',
     description:
       'Any member who can read the conversation, with `write:conversation`; they own the wake-up. One-shot (`fireAt`) or cron (5 fields, at least 5 minutes apart, `maxFires`); when it fires, a system message mentioning the agent starts a normal run.',
+  })
+  @ApiBody({
+    type: CreateWakeUpDto,
+    examples: {
+      cron: {
+        summary: 'Every weekday at 09:00 in Paris, ten times',
+        value: {
+          agentConfigurationId: 'Ag4tB7nM1q',
+          scheduleConfig: { type: 'cron', cron: '0 9 * * 1-5', timezone: 'Europe/Paris' },
+          reason: 'Post the open refund requests of the day.',
+          maxFires: 10,
+        },
+      },
+    },
   })
   @ApiOkResponse({ type: WakeUpResponse })
   @ApiErrors(400, 404, 409)

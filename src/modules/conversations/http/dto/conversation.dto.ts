@@ -30,7 +30,7 @@ import {
 } from 'src/modules/conversations/domain/message';
 
 export class MentionDto {
-  @ApiPropertyOptional({ description: 'sId of a mentioned agent' })
+  @ApiPropertyOptional({ description: 'sId of a mentioned agent', example: 'Ag4tB7nM1q' })
   @IsOptional()
   @IsString()
   @Matches(SID_PATTERN)
@@ -41,7 +41,7 @@ export class MentionDto {
   @IsIn(['user'])
   type?: 'user';
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ description: 'sId of the mentioned member', example: 'Us8rT6Yp2W' })
   @IsOptional()
   @IsString()
   @Matches(SID_PATTERN)
@@ -49,7 +49,7 @@ export class MentionDto {
 }
 
 export class MessageContextDto {
-  @ApiProperty()
+  @ApiProperty({ example: 'ada' })
   @IsString()
   @MinLength(1)
   @MaxLength(200)
@@ -65,13 +65,13 @@ export class MessageContextDto {
   @IsIn(MESSAGE_ORIGINS.filter((origin) => origin !== 'wakeup'))
   origin?: MessageOrigin;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Ada Lovelace' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   fullName?: string;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'ada@example.com' })
   @IsOptional()
   @IsEmail()
   email?: string;
@@ -84,7 +84,7 @@ export class MessageContextDto {
 }
 
 export class EditMessageDto {
-  @ApiProperty()
+  @ApiProperty({ example: 'Summarise our refund policy in two lines.' })
   @IsString()
   @MinLength(1)
   @MaxLength(CONTENT_MAX)
@@ -122,14 +122,14 @@ export class PostMessageWithFragmentsDto extends PostMessageDto {
 }
 
 export class CreateConversationDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Refund questions' })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(TITLE_MAX)
   title?: string;
 
-  @ApiPropertyOptional({ description: 'sId of a space the caller can access' })
+  @ApiPropertyOptional({ description: 'sId of a space the caller can access', example: 'vlt_Qh4sN9cX2m' })
   @IsOptional()
   @IsString()
   @Matches(SID_PATTERN)
@@ -156,7 +156,7 @@ export class CreateConversationDto {
 }
 
 export class UpdateConversationDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ example: 'Refunds: the 30-day rule' })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -182,7 +182,7 @@ export class ReactionDto {
 }
 
 export class ForkDto {
-  @ApiProperty({ description: 'sId of the last message the fork keeps' })
+  @ApiProperty({ description: 'sId of the last message the fork keeps', example: 'Ms5bK2pW7e' })
   @IsString()
   @Matches(SID_PATTERN)
   sourceMessageId!: string;

@@ -53,6 +53,7 @@ export class CreateDataSourceDto {
   connectorProvider?: ConnectorProvider | null;
 
   @ApiPropertyOptional({
+    type: String,
     example: 'english',
     nullable: true,
     description:
@@ -93,6 +94,7 @@ export class UpdateDataSourceViewDto {
 }
 
 export class DataSourceViewParams extends SpaceParams {
+  @ApiProperty({ description: 'sId of the data source view (`dsv_…`).', example: 'dsv_Hb4Tz8Nc1L' })
   @IsString()
   dsvId!: string;
 }

@@ -29,11 +29,17 @@ import { SEARCH_QUERY_MAX, TOP_K_MAX, TOP_K_MIN } from 'src/modules/data-sources
 const LIST_MAX = 1000;
 
 export class DataSourceParams extends SpaceParams {
+  @ApiProperty({ description: 'sId of the data source (`dts_…`).', example: 'dts_Pq7Rw2Kx9M' })
   @IsString()
   dsId!: string;
 }
 
 export class DocumentParams extends DataSourceParams {
+  @ApiProperty({
+    description: "The document's id, chosen by the caller at upsert (unique in the data source).",
+    example: 'refund-policy',
+    maxLength: DOCUMENT_ID_MAX,
+  })
   @IsString()
   @MaxLength(DOCUMENT_ID_MAX)
   documentId!: string;
@@ -68,13 +74,19 @@ export function documentBodyLimit(maxTextBytes: number): number {
 
 @JsonBodyLimit((config) => documentBodyLimit(config.documents.maxTextBytes))
 export class UpsertDocumentDto {
-  @ApiPropertyOptional({ example: 'Refund policy', maxLength: DOCUMENT_TITLE_MAX, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Refund policy',
+    maxLength: DOCUMENT_TITLE_MAX,
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_TITLE_MAX)
   title?: string | null;
 
   @ApiPropertyOptional({
+    type: String,
     example: 'Customers may ask for a refund within 30 days of purchase.',
     nullable: true,
     description: 'The text of the document; give one of `text`, `section` or `fileId`.',
@@ -84,7 +96,8 @@ export class UpsertDocumentDto {
   text?: string | null;
 
   @ApiPropertyOptional({
-    example: 'fil_9kQ2mX7vLp3zR1tY8nWb',
+    type: String,
+    example: 'fil_9kQ2mX7vLp',
     nullable: true,
     description:
       'A ready file of use case `upsert_document` of this workspace: its extracted text is the document (instead of `text` or `section`); its name and type fill `title` and `mime_type` when they are not given.',
@@ -104,7 +117,11 @@ export class UpsertDocumentDto {
   @Type(() => SectionDto)
   section?: SectionDto | null;
 
-  @ApiPropertyOptional({ example: 'https://intranet.example.com/policies/refunds', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'https://intranet.example.com/policies/refunds',
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_SOURCE_URL_MAX)
@@ -131,13 +148,19 @@ export class UpsertDocumentDto {
   @MaxLength(DOCUMENT_TAG_MAX, { each: true })
   parents?: string[] | null;
 
-  @ApiPropertyOptional({ example: 'text/markdown', maxLength: DOCUMENT_MIME_TYPE_MAX, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'text/markdown',
+    maxLength: DOCUMENT_MIME_TYPE_MAX,
+    nullable: true,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_MIME_TYPE_MAX)
   mime_type?: string | null;
 
   @ApiPropertyOptional({
+    type: Number,
     example: 1763856000000,
     nullable: true,
     description: "The document's date in ms since the epoch; defaults to the upsert's time.",

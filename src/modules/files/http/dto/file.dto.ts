@@ -81,6 +81,7 @@ export class CreateFileDto {
 }
 
 export class FileParams extends WorkspaceParams {
+  @ApiProperty({ description: 'sId of the file (`fil_…`).', example: 'fil_Xq3Lm8Vb2T' })
   @IsString()
   fileId!: string;
 }
