@@ -14,7 +14,7 @@ import { AgentMessageActions1795408621426 } from './1795408621426-AgentMessageAc
 import { RemoteToolServerSync1795409979977 } from './1795409979977-RemoteToolServerSync';
 import { Documents1795412763574 } from './1795412763574-Documents';
 import { ContentFragments1795413517290 } from './1795413517290-ContentFragments';
-import { DataSourceDocumentCount1795419881881 } from './1795419881881-DataSourceDocumentCount';
+import { DataSourceDocumentCounts1795420778338 } from './1795420778338-DataSourceDocumentCounts';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -33,5 +33,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RemoteToolServerSync1795409979977,
   Documents1795412763574,
   ContentFragments1795413517290,
-  DataSourceDocumentCount1795419881881,
+  DataSourceDocumentCounts1795420778338,
 ];
