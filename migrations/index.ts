@@ -15,7 +15,7 @@ import { RemoteToolServerSync1795409979977 } from './1795409979977-RemoteToolSer
 import { Documents1795412763574 } from './1795412763574-Documents';
 import { ContentFragments1795413517290 } from './1795413517290-ContentFragments';
 import { ConversationDeletion1795419373717 } from './1795419373717-ConversationDeletion';
-import { DataSourceDocumentCount1795419881881 } from './1795419881881-DataSourceDocumentCount';
+import { DataSourceDocumentCounts1795420778338 } from './1795420778338-DataSourceDocumentCounts';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -35,5 +35,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Documents1795412763574,
   ContentFragments1795413517290,
   ConversationDeletion1795419373717,
-  DataSourceDocumentCount1795419881881,
+  DataSourceDocumentCounts1795420778338,
 ];

@@ -367,6 +367,52 @@ describe('content fragments', () => {
     }
   });
 
+  it('answers 404 naming the mistake when a content fragment’s sId is given where a message’s is expected', async () => {
+    const { sId: cId } = await world.conversation(a.admin, { message: 'Hello' });
+    const added = await api(t, a.admin)
+      .post(fragmentsPath(a.admin, cId))
+      .send({ title: 'note', content: 'A snippet', contentType: 'text/plain' })
+      .expect(200);
+    const fragment = added.body.contentFragment.sId as string;
+    const conversation = paths.conversation(a.workspace.sId, cId);
+    const message = `${conversation}/messages/${fragment}`;
+    const feedback = `/api/v1/w/${a.workspace.sId}/assistant/conversations/${cId}/messages/${fragment}/feedbacks`;
+    const attempts = [
+      api(t, a.admin).post(`${message}/reactions`).send({ emoji: '👍' }),
+      api(t, a.admin).delete(`${message}/reactions`).send({ emoji: '👍' }),
+      api(t, a.admin).post(`${message}/edit`).send({ content: 'Edited', mentions: [] }),
+      api(t, a.admin).post(`${message}/cancel`).send({}),
+      api(t, a.admin).post(`${message}/validate-action`).send({ actionId: 'act_1', approved: 'approved' }),
+      api(t, a.admin).get(`${message}/events`),
+      api(t, a.admin).post(`${conversation}/fork`).send({ sourceMessageId: fragment }),
+      api(t, a.admin).post(feedback).send({ thumbDirection: 'up' }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expectError(res, 404, 'message_not_found');
+      expect(res.body.error.message).toContain(
+        `${fragment} is a content fragment of this conversation, not a message`,
+      );
+    }
+    // An id that names nothing keeps the plain answer.
+    const unknown = await api(t, a.admin)
+      .post(`${conversation}/messages/zzzzzzzzzz/reactions`)
+      .send({ emoji: '👍' });
+    expectError(unknown, 404, 'message_not_found');
+    expect(unknown.body.error.message).not.toContain('content fragment');
+    // The fragment is untouched, and another workspace learns nothing about it.
+    expect((await world.messages(a.admin, cId)).map((m) => m.type)).toEqual([
+      'user_message',
+      'content_fragment',
+    ]);
+    expectError(
+      await api(t, b.admin)
+        .post(`${paths.conversation(b.workspace.sId, cId)}/messages/${fragment}/reactions`)
+        .send({ emoji: '👍' }),
+      404,
+      'conversation_not_found',
+    );
+  });
+
   it('binds an attached file to its conversation: a member who cannot read the conversation cannot read the file', async () => {
     const { sId: spaceId } = await world.space(a.admin, { members: [a.admin] });
     const { sId: cId } = await world.conversation(a.admin, { spaceId });

@@ -623,6 +623,12 @@ describe('documents of data sources and their search', () => {
       const refill = await Promise.all([0, 1, 2].map((i) => put(dsId, `refill-${i}`, { text: 'Refill.' })));
       expect(refill.map((res) => res.status).sort()).toEqual([200, 400, 400]);
       expect(await listed(dsId)).toHaveLength(PER_SOURCE);
+      const [{ counted }] = await big.dataSource.query<{ counted: number }[]>(
+        `SELECT sum(c.count)::int AS counted FROM data_source_document_counts c
+         JOIN data_sources ds ON ds.id = c.data_source_id WHERE ds.s_id = $1`,
+        [dsId],
+      );
+      expect(counted).toBe(PER_SOURCE);
     });
   });
 });

@@ -33,7 +33,7 @@ describe('openai provider against an OpenAI-compatible server', () => {
     provider = new OpenAiModelProvider(
       new AppConfig({
         ...loadAppConfig({ LOG_LEVEL: 'silent' }),
-        openai: { baseUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
+        openai: { baseUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, textOnlyModels: ['text-1'] },
       }),
     );
   });
@@ -100,6 +100,36 @@ describe('openai provider against an OpenAI-compatible server', () => {
         { id: 'call_oslo', name: 'weather__forecast', arguments: oslo },
       ],
     });
+  });
+
+  it('sends a user turn with an image as a text part and an image_url data URL; text-only models are named', async () => {
+    openai.script({ kind: 'stream', chunks: ['A chart.'] });
+    const base64 = Buffer.from('GIF89a-bytes').toString('base64');
+    const body = await sent(() =>
+      collect(
+        request({
+          messages: [
+            {
+              role: 'user',
+              content: '<attachment title="c.gif">',
+              image: { contentType: 'image/gif', base64 },
+            },
+            { role: 'user', content: 'What is it?' },
+          ],
+        }),
+      ),
+    );
+    expect((body.messages as unknown[]).slice(1)).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<attachment title="c.gif">' },
+          { type: 'image_url', image_url: { url: `data:image/gif;base64,${base64}` } },
+        ],
+      },
+      { role: 'user', content: 'What is it?' },
+    ]);
+    expect([provider.acceptsImages('gpt-test'), provider.acceptsImages('text-1')]).toEqual([true, false]);
   });
 
   it('sends the calls and their results back on the follow-up request, paired by id', async () => {

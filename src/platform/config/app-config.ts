@@ -378,13 +378,7 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       concurrency: readInteger(env, 'RUN_CONCURRENCY', DEFAULT_RUN_CONCURRENCY, 1, 10_000),
     },
     contentFragmentBudgetBytes: readInteger(env, 'CONTENT_FRAGMENT_BUDGET_BYTES', 262_144, 1_024, 16_777_216),
-    contentFragmentImageMaxBytes: readInteger(
-      env,
-      'CONTENT_FRAGMENT_IMAGE_BYTES',
-      10_485_760,
-      0,
-      67_108_864,
-    ),
+    contentFragmentImageMaxBytes: readInteger(env, 'CONTENT_FRAGMENT_IMAGE_BYTES', 10_485_760, 0, 67_108_864),
     openai: readOpenAi(env),
     tools: {
       callTimeoutMs: readDuration(env, 'TOOL_CALL_TIMEOUT_MS', 60_000),

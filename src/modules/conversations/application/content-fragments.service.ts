@@ -124,6 +124,11 @@ export class ContentFragmentsService {
     return views;
   }
 
+  /** Whether `sId` names a fragment of the conversation (a message route was given one). */
+  isFragment(caller: Caller, conversation: Conversation, sId: string): Promise<boolean> {
+    return this.fragments.exists(caller.workspaceId, conversation.id, sId);
+  }
+
   /** Fragments after `afterRank`, in rank order, at most `limit`. */
   listAfter(
     caller: Caller,

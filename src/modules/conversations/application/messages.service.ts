@@ -17,7 +17,10 @@ import type { UserMessageView } from 'src/modules/conversations/application/mess
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
+import {
+  FragmentIsNotAMessage,
+  MessageNotFound,
+} from 'src/modules/conversations/domain/conversations.errors';
 import { Message, Reaction } from 'src/modules/conversations/domain/message';
 import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
 
@@ -77,8 +80,12 @@ export class MessagesService {
 
   async findMessage(caller: Caller, conversation: Conversation, messageSId: string): Promise<Message> {
     const message = await this.messages.findBySId(caller.workspaceId, conversation.id, messageSId);
-    if (!message) throw new MessageNotFound(messageSId);
-    return message;
+    if (message) return message;
+    // Fragments share the message list: a client may well take one's sId for a message's.
+    if (await this.fragments.isFragment(caller, conversation, messageSId)) {
+      throw new FragmentIsNotAMessage(messageSId);
+    }
+    throw new MessageNotFound(messageSId);
   }
 
   /**

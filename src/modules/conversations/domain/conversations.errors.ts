@@ -12,6 +12,16 @@ export class MessageNotFound extends DomainError {
   }
 }
 
+/** A content fragment's sId where a message's is expected: still "not found", saying why. */
+export class FragmentIsNotAMessage extends DomainError {
+  constructor(sId: string) {
+    super(
+      'message_not_found',
+      `${sId} is a content fragment of this conversation, not a message: a fragment takes no reaction, edit, feedback or action, and cannot be cancelled, followed or forked from.`,
+    );
+  }
+}
+
 export class ConversationAccessRestricted extends DomainError {
   constructor() {
     super('conversation_access_restricted', 'This conversation uses agents of spaces you cannot access.');

@@ -32,6 +32,10 @@ export class TypeormContentFragmentRepository extends ContentFragmentRepository 
     return this.db.repository(ContentFragmentEntity);
   }
 
+  exists(workspaceId: number, conversationId: number, sId: string): Promise<boolean> {
+    return this.fragments.existsBy({ workspaceId, conversationId, sId });
+  }
+
   async insert(fragments: NewContentFragment[]): Promise<ContentFragment[]> {
     if (fragments.length === 0) return [];
     const result = await this.fragments

@@ -66,20 +66,15 @@ export class DocumentsService {
     const hash = createHash('sha256').update(valid.text).digest('hex');
     const document = await this.unitOfWork.run(async () => {
       const { workspaceId } = caller;
-      const { document: stored, created } = await this.documents.upsert(workspaceId, dataSource.id, {
-        ...valid,
-        hash,
-        chunkCount: chunks.length,
-      });
+      const { document: stored, withinLimit } = await this.documents.upsert(
+        workspaceId,
+        dataSource.id,
+        { ...valid, hash, chunkCount: chunks.length },
+        limits.maxPerDataSource,
+      );
+      // Over the limit, the transaction rolls back: nothing of this upsert is written.
+      if (!withinLimit) throw new DocumentLimitReached(limits.maxPerDataSource);
       await this.index.index(workspaceId, stored, dataSource.textSearchConfig, chunks);
-      // Counted last: the data source stays locked from the count to the commit, so concurrent
-      // creations wait only for each other's commit; over the limit, everything rolls back.
-      if (
-        created &&
-        !(await this.documents.countCreated(workspaceId, dataSource.id, limits.maxPerDataSource))
-      ) {
-        throw new DocumentLimitReached(limits.maxPerDataSource);
-      }
       return stored;
     });
     return { document, dataSource };

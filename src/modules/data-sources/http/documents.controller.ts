@@ -37,7 +37,8 @@ export class DocumentsController {
     description:
       'Inserts or replaces the document of that id, with its chunks and search index, in one transaction. ' +
       'Any member who can access the space that owns the data source, with `write:data_source`. ' +
-      'Over a limit (text size, documents per data source, tags, parents) the answer is 400 naming it.',
+      'Over a limit (text size, documents per data source, tags, parents) the answer is 400 naming it. ' +
+      'The body may be up to 3 × DOCUMENT_MAX_TEXT_BYTES + 1 MiB (every other route: 1 MiB); a larger one is 413.',
   })
   @ApiBody({
     type: UpsertDocumentDto,

@@ -5,7 +5,7 @@ import {
 } from 'src/modules/identity/infrastructure/identity.entities';
 import type { ConnectorProvider } from 'src/modules/data-sources/domain/data-source';
 import type { DataSourceViewKind } from 'src/modules/data-sources/domain/data-source-view';
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 const timestamptz = { type: 'timestamptz' } as const;
 
@@ -48,14 +48,6 @@ export class DataSourceEntity {
 
   @Column({ name: 'text_search_config', type: 'varchar', length: 63, default: 'simple' })
   textSearchConfig!: string;
-
-  /**
-   * Its documents, kept by the document repository in the transactions that add and delete them:
-   * the limit check is one conditional update of this row, whose lock makes concurrent creations
-   * count one after the other.
-   */
-  @Column({ name: 'document_count', type: 'int', default: 0 })
-  documentCount!: number;
 
   @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id' })
@@ -224,9 +216,39 @@ export class DataSourceDocumentChunkEntity {
   document?: DataSourceDocumentEntity;
 }
 
+/** Rows of counters per data source: concurrent creations each take their own (see below). */
+export const DOCUMENT_COUNT_STRIPES = 16;
+
+/**
+ * How many documents a data source holds, split over `DOCUMENT_COUNT_STRIPES` rows so that
+ * concurrent creations count on different rows: a count's row stays locked until its transaction
+ * commits, and one row would make every creation wait for the commit of the one before. Stripe `i`
+ * holds at most its share of the limit (`max / K`, plus one for the first `max % K` stripes), so
+ * their sum never passes it; a deletion takes one off any stripe.
+ */
+@Entity('data_source_document_counts')
+export class DataSourceDocumentCountEntity {
+  @PrimaryColumn({ name: 'data_source_id', type: 'int' })
+  dataSourceId!: number;
+
+  @PrimaryColumn({ type: 'smallint' })
+  stripe!: number;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @Column({ type: 'int', default: 0 })
+  count!: number;
+
+  @ManyToOne(() => DataSourceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'data_source_id' })
+  dataSource?: DataSourceEntity;
+}
+
 export const DATA_SOURCE_ENTITIES = [
   DataSourceEntity,
   DataSourceViewEntity,
   DataSourceDocumentEntity,
   DataSourceDocumentChunkEntity,
+  DataSourceDocumentCountEntity,
 ];

@@ -14,6 +14,7 @@ import {
 } from 'src/modules/data-sources/domain/data-sources.errors';
 import {
   DATA_SOURCE_NAME_INDEX,
+  DOCUMENT_COUNT_STRIPES,
   DataSourceEntity,
   DataSourceViewEntity,
   VIEW_PER_SPACE_INDEX,
@@ -73,7 +74,14 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
 
   async createDataSource(dataSource: NewDataSource): Promise<DataSource> {
     try {
-      return toDataSource(await this.dataSources.save(this.dataSources.create(dataSource)));
+      const created = await this.dataSources.save(this.dataSources.create(dataSource));
+      // Its document counters, in the creation's transaction (see DataSourceDocumentCountEntity).
+      await this.db.manager().query(
+        `INSERT INTO data_source_document_counts (data_source_id, stripe, workspace_id, count)
+         SELECT $1, stripe, $2, 0 FROM generate_series(0, ${DOCUMENT_COUNT_STRIPES - 1}) AS stripe`,
+        [created.id, created.workspaceId],
+      );
+      return toDataSource(created);
     } catch (error) {
       // Two creations racing past the name check: the index decides.
       if (isUniqueViolation(error, DATA_SOURCE_NAME_INDEX)) throw new DataSourceNameTaken(dataSource.name);
@@ -104,17 +112,20 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
     spaceId: number,
     dataSourceSId: string,
   ): Promise<DataSource | null> {
-    const found = await this.dataSources
-      .createQueryBuilder('ds')
-      .innerJoin(
-        DataSourceViewEntity,
-        'v',
-        "v.data_source_id = ds.id AND v.kind = 'default' AND v.space_id = :spaceId",
-        { spaceId },
-      )
-      .where('ds.workspace_id = :workspaceId AND ds.s_id = :dataSourceSId', { workspaceId, dataSourceSId })
-      .getOne();
-    return found && toDataSource(found);
+    // Every document request starts here: a prepared statement, planned once per connection.
+    const [found] = await this.db.hotRead<DataSourceEntity>(
+      'data_source_owned_by_space',
+      `SELECT ds.id, ds.s_id AS "sId", ds.workspace_id AS "workspaceId", ds.name, ds.description,
+         ds.connector_provider AS "connectorProvider", ds.connector_id AS "connectorId",
+         ds.service_api_project_id AS "serviceApiProjectId",
+         ds.assistant_default_selected AS "assistantDefaultSelected",
+         ds.text_search_config AS "textSearchConfig", ds.created_at AS "createdAt"
+       FROM data_sources ds
+       JOIN data_source_views v ON v.data_source_id = ds.id AND v.kind = 'default' AND v.space_id = $2
+       WHERE ds.workspace_id = $1 AND ds.s_id = $3`,
+      [workspaceId, spaceId, dataSourceSId],
+    );
+    return found ? toDataSource(found) : null;
   }
 
   async textSearchConfigExists(name: string): Promise<boolean> {

@@ -7,7 +7,10 @@ import {
   DocumentToStore,
 } from 'src/modules/data-sources/application/ports/document.repository';
 import type { DataSourceDocument } from 'src/modules/data-sources/domain/document';
-import { DataSourceDocumentEntity } from 'src/modules/data-sources/infrastructure/data-sources.entities';
+import {
+  DOCUMENT_COUNT_STRIPES,
+  DataSourceDocumentEntity,
+} from 'src/modules/data-sources/infrastructure/data-sources.entities';
 
 type DocumentRow = Omit<DataSourceDocumentEntity, 'text' | 'workspaceId'> & { text?: string };
 
@@ -39,6 +42,21 @@ const COLUMNS = `id, data_source_id AS "dataSourceId", document_id AS "documentI
   text_bytes AS "textBytes", source_url AS "sourceUrl", tags, parents, mime_type AS "mimeType",
   timestamp, hash, chunk_count AS "chunkCount", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
+/**
+ * Counts one document on a stripe of data source `$2` (workspace `$1`) still under its share of
+ * `max`, the emptiest first; with `skipLocked`, only on a stripe no other transaction holds, so
+ * concurrent creations take different ones. Returns the stripe, or no row.
+ */
+function countOnAStripe(options: { max: string; skipLocked: boolean; onlyIf?: string }): string {
+  const { max, skipLocked, onlyIf } = options;
+  return `UPDATE data_source_document_counts c SET count = c.count + 1
+    FROM (SELECT stripe FROM data_source_document_counts
+      WHERE workspace_id = $1 AND data_source_id = $2${onlyIf ? ` AND ${onlyIf}` : ''}
+        AND count < ${max}::int / ${DOCUMENT_COUNT_STRIPES} + (stripe < ${max}::int % ${DOCUMENT_COUNT_STRIPES})::int
+      ORDER BY count, stripe LIMIT 1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}) free
+    WHERE c.data_source_id = $2 AND c.stripe = free.stripe RETURNING c.stripe`;
+}
+
 @Injectable()
 export class TypeormDocumentRepository extends DocumentRepository {
   constructor(private readonly db: TypeormUnitOfWork) {
@@ -53,19 +71,26 @@ export class TypeormDocumentRepository extends DocumentRepository {
     workspaceId: number,
     dataSourceId: number,
     document: DocumentToStore,
-  ): Promise<{ document: DataSourceDocument; created: boolean }> {
-    // Only what the database decides comes back (the text may be megabytes); `xmax = 0`: inserted.
+    maxDocuments: number,
+  ): Promise<{ document: DataSourceDocument; created: boolean; withinLimit: boolean }> {
+    // One statement writes the row and counts it when it is new (`xmax = 0`) on a free stripe;
+    // only what the database decides comes back (the text may be megabytes).
     const [row] = await this.db
       .manager()
-      .query<{ id: number; createdAt: Date; updatedAt: Date; created: boolean }[]>(
-        `INSERT INTO data_source_documents (workspace_id, data_source_id, document_id, title, text, text_bytes,
-         source_url, tags, parents, mime_type, timestamp, hash, chunk_count)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       ON CONFLICT (data_source_id, document_id) DO UPDATE SET title = EXCLUDED.title, text = EXCLUDED.text,
-         text_bytes = EXCLUDED.text_bytes, source_url = EXCLUDED.source_url, tags = EXCLUDED.tags,
-         parents = EXCLUDED.parents, mime_type = EXCLUDED.mime_type, timestamp = EXCLUDED.timestamp,
-         hash = EXCLUDED.hash, chunk_count = EXCLUDED.chunk_count, updated_at = now()
-       RETURNING id, created_at AS "createdAt", updated_at AS "updatedAt", (xmax = 0) AS created`,
+      .query<{ id: number; createdAt: Date; updatedAt: Date; created: boolean; counted: boolean }[]>(
+        `WITH doc AS (
+         INSERT INTO data_source_documents (workspace_id, data_source_id, document_id, title, text, text_bytes,
+           source_url, tags, parents, mime_type, timestamp, hash, chunk_count)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         ON CONFLICT (data_source_id, document_id) DO UPDATE SET title = EXCLUDED.title, text = EXCLUDED.text,
+           text_bytes = EXCLUDED.text_bytes, source_url = EXCLUDED.source_url, tags = EXCLUDED.tags,
+           parents = EXCLUDED.parents, mime_type = EXCLUDED.mime_type, timestamp = EXCLUDED.timestamp,
+           hash = EXCLUDED.hash, chunk_count = EXCLUDED.chunk_count, updated_at = now()
+         RETURNING id, created_at, updated_at, (xmax = 0) AS created),
+       counted AS (${countOnAStripe({ max: '$14', skipLocked: true, onlyIf: '(SELECT created FROM doc)' })})
+       SELECT doc.id, doc.created_at AS "createdAt", doc.updated_at AS "updatedAt", doc.created,
+         EXISTS (SELECT 1 FROM counted) AS counted
+       FROM doc`,
         [
           workspaceId,
           dataSourceId,
@@ -80,18 +105,24 @@ export class TypeormDocumentRepository extends DocumentRepository {
           document.timestamp,
           document.hash,
           document.chunkCount,
+          maxDocuments,
         ],
       );
-    const { id, createdAt, updatedAt, created } = row;
-    return { document: { ...document, id, dataSourceId, createdAt, updatedAt }, created };
+    const { id, createdAt, updatedAt, created, counted } = row;
+    const withinLimit =
+      !created || counted || (await this.countOnAnyStripe(workspaceId, dataSourceId, maxDocuments));
+    return { document: { ...document, id, dataSourceId, createdAt, updatedAt }, created, withinLimit };
   }
 
-  async countCreated(workspaceId: number, dataSourceId: number, max: number): Promise<boolean> {
-    const [rows] = await this.db.manager().query<[unknown[], number]>(
-      `UPDATE data_sources SET document_count = document_count + 1
-       WHERE workspace_id = $1 AND id = $2 AND document_count < $3 RETURNING id`,
-      [workspaceId, dataSourceId, max],
-    );
+  /** When every stripe with room was held by another transaction: waits for one of them. */
+  private async countOnAnyStripe(workspaceId: number, dataSourceId: number, max: number): Promise<boolean> {
+    const [rows] = await this.db
+      .manager()
+      .query<[unknown[], number]>(countOnAStripe({ max: '$3', skipLocked: false }), [
+        workspaceId,
+        dataSourceId,
+        max,
+      ]);
     return rows.length > 0;
   }
 
@@ -124,15 +155,19 @@ export class TypeormDocumentRepository extends DocumentRepository {
   }
 
   async delete(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean> {
-    // One statement: the row and its count go together.
-    const [rows] = await this.db.manager().query<[{ deleted: number }[], number]>(
+    // One statement: the row goes and one stripe of its data source counts one less.
+    const [row] = await this.db.manager().query<{ deleted: number }[]>(
       `WITH gone AS (DELETE FROM data_source_documents
-         WHERE workspace_id = $1 AND data_source_id = $2 AND document_id = $3 RETURNING 1)
-       UPDATE data_sources SET document_count = document_count - (SELECT count(*) FROM gone)
-       WHERE workspace_id = $1 AND id = $2 RETURNING (SELECT count(*) FROM gone)::int AS deleted`,
+         WHERE workspace_id = $1 AND data_source_id = $2 AND document_id = $3 RETURNING 1),
+       counted AS (UPDATE data_source_document_counts c SET count = c.count - 1
+         FROM (SELECT stripe FROM data_source_document_counts
+           WHERE workspace_id = $1 AND data_source_id = $2 AND count > 0 AND EXISTS (SELECT 1 FROM gone)
+           ORDER BY count DESC LIMIT 1 FOR UPDATE) held
+         WHERE c.data_source_id = $2 AND c.stripe = held.stripe RETURNING 1)
+       SELECT (SELECT count(*) FROM gone)::int AS deleted`,
       [workspaceId, dataSourceId, documentId],
     );
-    return (rows[0]?.deleted ?? 0) > 0;
+    return row.deleted > 0;
   }
 
   async recent(workspaceId: number, scopes: DocumentScope[], limit: number): Promise<DataSourceDocument[]> {

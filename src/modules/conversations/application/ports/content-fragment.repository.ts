@@ -13,6 +13,8 @@ export abstract class ContentFragmentRepository {
     afterRank: number,
     limit: number,
   ): Promise<ContentFragment[]>;
+  /** Whether the conversation has a fragment of that sId. */
+  abstract exists(workspaceId: number, conversationId: number, sId: string): Promise<boolean>;
   /** With their text, in rank order, up to and including `maxRank`. */
   abstract listTextsUpTo(
     workspaceId: number,

@@ -21,19 +21,17 @@ export interface DocumentScope {
  */
 export abstract class DocumentRepository {
   /**
-   * Inserts or replaces the document of that id; `created` when it is new. A new document is not
-   * counted in its data source until `countCreated`.
+   * Inserts or replaces the document of that id; `created` when it is new. A new document is
+   * counted in its data source unless it holds `maxDocuments` already: then `withinLimit` is false
+   * and the caller rolls back. Exact however many transactions create at once: what a creation
+   * counts on stays locked until its transaction ends.
    */
   abstract upsert(
     workspaceId: number,
     dataSourceId: number,
     document: DocumentToStore,
-  ): Promise<{ document: DataSourceDocument; created: boolean }>;
-  /**
-   * Counts a created document in its data source unless it holds `max` already (false then). The
-   * data source is locked until the transaction ends, so concurrent creations are counted in turn.
-   */
-  abstract countCreated(workspaceId: number, dataSourceId: number, max: number): Promise<boolean>;
+    maxDocuments: number,
+  ): Promise<{ document: DataSourceDocument; created: boolean; withinLimit: boolean }>;
   abstract find(
     workspaceId: number,
     dataSourceId: number,
