@@ -88,6 +88,25 @@ describe('the public family', () => {
     const content = res.body.conversation.content as { type: string; parentMessageId?: string }[][];
     expect(content.map(([slot]) => slot.type)).toEqual(['user_message', 'agent_message']);
     expect(content[1][0].parentMessageId).toBe(res.body.message.sId);
+    // A post answers once its answers exist too: the conversation read next shows them.
+    const cId = res.body.conversation.sId as string;
+    const posted = await api(t, a.admin)
+      .post(v1(paths.messages(wId, cId)))
+      .send({
+        content: 'Again',
+        mentions: [{ configurationId: assistant }],
+        context: { username: 'ada', timezone: 'UTC' },
+      })
+      .expect(200);
+    const read = await api(t, a.admin)
+      .get(v1(paths.conversation(wId, cId)))
+      .expect(200);
+    const slots = (read.body.conversation.content as { type: string; parentMessageId?: string }[][]).map(
+      ([slot]) => slot,
+    );
+    expect(slots.filter((slot) => slot.parentMessageId === posted.body.message.sId)).toEqual([
+      expect.objectContaining({ type: 'agent_message' }),
+    ]);
     // What Dust's client sends and this service does not do is refused, not ignored.
     const blocking = await api(t, a.admin)
       .post(v1(paths.conversations(wId)))

@@ -66,14 +66,19 @@ interface ConversationBody {
   message?: { sId: string; mentions?: { configurationId?: string }[] };
 }
 
+/** The routes that post a message: a creation with its first message, and a post. */
+const POSTING_ROUTES = /\/assistant\/conversations(\/:cId\/messages)?$/;
+
+type PostingRequest = AuthenticatedRequest & { route?: { path?: string } };
+
 const isConversationBody = (body: unknown): body is ConversationBody =>
   typeof (body as ConversationBody | null)?.conversation?.sId === 'string';
 
 /**
  * On the public family, a conversation answered by the routes it decorates carries `content`, as
- * Dust's client requires. When the answer holds a message just posted, it waits (a bounded time)
- * for the agent messages answering it to exist, as Dust answers only once they do: the client then
- * streams the answer of the agent message it finds in `content`.
+ * Dust's client requires. A creation or a post waits (a bounded time) for the agent messages
+ * answering its message to exist, as Dust answers only once they do: the client then streams the
+ * answer of the agent message it finds in `content` (or in the conversation it reads next).
  */
 @Injectable()
 export class PublicConversationContent implements NestInterceptor {
@@ -84,24 +89,41 @@ export class PublicConversationContent implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const request = context.switchToHttp().getRequest<PostingRequest>();
     const caller = request.caller;
     if (!caller || !request.url.startsWith('/api/v1/')) return next.handle();
-    return next.handle().pipe(mergeMap((body: unknown) => this.withContent(caller, body)));
+    // Only a creation or a post starts agents: other answers holding a message never wait.
+    const posting = request.method === 'POST' && POSTING_ROUTES.test(request.route?.path ?? '');
+    return next
+      .handle()
+      .pipe(
+        mergeMap((body: unknown) =>
+          this.withContent(caller, body, posting ? request.params.cId : null, posting),
+        ),
+      );
   }
 
-  private async withContent(caller: Caller, body: unknown): Promise<unknown> {
-    if (!isConversationBody(body) || body.conversation.content) return body;
-    const answers = new Set(body.message?.mentions?.flatMap((m) => m.configurationId ?? []) ?? []).size;
+  private async withContent(
+    caller: Caller,
+    body: unknown,
+    cId: string | null | undefined,
+    posting: boolean,
+  ): Promise<unknown> {
+    const conversationSId = isConversationBody(body) ? body.conversation.sId : cId;
+    if (!conversationSId || (isConversationBody(body) && body.conversation.content)) return body;
+    const posted = posting ? (body as Partial<ConversationBody>).message : undefined;
+    const answers = new Set(posted?.mentions?.flatMap((m) => m.configurationId ?? []) ?? []).size;
     const deadline = Date.now() + ANSWERS_WAIT_MS;
-    let slots = await this.slots(caller, body.conversation.sId);
-    while (body.message && answers > 0 && Date.now() < deadline) {
-      const parent = body.message.sId;
-      const found = slots.filter((slot) => slot.type === 'agent_message' && slot.parentMessageId === parent);
+    let slots = await this.slots(caller, conversationSId);
+    while (posted && answers > 0 && Date.now() < deadline) {
+      const found = slots.filter(
+        (slot) => slot.type === 'agent_message' && slot.parentMessageId === posted.sId,
+      );
       if (found.length >= answers) break;
       await sleep(ANSWERS_POLL_MS);
-      slots = await this.slots(caller, body.conversation.sId);
+      slots = await this.slots(caller, conversationSId);
     }
+    if (!isConversationBody(body)) return body;
     return { ...body, conversation: { ...body.conversation, content: slots.map((slot) => [slot]) } };
   }
 
