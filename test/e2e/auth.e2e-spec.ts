@@ -4,7 +4,12 @@ import { expect, expectError } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
-const PUBLIC_PATHS = ['/healthz', '/readyz', '/api/w/{wId}/files/{fileId}/public'];
+const PUBLIC_PATHS = [
+  '/healthz',
+  '/readyz',
+  '/api/w/{wId}/files/{fileId}/public',
+  '/api/v1/w/{wId}/files/{fileId}/public',
+];
 
 describe('authentication and the guard', () => {
   let t: TestApp;

@@ -26,6 +26,7 @@ describe('loadAppConfig', () => {
       maxStreamsPerKey: 50,
       maxStreamsPerWorkspace: 1000,
       accessRecheckMs: 30_000,
+      v1HistoryMs: 600_000,
     });
   });
 
@@ -49,11 +50,13 @@ describe('loadAppConfig', () => {
       SSE_MAX_KEY_STREAMS: '3',
       SSE_MAX_WORKSPACE_STREAMS: '7',
       SSE_ACCESS_RECHECK_MS: '250',
+      SSE_V1_HISTORY_MS: '60000',
     });
     expect(config.sse).toMatchObject({
       maxStreamsPerKey: 3,
       maxStreamsPerWorkspace: 7,
       accessRecheckMs: 250,
+      v1HistoryMs: 60_000,
     });
   });
 
@@ -157,6 +160,7 @@ describe('loadAppConfig', () => {
     [{ SSE_MAX_KEY_STREAMS: '0' }, /^SSE_MAX_KEY_STREAMS must be an integer between 1 and/],
     [{ SSE_MAX_WORKSPACE_STREAMS: 'lots' }, /^SSE_MAX_WORKSPACE_STREAMS must be an integer/],
     [{ SSE_ACCESS_RECHECK_MS: '5' }, /^SSE_ACCESS_RECHECK_MS must be a number of milliseconds/],
+    [{ SSE_V1_HISTORY_MS: 'ten minutes' }, /^SSE_V1_HISTORY_MS must be a number of milliseconds/],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

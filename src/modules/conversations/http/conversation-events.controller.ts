@@ -5,7 +5,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPropertyOptional,
-  ApiQuery,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
@@ -185,7 +184,6 @@ export class ConversationEventsController {
       'The same events as endpoint 7, streamed here without a redirect, each framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. Without Last-Event-ID / lastEventId, the stream starts with the events of the last 10 minutes (`SSE_V1_HISTORY_MS`), so a client that opens it right after posting misses nothing; with one, it resumes right after it. Same heartbeats, idle timeout, caps and access re-checks as endpoint 7. Any member who can read the conversation; needs `read:conversation`.',
   })
   @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
-  @ApiQuery({ name: 'lastEventId', required: false, example: '1042', description: 'Same as Last-Event-ID.' })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(CONVERSATION_EVENT_SCHEMA) } } })
   @ApiErrors(400, 404, 429)
   async publicStream(
@@ -217,7 +215,6 @@ export class ConversationEventsController {
       'The events of the `/api/w/` form of this route, framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. The stream ends after the message\'s outcome (`agent_message_success`, `agent_error` or `agent_generation_cancelled`); resumed after its outcome, it ends at once. Without Last-Event-ID / lastEventId it starts at the message\'s first event. Any member who can read the conversation; needs `read:conversation`.',
   })
   @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
-  @ApiQuery({ name: 'lastEventId', required: false, example: '1042', description: 'Same as Last-Event-ID.' })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(MESSAGE_EVENT_SCHEMA) } } })
   @ApiErrors(400, 404, 429)
   async publicMessageStream(

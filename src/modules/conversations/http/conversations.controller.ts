@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
@@ -41,6 +52,7 @@ import {
   UserMessageResponse,
   presentConversation,
 } from 'src/modules/conversations/http/conversation.presenter';
+import { PublicConversationContent } from 'src/modules/conversations/http/public-conversation';
 
 const DEFAULT_PAGE = 50;
 
@@ -57,6 +69,7 @@ function nextCursor(next: number | null): string | null {
 
 @ApiTags('conversations')
 @Controller(bothFamilies('assistant/conversations'))
+@UseInterceptors(PublicConversationContent)
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,

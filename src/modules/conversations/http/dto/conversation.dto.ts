@@ -153,6 +153,31 @@ export class CreateConversationDto {
   @ValidateNested({ each: true })
   @Type(() => ContentFragmentDto)
   contentFragments?: ContentFragmentDto[];
+
+  // Dust's client sends the next three on every creation; only the behaviour this service has is taken.
+  @ApiPropertyOptional({
+    enum: ['unlisted'],
+    description: 'Conversations are seen by their participants (`unlisted`, the default).',
+  })
+  @IsOptional()
+  @IsIn(['unlisted'])
+  visibility?: 'unlisted';
+
+  @ApiPropertyOptional({
+    enum: [false],
+    description: "The answer never waits for the agents' answers: stream their events. `true` is refused.",
+  })
+  @IsOptional()
+  @IsIn([false])
+  blocking?: false;
+
+  @ApiPropertyOptional({
+    enum: [false],
+    description: 'Tools that require approval always wait for it. `true` is refused.',
+  })
+  @IsOptional()
+  @IsIn([false])
+  skipToolsValidation?: false;
 }
 
 export class UpdateConversationDto {
