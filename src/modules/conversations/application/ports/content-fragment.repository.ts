@@ -13,6 +13,12 @@ export abstract class ContentFragmentRepository {
     afterRank: number,
     limit: number,
   ): Promise<ContentFragment[]>;
+  /** One fragment of a conversation, with its text; null when it has none of that sId. */
+  abstract findText(
+    workspaceId: number,
+    conversationId: number,
+    sId: string,
+  ): Promise<ContentFragmentText | null>;
   /** With their text, in rank order, up to and including `maxRank`. */
   abstract listTextsUpTo(
     workspaceId: number,
