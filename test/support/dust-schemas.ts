@@ -10,7 +10,6 @@ import {
   GetConversationsResponseSchema,
   GetFeedbacksResponseSchema,
   GetOrPatchAgentConfigurationResponseSchema,
-  GetSpacesResponseSchema,
   PostContentFragmentResponseSchema,
   PostMessageFeedbackResponseSchema,
   PostUserMessageResponseSchema,
@@ -158,9 +157,6 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
   ],
   ValidateActionResponse: (body) => [
     { label: 'ValidateActionResponseSchema', schema: ValidateActionResponseSchema, value: body },
-  ],
-  SpacesResponse: (body) => [
-    { label: 'GetSpacesResponseSchema', schema: GetSpacesResponseSchema, value: body },
   ],
   DataSourceViewResponse: (body) => [
     { label: 'DataSourceViewResponseSchema', schema: DataSourceViewResponseSchema, value: body },
