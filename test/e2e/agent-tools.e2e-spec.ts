@@ -166,6 +166,13 @@ describe('agents calling tools', () => {
     const success = events.find((event) => event.data.type === 'agent_message_success')!;
     expect(success.data).toMatchApiSchema('AgentMessageSuccessEvent');
     expect((success.data.message as AgentMessage).actions[0].status).toBe('succeeded');
+    for (const type of ['tool_params', 'agent_action_success']) {
+      const event = events.find((candidate) => candidate.data.type === type)!;
+      expect(event.data).toMatchApiSchema(
+        type === 'tool_params' ? 'ToolParamsEvent' : 'AgentActionSuccessEvent',
+      );
+      expect(event.data.action).toMatchObject({ type: 'tool_action', agentMessageId: message.id });
+    }
 
     // The conversation stream keeps the specification's seven types.
     const conversationTypes = (await eventsOf(t, a.admin, cId)).map((event) => event.type);

@@ -116,6 +116,13 @@ describe('content fragments', () => {
       contentType: 'application/pdf',
       fileId,
       textBytes: Buffer.byteLength('Board minutes\nBudget approved'),
+      visibility: 'visible',
+      contentFragmentId: res.body.contentFragment.sId,
+      contentFragmentVersion: 'latest',
+      textUrl: `${fragmentsPath(a.admin, cId)}/${res.body.contentFragment.sId}/text`,
+      sourceUrl: null,
+      context: { username: null, fullName: null, email: null, profilePictureUrl: null },
+      contentNodeData: null,
     });
     const inline = await api(t, a.admin)
       .post(fragmentsPath(a.admin, cId))
@@ -134,6 +141,51 @@ describe('content fragments', () => {
       .filter((e) => e.type === 'user_message_new')
       .map((e) => e.payload.message as { type: string });
     expect(announced.map((m) => m.type)).toEqual(['user_message', 'content_fragment', 'content_fragment']);
+  });
+
+  it("serves a fragment's text at its textUrl to the conversation's readers only", async () => {
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Texts' });
+    const fileId = await upload(a.admin, docxOf(['Quarterly plan', 'Hire two']), DOCX);
+    const fromFile = (
+      await api(t, a.admin).post(fragmentsPath(a.admin, cId)).send({ title: 'plan.docx', fileId }).expect(200)
+    ).body.contentFragment as { sId: string; textUrl: string };
+    const inline = (
+      await api(t, a.admin)
+        .post(fragmentsPath(a.admin, cId))
+        .send({ title: 'note', content: 'Zoë says hi', contentType: 'text/markdown' })
+        .expect(200)
+    ).body.contentFragment as { sId: string; textUrl: string };
+
+    const listed = (await world.messages(a.admin, cId)).filter((m) => m.type === 'content_fragment');
+    expect(listed.map((m) => (m as unknown as { textUrl: string }).textUrl)).toEqual([
+      fromFile.textUrl,
+      inline.textUrl,
+    ]);
+    const read = await api(t, a.admin).get(inline.textUrl).expect(200);
+    expect(read.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(read.text).toBe('Zoë says hi');
+    expect((await api(t, a.admin).get(fromFile.textUrl).expect(200)).text).toBe('Quarterly plan\n\nHire two');
+
+    expectError(
+      await api(t, a.admin).get(`${fragmentsPath(a.admin, cId)}/NoSuchFrag/text`),
+      404,
+      'message_not_found',
+    );
+    const { sId: otherCId } = await world.conversation(a.admin, { title: 'Other' });
+    expectError(
+      await api(t, a.admin).get(`${fragmentsPath(a.admin, otherCId)}/${inline.sId}/text`),
+      404,
+      'message_not_found',
+    );
+    // Another workspace: its own path is 404, and its key does not open this one.
+    expectError(
+      await api(t, b.admin).get(`${fragmentsPath(b.admin, cId)}/${inline.sId}/text`),
+      404,
+      'conversation_not_found',
+    );
+    expectError(await api(t, b.admin).get(inline.textUrl), 401, 'workspace_auth_error');
+    const noRead = await world.member(a.workspace, 'admin', ['write:conversation']);
+    expectError(await api(t, noRead).get(inline.textUrl), 403, 'insufficient_key_scope');
   });
 
   it('takes fragments with a new conversation and with a posted message, before the message', async () => {

@@ -283,6 +283,24 @@ describe('openai provider against an OpenAI-compatible server', () => {
     expect(await collect(request())).toEqual([{ type: 'tool_calls', calls }]);
   });
 
+  it('yields reasoning (reasoning_content or reasoning) apart from the answer text', async () => {
+    const delta = (fields: Record<string, string>) => JSON.stringify({ choices: [{ delta: fields }] });
+    openai.script({
+      kind: 'raw',
+      data: [
+        delta({ reasoning_content: 'Think, ' }),
+        delta({ reasoning: 'then answer.' }),
+        delta({ content: 'Done.' }),
+        '[DONE]',
+      ],
+    });
+    expect(await collect(request())).toEqual([
+      { type: 'reasoning', text: 'Think, ' },
+      { type: 'reasoning', text: 'then answer.' },
+      { type: 'text', text: 'Done.' },
+    ]);
+  });
+
   it('reads calls from a server that sends each call whole without an index', async () => {
     const whole = (id: string, city: string) =>
       JSON.stringify({

@@ -158,6 +158,48 @@ describe('agent runtime', () => {
       });
     });
 
+    it('streams reasoning as chain_of_thought tokens, apart from the answer', async () => {
+      const delta = (fields: Record<string, string>) => JSON.stringify({ choices: [{ delta: fields }] });
+      openai.script({
+        kind: 'raw',
+        data: [
+          delta({ reasoning_content: 'The user greets; ' }),
+          delta({ reasoning: 'answer briefly.' }),
+          delta({ content: 'Hi ' }),
+          delta({ content: 'there' }),
+          '[DONE]',
+        ],
+      });
+      const { sId: cId } = await world.conversation(a.admin, { title: 'Thinking' });
+      const stream = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, {
+        Authorization: `Bearer ${a.admin.secret}`,
+      });
+      try {
+        await api(t, a.admin)
+          .post(paths.messages(wId, cId))
+          .send({ content: 'Hello', mentions: [{ configurationId: agents.gpt }], context })
+          .expect(200);
+        await until(
+          async () => stream.events.map((event) => event.data.type),
+          (types) => types.includes('agent_message_done'),
+        );
+        const tokens = stream.events.filter((event) => event.data.type === 'generation_tokens');
+        for (const event of tokens) expect(event.data).toMatchApiSchema('GenerationTokensEvent');
+        const text = (classification: string) =>
+          tokens
+            .filter((event) => event.data.classification === classification)
+            .map((event) => event.data.text)
+            .join('');
+        expect(text('chain_of_thought')).toBe('The user greets; answer briefly.');
+        expect(text('tokens')).toBe('Hi there');
+        expect(tokens[0].data.classification).toBe('chain_of_thought');
+      } finally {
+        stream.close();
+      }
+      const [, reply] = await world.settled(a.admin, cId);
+      expect(reply).toMatchObject({ status: 'succeeded', content: 'Hi there' });
+    });
+
     it('retries a 500 and then succeeds', async () => {
       openai.script({ kind: 'status', status: 500 }, { kind: 'stream', chunks: ['after retry'] });
       const before = openai.requests.length;

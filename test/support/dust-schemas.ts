@@ -10,7 +10,6 @@ import {
   GetConversationsResponseSchema,
   GetFeedbacksResponseSchema,
   GetOrPatchAgentConfigurationResponseSchema,
-  GetSpacesResponseSchema,
   PostContentFragmentResponseSchema,
   PostMessageFeedbackResponseSchema,
   PostUserMessageResponseSchema,
@@ -48,6 +47,8 @@ const UserMessageSchema = userMessages.element;
 const AgentMessageSchema = agentMessages.element;
 const ContentFragmentSchema = contentFragments.element;
 const DataSourceViewSchema = DataSourceViewResponseSchema.shape.dataSourceView;
+const ActionSchema = AgentMessageSchema.shape.actions.element;
+const LightAgentConfigurationSchema = GetOrPatchAgentConfigurationResponseSchema.shape.agentConfiguration;
 
 /**
  * Endpoint 11 answers the conversation "without its content" (specification), where the client
@@ -63,6 +64,11 @@ const MESSAGE_SCHEMAS: Record<string, ZodLike> = {
   agent_message: AgentMessageSchema,
   content_fragment: ContentFragmentSchema,
 };
+
+/** An event's action, as the client reads those of an agent message. */
+function actionCheck(label: string, body: Body): DustCheck[] {
+  return [{ label: `${label}.action`, schema: ActionSchema, value: body.action }];
+}
 
 function messageCheck(label: string, message: unknown): DustCheck[] {
   const type = (message as { type?: string } | null)?.type ?? '';
@@ -102,7 +108,12 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
       messageCheck(`messages[${index}]`, message),
     ),
   UserMessageNewEvent: (body) => messageCheck('user_message_new.message', body.message),
+  AgentMessageNewEvent: (body) => messageCheck('agent_message_new.message', body.message),
   AgentMessageSuccessEvent: (body) => messageCheck('agent_message_success.message', body.message),
+  ToolParamsEvent: (body) => actionCheck('tool_params', body),
+  ToolApproveExecutionEvent: (body) => actionCheck('tool_approve_execution', body),
+  AgentActionSuccessEvent: (body) => actionCheck('agent_action_success', body),
+  ToolErrorEvent: (body) => actionCheck('tool_error', body),
   GenerationTokensEvent: (body) => [
     { label: 'GenerationTokensEventSchema', schema: GenerationTokensEventSchema, value: body },
   ],
@@ -131,6 +142,13 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
       specificationWins: PUBLIC_FORM_AUTHOR,
     },
   ],
+  // Dust's history route is not in this client: each version is checked as its light form.
+  AgentHistoryResponse: (body) =>
+    ((body.history as unknown[] | undefined) ?? []).map((version, index) => ({
+      label: `history[${index}]`,
+      schema: LightAgentConfigurationSchema,
+      value: version,
+    })),
   FeedbacksResponse: (body) => [
     { label: 'GetFeedbacksResponseSchema', schema: GetFeedbacksResponseSchema, value: body },
   ],
@@ -139,9 +157,6 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
   ],
   ValidateActionResponse: (body) => [
     { label: 'ValidateActionResponseSchema', schema: ValidateActionResponseSchema, value: body },
-  ],
-  SpacesResponse: (body) => [
-    { label: 'GetSpacesResponseSchema', schema: GetSpacesResponseSchema, value: body },
   ],
   DataSourceViewResponse: (body) => [
     { label: 'DataSourceViewResponseSchema', schema: DataSourceViewResponseSchema, value: body },

@@ -124,6 +124,8 @@ export class AgentCommandsService {
     const current = await this.agents.findLatest(caller.workspaceId, sId);
     // Whatever the patch, even a favourite alone: its answer shows the agent's tools and spaces.
     if (!current || !(await this.isReadable(caller, current))) throw new AgentNotFound(sId);
+    // The agent is still there (GET shows it archived), so 409 rather than 404: its state refuses it.
+    if (current.status === 'archived') throw archivedConflict(sId);
     const { userFavorite, editors, ...versioned } = patch;
     const changesVersion = Object.values(versioned).some((value) => value !== undefined);
     if (editors !== undefined || changesVersion) await this.requireEditRights(caller, current);
@@ -141,7 +143,7 @@ export class AgentCommandsService {
       await this.agents.lockAgent(caller.workspaceId, sId);
       const latest = await this.agents.findLatest(caller.workspaceId, sId);
       if (!latest) throw new AgentNotFound(sId);
-      if (latest.status === 'archived') throw new InvalidRequestError('An archived agent cannot be updated.');
+      if (latest.status === 'archived') throw archivedConflict(sId);
       const next = await this.nextVersion(caller, latest, versioned);
       skipped = next.skipped;
       await this.agents.archiveVersion(caller.workspaceId, latest.id);
@@ -151,6 +153,23 @@ export class AgentCommandsService {
     });
     const [details] = await this.details.load(caller, [agent], NO_EXTRAS);
     return { details, skipped };
+  }
+
+  /**
+   * Archives an agent (editors and admins): its latest version becomes `archived`, so it leaves
+   * every listing but the `archived` view, its name is free again and it can no longer be mentioned.
+   * Archiving an archived agent changes nothing.
+   */
+  async archive(caller: Caller, sId: string): Promise<void> {
+    const current = await this.agents.findLatest(caller.workspaceId, sId);
+    if (!current || !(await this.isReadable(caller, current))) throw new AgentNotFound(sId);
+    await this.requireEditRights(caller, current);
+    await this.unitOfWork.run(async () => {
+      await this.agents.lockAgent(caller.workspaceId, sId);
+      const latest = await this.agents.findLatest(caller.workspaceId, sId);
+      if (latest && latest.status !== 'archived')
+        await this.agents.archiveVersion(caller.workspaceId, latest.id);
+    });
   }
 
   private async nextVersion(
@@ -212,6 +231,10 @@ export class AgentCommandsService {
       throw new ForbiddenError('Only the editors of this agent and workspace admins can change it.');
     }
   }
+}
+
+function archivedConflict(sId: string): ConflictError {
+  return new ConflictError(`Agent configuration ${sId} is archived: it can no longer be changed.`);
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

@@ -17,6 +17,7 @@ export const AGENT_VIEWS = [
   'admin_internal',
   'global',
   'workspace',
+  'archived',
 ] as const;
 export type AgentView = (typeof AGENT_VIEWS)[number];
 export const AGENT_SORTS = ['priority', 'alphabetical'] as const;
@@ -54,6 +55,17 @@ export class AgentQueriesService {
     return (await this.details.complete(caller, [found], options))[0];
   }
 
+  /**
+   * An agent's versions, newest first, as the caller sees them (private form): those who can read
+   * the agent, archived or not.
+   */
+  async history(caller: Caller, sId: string, limit: number): Promise<AgentDetails[]> {
+    const latest = await this.get(caller, sId);
+    if (!latest.canRead) throw new AgentNotFound(sId);
+    const versions = await this.agents.listVersions(caller.workspaceId, sId, limit);
+    return this.details.load(caller, versions, { withAuthors: false, withEditors: false });
+  }
+
   async list(caller: Caller, options: ListOptions): Promise<AgentDetails[]> {
     if (options.view === 'admin_internal' && !caller.isAdmin) {
       throw new ForbiddenError('The admin_internal view is for workspace admins.');
@@ -83,6 +95,8 @@ export class AgentQueriesService {
         return { scopes: ['global'], statuses: ['active'] };
       case 'admin_internal':
         return { statuses: ['active', 'draft'] };
+      case 'archived':
+        return { statuses: ['archived'] };
     }
   }
 
@@ -96,6 +110,9 @@ export class AgentQueriesService {
         );
       case 'favorites':
         return relations.favorite;
+      case 'archived':
+        // As `list`: hidden ones only for their editors (and admins, who may edit every agent).
+        return agent.scope !== 'hidden' || caller.isAdmin || relations.editorIds.includes(caller.userId);
       case 'all':
       case 'published':
       case 'workspace':

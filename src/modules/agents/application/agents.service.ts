@@ -3,6 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { AgentDetails, AgentDetailsLoader } from 'src/modules/agents/application/agent-details.loader';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
+import { AgentNotFound } from 'src/modules/agents/domain/agents.errors';
 
 // What other contexts may know of an agent, without importing this context's domain.
 export type { AgentDetails } from 'src/modules/agents/application/agent-details.loader';
@@ -23,11 +24,14 @@ export class AgentsService {
 
   /**
    * The agents a message may mention: live (active) agents of the workspace the caller can read.
-   * Anything else is a 400 naming it and `field`, the request field that gave the sIds.
+   * An archived agent is 404 `agent_configuration_not_found`, as Dust answers; anything else is a
+   * 400 naming it and `field`, the request field that gave the sIds.
    */
   async resolveMentions(caller: Caller, sIds: string[], field = 'mentions'): Promise<AgentDetails[]> {
     if (sIds.length === 0) return [];
     const found = await this.describe(caller, sIds);
+    const archived = found.find((details) => details.agent.status === 'archived');
+    if (archived) throw new AgentNotFound(archived.agent.sId);
     const usable = found.filter((details) => details.agent.status === 'active' && details.canRead);
     const missing = sIds.filter((sId) => !usable.some((details) => details.agent.sId === sId));
     if (missing.length > 0) {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
@@ -7,6 +7,8 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { AgentCommandsService, AgentPatch } from 'src/modules/agents/application/agent-commands.service';
 import { AgentQueriesService } from 'src/modules/agents/application/agent-queries.service';
 import {
+  AGENT_HISTORY_MAX,
+  AgentHistoryQuery,
   AgentParams,
   CreateAgentDto,
   ListAgentsQuery,
@@ -15,6 +17,8 @@ import {
 import {
   AgentConfigurationResponse,
   AgentConfigurationsResponse,
+  AgentHistoryResponse,
+  ArchivedAgentResponse,
   UpdatedAgentConfigurationResponse,
   presentPrivateAgent,
   presentPublicAgent,
@@ -96,7 +100,7 @@ export class AgentConfigurationsController {
   @ApiOperation({
     summary: 'List agent configurations (endpoint 4).',
     description:
-      'Any member, with `read:agent`: the agents they can read, in the private form, filtered by `view` (all, list, workspace, published, global, favorites…).',
+      'Any member, with `read:agent`: the agents they can read, in the private form, filtered by `view` (all, list, workspace, published, global, favorites, archived…).',
   })
   @ApiOkResponse({ type: AgentConfigurationsResponse })
   @ApiErrors(400)
@@ -132,13 +136,53 @@ export class AgentConfigurationsController {
     return { agentConfiguration: presentPrivateAgent(await this.queries.get(caller, params.sId)) };
   }
 
+  @Delete(bothFamilies('assistant/agent_configurations/:sId'))
+  @Auth({ scopes: ['write:agent'] })
+  @ApiOperation({
+    summary: 'Archive an agent configuration.',
+    description:
+      'Editors of the agent and workspace admins, with `write:agent` (others: 403; an agent the caller ' +
+      'cannot read: 404; a built-in agent: 403). Its latest version becomes `archived`: it leaves every ' +
+      'listing view but `archived`, GET still answers it, a message mentioning it is 404 ' +
+      '`agent_configuration_not_found` and a PATCH is 409. Archiving an archived agent changes nothing.',
+  })
+  @ApiOkResponse({ type: ArchivedAgentResponse })
+  @ApiErrors(403, 404)
+  async archive(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentParams,
+  ): Promise<ArchivedAgentResponse> {
+    await this.commands.archive(caller, params.sId);
+    return { success: true };
+  }
+
+  @Get(bothFamilies('assistant/agent_configurations/:sId/history'))
+  @Auth({ scopes: ['read:agent'] })
+  @ApiOperation({
+    summary: "List an agent configuration's versions, newest first.",
+    description:
+      'Any member who can read the agent, with `read:agent` (otherwise 404), archived agents included: ' +
+      `every version in the private form, at most \`limit\` (default and maximum ${AGENT_HISTORY_MAX}).`,
+  })
+  @ApiOkResponse({ type: AgentHistoryResponse })
+  @ApiErrors(400, 404)
+  async history(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentParams,
+    @Query() query: AgentHistoryQuery,
+  ): Promise<AgentHistoryResponse> {
+    const versions = await this.queries.history(caller, params.sId, query.limit ?? AGENT_HISTORY_MAX);
+    return { history: versions.map(presentPrivateAgent) };
+  }
+
   @Patch('api/v1/w/:wId/assistant/agent_configurations/:sId')
   @Auth({ scopes: ['write:agent'] })
   @ApiOperation({
     summary: 'Update an agent configuration (endpoint 1).',
     description:
       'An agent the caller cannot read (hidden and not theirs to edit, or using tools of a space ' +
-      'the caller cannot access) answers 404 whatever the body, a `userFavorite` alone included.',
+      'the caller cannot access) answers 404 whatever the body, a `userFavorite` alone included; ' +
+      'an archived agent answers 409.',
   })
   @ApiBody({
     type: UpdateAgentDto,
@@ -160,7 +204,7 @@ export class AgentConfigurationsController {
     },
   })
   @ApiOkResponse({ type: UpdatedAgentConfigurationResponse })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 409)
   async update(
     @CurrentCaller() caller: Caller,
     @Param() params: AgentParams,

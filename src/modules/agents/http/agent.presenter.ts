@@ -117,6 +117,15 @@ export class PublicAgentConfiguration {
   requestedGroupIds!: string[][];
 }
 
+export class ArchivedAgentResponse {
+  @ApiProperty({ enum: [true] }) success!: true;
+}
+
+export class AgentHistoryResponse {
+  @ApiProperty({ type: [PrivateAgentConfiguration], description: 'The versions, newest first.' })
+  history!: PrivateAgentConfiguration[];
+}
+
 class SkippedActionView {
   @ApiProperty() name!: string;
   @ApiProperty() reason!: string;

@@ -157,6 +157,16 @@ export class TypeormAgentRepository extends AgentRepository {
     return found && toVersion(found);
   }
 
+  async listVersions(workspaceId: number, sId: string, limit: number): Promise<AgentVersion[]> {
+    const found = await this.versions
+      .createQueryBuilder('a')
+      .where('a.workspace_id = :workspaceId AND a.s_id = :sId', { workspaceId, sId })
+      .orderBy('a.version', 'DESC')
+      .limit(limit)
+      .getMany();
+    return found.map(toVersion);
+  }
+
   async listLatest(
     workspaceId: number,
     filter: LatestVersionFilter,

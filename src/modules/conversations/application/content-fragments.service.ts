@@ -7,8 +7,10 @@ import { generateSId } from 'src/platform/ids/sid';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
 import {
   ContentFragment,
+  ContentFragmentText,
   FRAGMENTS_PER_REQUEST_MAX,
   FragmentInput,
 } from 'src/modules/conversations/domain/content-fragment';
@@ -26,9 +28,31 @@ export interface ContentFragmentView {
   contentType: string;
   fileId: string | null;
   textBytes: number;
+  // Dust's fields besides ours.
+  visibility: 'visible';
+  /** Dust's id of the fragment across its versions: its sId (fragments have one version). */
+  contentFragmentId: string;
+  contentFragmentVersion: 'latest';
+  /** Where its text is read: the API path of the fragment's text. */
+  textUrl: string;
+  /** A URL the content came from: none is recorded. */
+  sourceUrl: null;
+  /** Who put it there, as Dust describes it: not recorded with the fragment. */
+  context: { username: null; fullName: null; email: null; profilePictureUrl: null };
+  /** Set by Dust for a fragment taken from a data source node; never here. */
+  contentNodeData: null;
 }
 
-export function renderContentFragment(fragment: ContentFragment): ContentFragmentView {
+/** The path of a fragment's text (GET, a reader of the conversation). */
+export function fragmentTextPath(workspaceSId: string, conversationSId: string, fragmentSId: string): string {
+  return `/api/w/${workspaceSId}/assistant/conversations/${conversationSId}/content_fragments/${fragmentSId}/text`;
+}
+
+export function renderContentFragment(
+  fragment: ContentFragment,
+  workspaceSId: string,
+  conversationSId: string,
+): ContentFragmentView {
   return {
     type: 'content_fragment',
     sId: fragment.sId,
@@ -40,6 +64,13 @@ export function renderContentFragment(fragment: ContentFragment): ContentFragmen
     contentType: fragment.contentType,
     fileId: fragment.fileSId,
     textBytes: fragment.textBytes,
+    visibility: 'visible',
+    contentFragmentId: fragment.sId,
+    contentFragmentVersion: 'latest',
+    textUrl: fragmentTextPath(workspaceSId, conversationSId, fragment.sId),
+    sourceUrl: null,
+    context: { username: null, fullName: null, email: null, profilePictureUrl: null },
+    contentNodeData: null,
   };
 }
 
@@ -112,7 +143,9 @@ export class ContentFragmentsService {
         version: 0,
       })),
     );
-    const views = written.map(renderContentFragment);
+    const views = written.map((fragment) =>
+      renderContentFragment(fragment, caller.workspaceSId, conversation.sId),
+    );
     for (const view of views) {
       await this.events.append(caller.workspaceId, conversation.id, {
         type: 'user_message_new',
@@ -127,6 +160,13 @@ export class ContentFragmentsService {
   /** Whether `sId` names a fragment of the conversation (a message route was given one). */
   isFragment(caller: Caller, conversation: Conversation, sId: string): Promise<boolean> {
     return this.fragments.exists(caller.workspaceId, conversation.id, sId);
+  }
+
+  /** A fragment of a conversation the caller may read (checked by the caller of this), with its text. */
+  async text(caller: Caller, conversation: Conversation, fragmentSId: string): Promise<ContentFragmentText> {
+    const found = await this.fragments.findText(caller.workspaceId, conversation.id, fragmentSId);
+    if (!found) throw new MessageNotFound(fragmentSId);
+    return found;
   }
 
   /** Fragments after `afterRank`, in rank order, at most `limit`. */

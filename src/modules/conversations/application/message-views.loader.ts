@@ -134,12 +134,16 @@ export class MessageViews {
    * the messages (a page), so that they are not read again.
    */
   async views(caller: Caller, messages: Message[], reactions?: Reaction[]): Promise<MessageView[]> {
-    return (await this.slotViews(caller, messages, reactions)) as MessageView[];
+    return (await this.slotViews(caller, null, messages, reactions)) as MessageView[];
   }
 
-  /** `views` of a list that may hold content fragments (the message list), rendered in place. */
+  /**
+   * `views` of a list that may hold content fragments (the message list of `conversationSId`, which
+   * their text URLs name), rendered in place.
+   */
   async slotViews(
     caller: Caller,
+    conversationSId: string | null,
     slots: (Message | ContentFragment)[],
     reactions?: Reaction[],
   ): Promise<SlotView[]> {
@@ -164,7 +168,7 @@ export class MessageViews {
     const agentOf = (message: AgentMessage) => agentsBySId.get(message.agentSId) as AgentVersion;
     return slots.map((message) =>
       message.type === 'content_fragment'
-        ? renderContentFragment(message)
+        ? renderContentFragment(message, caller.workspaceSId, conversationSId ?? '')
         : message.type === 'user_message'
           ? renderUserMessage(message, data)
           : renderAgentMessage(

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { bothFamilies } from 'src/platform/http/api-families';
@@ -9,7 +9,10 @@ import { ContentFragmentsService } from 'src/modules/conversations/application/c
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { checkFragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { ContentFragmentResponse } from 'src/modules/conversations/http/conversation.presenter';
-import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
+import {
+  ContentFragmentDto,
+  ContentFragmentParams,
+} from 'src/modules/conversations/http/dto/content-fragment.dto';
 
 @ApiTags('conversations')
 @Controller(bothFamilies('assistant/conversations/:cId/content_fragments'))
@@ -42,5 +45,22 @@ export class ContentFragmentsController {
     const conversation = await this.conversations.get(caller, params.cId);
     const [contentFragment] = await this.fragments.add(caller, conversation, [input]);
     return { contentFragment };
+  }
+
+  @Get(':fragmentId/text')
+  @Auth({ scopes: ['read:conversation'] })
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  @ApiOperation({
+    summary: "A content fragment's text (its `textUrl`).",
+    description:
+      'Any member who can read the conversation, with a key of scope `read:conversation`: the text the ' +
+      'model reads, as extracted when the fragment was added (empty for an image or audio file).',
+  })
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ schema: { type: 'string', example: 'Q3 revenue grew 12%…' } })
+  @ApiErrors(401, 403, 404)
+  async text(@CurrentCaller() caller: Caller, @Param() params: ContentFragmentParams): Promise<string> {
+    const { conversation } = await this.conversations.getForReader(caller, params.cId);
+    return (await this.fragments.text(caller, conversation, params.fragmentId)).text;
   }
 }

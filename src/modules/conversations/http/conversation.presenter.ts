@@ -306,6 +306,14 @@ export class ConversationResponse {
   @ApiProperty({ type: ConversationView }) conversation!: ConversationView;
 }
 
+/** Dust's description of who added a fragment: not recorded here, so every field is null. */
+class ContentFragmentContextSchema {
+  @ApiProperty({ type: String, nullable: true }) username!: null;
+  @ApiProperty({ type: String, nullable: true }) fullName!: null;
+  @ApiProperty({ type: String, nullable: true }) email!: null;
+  @ApiProperty({ type: String, nullable: true }) profilePictureUrl!: null;
+}
+
 /** A file or inline text put in a conversation: a slot of the message list of its own. */
 export class ContentFragment {
   @ApiProperty({ enum: ['content_fragment'] }) type!: 'content_fragment';
@@ -325,6 +333,26 @@ export class ContentFragment {
   fileId!: string | null;
   @ApiProperty({ example: 18_342, description: 'UTF-8 bytes of its text (0 for an image or audio file)' })
   textBytes!: number;
+  @ApiProperty({ enum: ['visible'] }) visibility!: 'visible';
+  @ApiProperty({ example: 'Xq3bT9kLmA', description: "Dust's id across versions: the sId" })
+  contentFragmentId!: string;
+  @ApiProperty({ enum: ['latest'], description: 'A fragment has one version' })
+  contentFragmentVersion!: 'latest';
+  @ApiProperty({
+    example: '/api/w/Wk3xY8qPzL/assistant/conversations/Cv3nR8tY1a/content_fragments/Xq3bT9kLmA/text',
+    description: 'API path of its text (GET, readers of the conversation)',
+  })
+  textUrl!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Always null: no source URL is recorded' })
+  sourceUrl!: null;
+  @ApiProperty({ type: ContentFragmentContextSchema }) context!: ContentFragmentContextSchema;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'Always null: set by Dust for a fragment taken from a data source node',
+  })
+  contentNodeData!: null;
 }
 
 export class ContentFragmentResponse {

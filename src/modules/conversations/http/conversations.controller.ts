@@ -266,7 +266,7 @@ export class ConversationsController {
       afterRank: query.cursor === undefined ? -1 : decodeCursor(query.cursor),
     });
     return {
-      messages: await this.views.slotViews(caller, page.items, reactions),
+      messages: await this.views.slotViews(caller, conversation.sId, page.items, reactions),
       nextCursor: nextCursor(page.next),
     };
   }

@@ -76,6 +76,23 @@ export class TypeormContentFragmentRepository extends ContentFragmentRepository 
     return rows.map(toFragment);
   }
 
+  async findText(
+    workspaceId: number,
+    conversationId: number,
+    sId: string,
+  ): Promise<ContentFragmentText | null> {
+    const row = await this.fragments
+      .createQueryBuilder('f')
+      .addSelect('f.text')
+      .where('f.workspace_id = :workspaceId AND f.conversation_id = :conversationId AND f.s_id = :sId', {
+        workspaceId,
+        conversationId,
+        sId,
+      })
+      .getOne();
+    return row && { ...toFragment(row), text: row.text };
+  }
+
   async listTextsUpTo(
     workspaceId: number,
     conversationId: number,

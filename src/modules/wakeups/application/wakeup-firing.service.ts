@@ -27,6 +27,8 @@ const FATAL_CODES = new Set([
   'conversation_not_found',
   'conversation_access_restricted',
   'invalid_request_error',
+  // An archived agent.
+  'agent_configuration_not_found',
 ]);
 
 /**

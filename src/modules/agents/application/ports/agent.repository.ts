@@ -41,6 +41,8 @@ export abstract class AgentRepository {
   abstract archiveVersion(workspaceId: number, id: number): Promise<void>;
   /** The latest version of an agent (lockAgent first, to change it). */
   abstract findLatest(workspaceId: number, sId: string): Promise<AgentVersion | null>;
+  /** The versions of an agent, newest first, at most `limit`. */
+  abstract listVersions(workspaceId: number, sId: string, limit: number): Promise<AgentVersion[]>;
   /** The latest version of every agent matching the filter, with its relations, in one query. */
   abstract listLatest(
     workspaceId: number,

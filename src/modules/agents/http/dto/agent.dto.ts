@@ -457,6 +457,24 @@ export class AgentParams extends WorkspaceParams {
   sId!: string;
 }
 
+/** The versions a history answers at most. */
+export const AGENT_HISTORY_MAX = 100;
+
+export class AgentHistoryQuery {
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: AGENT_HISTORY_MAX,
+    default: AGENT_HISTORY_MAX,
+    description: 'How many versions, newest first.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(AGENT_HISTORY_MAX)
+  limit?: number;
+}
+
 export class CreateSkillDto {
   @ApiProperty()
   @IsString()

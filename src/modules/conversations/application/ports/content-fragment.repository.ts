@@ -15,6 +15,12 @@ export abstract class ContentFragmentRepository {
   ): Promise<ContentFragment[]>;
   /** Whether the conversation has a fragment of that sId. */
   abstract exists(workspaceId: number, conversationId: number, sId: string): Promise<boolean>;
+  /** One fragment of a conversation, with its text; null when it has none of that sId. */
+  abstract findText(
+    workspaceId: number,
+    conversationId: number,
+    sId: string,
+  ): Promise<ContentFragmentText | null>;
   /** With their text, in rank order, up to and including `maxRank`. */
   abstract listTextsUpTo(
     workspaceId: number,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { SID_PATTERN } from 'src/platform/http/route-params';
+import { ConversationParams, SID_PATTERN } from 'src/platform/http/route-params';
 import {
   FRAGMENT_TITLE_MAX,
   INLINE_CONTENT_MAX_BYTES,
@@ -38,4 +38,10 @@ export class ContentFragmentDto {
   @IsOptional()
   @IsIn(INLINE_CONTENT_TYPES)
   contentType?: string;
+}
+
+export class ContentFragmentParams extends ConversationParams {
+  @ApiProperty({ description: 'sId of the content fragment.', example: 'Xq3bT9kLmA' })
+  @IsString()
+  fragmentId!: string;
 }
