@@ -96,6 +96,8 @@ export class MessageVersionsService {
       const versions: AgentMessage[] = [];
       for (const answer of previousAnswers) {
         const agent = described.find((details) => details.agent.sId === answer.agentSId);
+        // Agents are archived, never deleted: every answer's agent is described.
+        if (!agent) throw new Error(`The agent ${answer.agentSId} of an answer was not found.`);
         versions.push(
           await this.writeVersion(
             conversation,
@@ -190,10 +192,9 @@ export class MessageVersionsService {
     conversation: Conversation,
     answer: AgentMessage,
     parent: UserMessage,
-    agent: AgentDetails | undefined,
+    agent: AgentDetails,
     run: boolean,
   ): Promise<AgentMessage> {
-    const runs = run && agent !== undefined;
     const version = await this.messages.insertAgentMessage({
       type: 'agent_message',
       sId: generateSId(),
@@ -203,18 +204,18 @@ export class MessageVersionsService {
       version: answer.version + 1,
       parentMessageId: parent.id,
       agentSId: answer.agentSId,
-      agentVersion: agent?.agent.version ?? answer.agentVersion,
-      status: runs ? 'created' : 'cancelled',
+      agentVersion: run ? agent.agent.version : answer.agentVersion,
+      status: run ? 'created' : 'cancelled',
       content: '',
       error: null,
-      completedAt: runs ? null : this.clock.now(),
+      completedAt: run ? null : this.clock.now(),
     });
     await this.events.append(conversation.workspaceId, conversation.id, {
       type: 'agent_message_new',
       created: version.createdAt.getTime(),
       configurationId: version.agentSId,
       messageId: version.sId,
-      message: renderAgentMessage(version, parent.sId, agent?.agent, []),
+      message: renderAgentMessage(version, parent.sId, agent.agent, []),
     });
     return version;
   }

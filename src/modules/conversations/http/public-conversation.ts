@@ -137,7 +137,7 @@ export class PublicConversationContent implements NestInterceptor {
         limit: PAGE_MAX,
         afterRank,
       });
-      slots.push(...((await this.views.slotViews(caller, page.items, reactions)) as Slot[]));
+      slots.push(...((await this.views.slotViews(caller, sId, page.items, reactions)) as Slot[]));
       if (page.next === null) return slots;
       afterRank = page.next;
     }
