@@ -239,6 +239,9 @@ describe('members, API keys and spaces', () => {
           name: 'Company Data',
           kind: 'global',
           createdAt: expect.any(Number),
+          updatedAt: res.body.spaces[0].createdAt,
+          isRestricted: false,
+          groupIds: [],
           memberIds: null,
         },
       ]);
@@ -253,6 +256,7 @@ describe('members, API keys and spaces', () => {
       expect(created.body.space).toMatchObject({
         name: 'Finance',
         kind: 'regular',
+        isRestricted: true,
         memberIds: [builder.user.sId],
       });
       const spaceId = created.body.space.sId as string;

@@ -10,6 +10,7 @@ import {
   GetConversationsResponseSchema,
   GetFeedbacksResponseSchema,
   GetOrPatchAgentConfigurationResponseSchema,
+  GetSpacesResponseSchema,
   PostContentFragmentResponseSchema,
   PostMessageFeedbackResponseSchema,
   PostUserMessageResponseSchema,
@@ -95,6 +96,14 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
       specificationWins: CONVERSATION_WITHOUT_CONTENT,
     },
   ],
+  // The public family's conversation carries its content: the client's schema applies whole.
+  PublicConversationResponse: (body) => [
+    { label: 'GetConversationResponseSchema', schema: GetConversationResponseSchema, value: body },
+  ],
+  PublicCreatedConversationResponse: (body) => [
+    { label: 'CreateConversationResponseSchema', schema: CreateConversationResponseSchema, value: body },
+  ],
+  SpacesResponse: (body) => [{ label: 'GetSpacesResponseSchema', schema: GetSpacesResponseSchema, value: body }],
   ConversationsResponse: (body) => [
     { label: 'GetConversationsResponseSchema', schema: GetConversationsResponseSchema, value: body },
   ],

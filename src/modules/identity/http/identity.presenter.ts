@@ -81,6 +81,15 @@ export class SpaceView {
   @ApiProperty() name!: string;
   @ApiProperty({ enum: ['global', 'regular'] }) kind!: 'global' | 'regular';
   @ApiProperty() createdAt!: number;
+  @ApiProperty({ description: 'Spaces have no update route: equal to `createdAt` (Dust\'s client reads it).' })
+  updatedAt!: number;
+  @ApiProperty({ description: 'Whether only its members may use it: every regular space, never the global one.' })
+  isRestricted!: boolean;
+  @ApiProperty({
+    type: [String],
+    description: "Dust's group ids; this service has no groups, so always empty (access is by `memberIds`).",
+  })
+  groupIds!: string[];
   @ApiProperty({
     type: [String],
     nullable: true,
@@ -142,5 +151,8 @@ export const presentSpace = (space: Space, memberIds: Map<number, string[]>): Sp
   name: space.name,
   kind: space.kind,
   createdAt: space.createdAt.getTime(),
+  updatedAt: space.createdAt.getTime(),
+  isRestricted: space.kind !== 'global',
+  groupIds: [],
   memberIds: space.kind === 'global' ? null : (memberIds.get(space.id) ?? []),
 });
