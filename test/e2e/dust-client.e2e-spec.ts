@@ -183,6 +183,49 @@ describe("Dust's client", () => {
     ok(await dust.getConversations());
   });
 
+  it('retries an answer through the client transport (1.0.50 has no retryMessage), then streams the new version', async () => {
+    const created = await createdBySdk('Retry me', [assistant]);
+    const first = await eventsOfAnswer(created.conversation, created.message.sId);
+    expect(first[first.length - 1].type).toBe('agent_message_success');
+    const conversationId = created.conversation.sId;
+    const answer = agentMessageOf(created);
+
+    const res = await dust.request({
+      method: 'POST',
+      path: `assistant/conversations/${conversationId}/messages/${answer}/retry`,
+    });
+    expect(res.isOk() && res.value.response.status).toBe(200);
+    const retried = JSON.parse(res.isOk() ? (res.value.response.body as string) : '{}');
+    expect(retried).toMatchApiSchema('AgentMessageResponse');
+    expect(retried.message).toMatchObject({
+      type: 'agent_message',
+      version: 1,
+      parentMessageId: created.message.sId,
+    });
+    expect(retried.message.sId).not.toBe(answer);
+
+    const conversation = ok(await dust.getConversation({ conversationId }));
+    const slot = conversation.content.find(
+      (versions) => versions[versions.length - 1].sId === retried.message.sId,
+    );
+    expect(slot).toBeDefined();
+    const streamed = ok(
+      await dust.streamAgentMessageEvents({
+        conversation,
+        agentMessage: slot![slot!.length - 1] as Parameters<
+          DustAPI['streamAgentMessageEvents']
+        >[0]['agentMessage'],
+        options: { maxReconnectAttempts: 3, reconnectDelay: 100, autoReconnect: true },
+      }),
+    );
+    const events: { type: string; message?: { sId: string; content: string } }[] = [];
+    for await (const event of streamed.eventStream) events.push(event as (typeof events)[number]);
+    const last = events[events.length - 1];
+    expect(last.type).toBe('agent_message_success');
+    expect(last.message?.sId).toBe(retried.message.sId);
+    expect(last.message?.content).toBe((first[first.length - 1].message as { content: string }).content);
+  });
+
   it('puts text in a conversation, and uploads a file to the URL it is given', async () => {
     const created = await createdBySdk('Read these', []);
     const conversationId = created.conversation.sId;

@@ -8,6 +8,7 @@ import { expect } from 'test/support/expect';
 import { WalkthroughShell, walkthroughBlocks } from 'test/support/shell-walkthrough';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { TEST_ENV } from 'test/support/test-database';
+import { until } from 'test/support/until';
 import { api } from 'test/support/world';
 
 const runFile = promisify(execFile);
@@ -95,18 +96,28 @@ describe('README walk-through', () => {
     const admin = { secret: v('KEY') };
     const base = `/api/w/${W}/assistant/conversations`;
 
-    const messages = (await api(t, admin).get(`${base}/${C}/messages`).expect(200)).body.messages as {
+    type Listed = {
       type: string;
       sId: string;
+      version: number;
       status?: string;
       fileId?: string;
       configuration?: { sId: string };
-    }[];
-    expect(messages.find((m) => m.sId === ANSWER)).toMatchObject({
+    };
+    const list = async () =>
+      (await api(t, admin).get(`${base}/${C}/messages`).expect(200)).body.messages as Listed[];
+    // The edit answered again: the list shows the answer's new version once it is done.
+    const messages = await until(list, (listed) =>
+      listed.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
+    );
+    const answer = messages.find((m) => m.type === 'agent_message');
+    expect(answer).toMatchObject({
       type: 'agent_message',
       status: 'succeeded',
+      version: 1,
       configuration: { sId: AGENT },
     });
+    expect(answer?.sId).not.toBe(ANSWER);
     expect(messages.filter((m) => m.type === 'content_fragment')).toEqual([
       expect.objectContaining({ fileId: F }),
     ]);

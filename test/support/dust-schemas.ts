@@ -103,7 +103,9 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
   PublicCreatedConversationResponse: (body) => [
     { label: 'CreateConversationResponseSchema', schema: CreateConversationResponseSchema, value: body },
   ],
-  SpacesResponse: (body) => [{ label: 'GetSpacesResponseSchema', schema: GetSpacesResponseSchema, value: body }],
+  SpacesResponse: (body) => [
+    { label: 'GetSpacesResponseSchema', schema: GetSpacesResponseSchema, value: body },
+  ],
   ConversationsResponse: (body) => [
     { label: 'GetConversationsResponseSchema', schema: GetConversationsResponseSchema, value: body },
   ],
@@ -112,6 +114,7 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
   ],
   UserMessage: (body) => messageCheck('message', body),
   MessageResponse: (body) => messageCheck('message', body.message),
+  AgentMessageResponse: (body) => messageCheck('message', body.message),
   MessagesResponse: (body) =>
     ((body.messages as unknown[] | undefined) ?? []).flatMap((message, index) =>
       messageCheck(`messages[${index}]`, message),

@@ -243,7 +243,8 @@ export function requestBodyExample(document: OpenAPIObject, operationId: string,
 
 /**
  * Properties documented as a bare nullable object: how `@ApiProperty` renders a `string | null`
- * field given no `type`, which tells a client (and "Try it out") to send an object.
+ * field given no `type`, which tells a client (and "Try it out") to send an object. A free-form
+ * object said so (`additionalProperties`) is meant.
  */
 export function untypedNullableProperties(document: OpenAPIObject): string[] {
   return Object.entries(document.components?.schemas ?? {}).flatMap(([name, schema]) =>
@@ -251,6 +252,7 @@ export function untypedNullableProperties(document: OpenAPIObject): string[] {
       !isReference(value) &&
       value.nullable === true &&
       value.type === 'object' &&
+      value.additionalProperties === undefined &&
       !value.properties &&
       !value.allOf &&
       !value.oneOf &&

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { bothFamilies } from 'src/platform/http/api-families';
@@ -56,8 +56,9 @@ export class ContentFragmentsController {
       'Any member who can read the conversation, with a key of scope `read:conversation`: the text the ' +
       'model reads, as extracted when the fragment was added (empty for an image or audio file).',
   })
-  @ApiProduces('text/plain')
-  @ApiOkResponse({ schema: { type: 'string', example: 'Q3 revenue grew 12%…' } })
+  @ApiOkResponse({
+    content: { 'text/plain': { schema: { type: 'string', example: 'Q3 revenue grew 12%…' } } },
+  })
   @ApiErrors(401, 403, 404)
   async text(@CurrentCaller() caller: Caller, @Param() params: ContentFragmentParams): Promise<string> {
     const { conversation } = await this.conversations.getForReader(caller, params.cId);

@@ -81,9 +81,11 @@ export class SpaceView {
   @ApiProperty() name!: string;
   @ApiProperty({ enum: ['global', 'regular'] }) kind!: 'global' | 'regular';
   @ApiProperty() createdAt!: number;
-  @ApiProperty({ description: 'Spaces have no update route: equal to `createdAt` (Dust\'s client reads it).' })
+  @ApiProperty({ description: "Spaces have no update route: equal to `createdAt` (Dust's client reads it)." })
   updatedAt!: number;
-  @ApiProperty({ description: 'Whether only its members may use it: every regular space, never the global one.' })
+  @ApiProperty({
+    description: 'Whether only its members may use it: every regular space, never the global one.',
+  })
   isRestricted!: boolean;
   @ApiProperty({
     type: [String],
