@@ -35,8 +35,7 @@ export class SpacesService {
 
   /** A space of the caller's workspace that the caller can access; any other is "not found". */
   async findAccessible(caller: Caller, spaceSId: string): Promise<Space> {
-    const spaces = await this.listAccessible(caller);
-    const space = spaces.find((candidate) => candidate.sId === spaceSId);
+    const space = await this.spaces.findAccessible(caller.workspaceId, caller.userId, spaceSId);
     if (!space) throw new SpaceNotFound(spaceSId);
     return space;
   }

@@ -42,6 +42,19 @@ export class TypeormSpaceRepository extends SpaceRepository {
     return found && toSpace(found);
   }
 
+  async findAccessible(workspaceId: number, userId: number, spaceSId: string): Promise<Space | null> {
+    // Every request on a space's content starts here: a prepared statement, planned once per connection.
+    const [found] = await this.db.hotRead<SpaceEntity>(
+      'space_accessible_to_member',
+      `SELECT s.id, s.s_id AS "sId", s.workspace_id AS "workspaceId", s.name, s.kind, s.created_at AS "createdAt"
+       FROM spaces s
+       WHERE s.workspace_id = $1 AND s.s_id = $3
+         AND (s.kind = 'global' OR EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = s.id AND sm.user_id = $2))`,
+      [workspaceId, userId, spaceSId],
+    );
+    return found ? toSpace(found) : null;
+  }
+
   async nameExists(workspaceId: number, name: string): Promise<boolean> {
     return (
       this.spaces
