@@ -61,9 +61,9 @@ export class DocumentSearchService {
     const text = checkSearchQuery(query);
     checkTopK(topK);
     const space = await this.spaces.findAccessible(caller, spaceSId);
-    const view = await this.dataSources.findView(caller.workspaceId, space.id, viewSId);
-    if (!view) throw new DataSourceViewNotFound(viewSId);
-    return this.search(caller.workspaceId, [targetOf(view)], text, topK);
+    const target = await this.dataSources.findSearchTarget(caller.workspaceId, space.id, viewSId);
+    if (!target) throw new DataSourceViewNotFound(viewSId);
+    return this.search(caller.workspaceId, [target], text, topK);
   }
 
   /** The best chunks of every view of the spaces the caller can read. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
 import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
@@ -152,6 +153,23 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
       .andWhere('v.space_id = :spaceId AND v.s_id = :viewSId', { spaceId, viewSId })
       .getOne();
     return found && toView(found);
+  }
+
+  async findSearchTarget(
+    workspaceId: number,
+    spaceId: number,
+    viewSId: string,
+  ): Promise<SearchTarget | null> {
+    // Every search starts here: a prepared statement, planned once per connection.
+    const [found] = await this.db.hotRead<SearchTarget>(
+      'data_source_view_search_target',
+      `SELECT v.data_source_id AS "dataSourceId", v.parents_in AS "parentsIn", ds.text_search_config AS "textSearchConfig"
+       FROM data_source_views v
+       JOIN data_sources ds ON ds.id = v.data_source_id AND ds.workspace_id = v.workspace_id
+       WHERE v.workspace_id = $1 AND v.space_id = $2 AND v.s_id = $3`,
+      [workspaceId, spaceId, viewSId],
+    );
+    return found ?? null;
   }
 
   async viewExists(workspaceId: number, dataSourceId: number, spaceId: number): Promise<boolean> {

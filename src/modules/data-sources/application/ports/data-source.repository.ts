@@ -1,3 +1,4 @@
+import type { SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
 import type { ConnectorProvider, DataSource } from 'src/modules/data-sources/domain/data-source';
 import type { DataSourceView, DataSourceViewKind } from 'src/modules/data-sources/domain/data-source-view';
 
@@ -43,6 +44,12 @@ export abstract class DataSourceRepository {
 
   abstract createView(view: NewDataSourceView): Promise<DataSourceView>;
   abstract findView(workspaceId: number, spaceId: number, viewSId: string): Promise<DataSourceView | null>;
+  /** What a search through view `viewSId` of the space covers; null when the space has no such view. */
+  abstract findSearchTarget(
+    workspaceId: number,
+    spaceId: number,
+    viewSId: string,
+  ): Promise<SearchTarget | null>;
   abstract viewExists(workspaceId: number, dataSourceId: number, spaceId: number): Promise<boolean>;
   /** The views of a space, oldest first. */
   abstract listViews(workspaceId: number, spaceId: number): Promise<DataSourceView[]>;
