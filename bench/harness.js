@@ -47,7 +47,11 @@ async function startService({ env = {}, dataDir, nodeArgs = [] } = {}) {
   const ownsDataDir = dataDir === undefined;
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'wa-bench-'));
   if (ownsDataDir) chmodSync(dir, 0o755);
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+  // BENCH_CPU_PROF=<dir>: the service writes its CPU profile there when it stops (for profiling a scenario).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, MAIN], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
