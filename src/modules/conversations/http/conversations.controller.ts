@@ -14,6 +14,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { bothFamilies } from 'src/platform/http/api-families';
+import { PageQuery } from 'src/platform/http/page-query';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
@@ -32,7 +33,6 @@ import {
   CreateConversationDto,
   EditMessageDto,
   ForkDto,
-  PageQuery,
   PostMessageWithFragmentsDto,
   ReactionDto,
   UpdateConversationDto,

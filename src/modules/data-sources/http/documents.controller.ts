@@ -2,13 +2,13 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
+import { PageQuery } from 'src/platform/http/page-query';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { DocumentsService } from 'src/modules/data-sources/application/documents.service';
 import {
   DataSourceParams,
   DocumentParams,
-  DocumentsPageQuery,
   UpsertDocumentDto,
 } from 'src/modules/data-sources/http/dto/documents.dto';
 import { presentCreatedDataSource } from 'src/modules/data-sources/http/data-sources.presenter';
@@ -102,7 +102,7 @@ export class DocumentsController {
   async list(
     @CurrentCaller() caller: Caller,
     @Param() params: DataSourceParams,
-    @Query() query: DocumentsPageQuery,
+    @Query() query: PageQuery,
   ): Promise<DocumentsResponse> {
     const page = await this.documents.list(caller, params.spaceId, params.dsId, {
       afterId: query.cursor === undefined ? 0 : decodeCursor(query.cursor),

@@ -6,14 +6,11 @@ import {
   IsBoolean,
   IsEmail,
   IsIn,
-  IsInt,
   IsObject,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
@@ -211,20 +208,4 @@ export class ForkDto {
   @IsString()
   @Matches(SID_PATTERN)
   sourceMessageId!: string;
-}
-
-export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  cursor?: string;
 }

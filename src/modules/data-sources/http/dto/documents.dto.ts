@@ -7,7 +7,6 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
   Min,
   ValidateIf,
@@ -174,22 +173,6 @@ export class UpsertDocumentDto {
   @IsOptional()
   @IsBoolean()
   light_document_output?: boolean;
-}
-
-export class DocumentsPageQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  cursor?: string;
 }
 
 export class SearchQuery {
