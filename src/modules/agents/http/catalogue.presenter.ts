@@ -36,7 +36,7 @@ export class McpServerViewView {
   @ApiProperty({ example: 1767225600000 }) createdAt!: number;
 }
 
-class RemoteToolView {
+export class RemoteToolView {
   @ApiProperty({ example: 'delete_record' }) name!: string;
   @ApiProperty({ example: 'Deletes a record.' }) description!: string;
   @ApiProperty({

@@ -1,25 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { McpServerView, RemoteMcpServer, RequireApproval } from 'src/modules/agents/domain/catalogue';
+import { RemoteToolView } from 'src/modules/agents/http/catalogue.presenter';
 import { REQUIRE_APPROVAL_SCHEMA } from 'src/modules/agents/http/dto/agent.dto';
-
-class ViewedToolSchema {
-  @ApiProperty({ example: 'delete_record' }) name!: string;
-  @ApiProperty({ example: 'Deletes a record.' }) description!: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The JSON Schema of the arguments, as the server gave it.',
-    example: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-  })
-  inputSchema!: Record<string, unknown>;
-}
 
 class ViewedServerSchema {
   @ApiProperty({ example: 'mcp_8MvZ3nQ1kT' }) sId!: string;
   @ApiProperty({ example: 'Ticketing' }) name!: string;
   @ApiProperty({ example: 'Opens, reads and closes support tickets.' }) description!: string;
-  @ApiProperty({ type: [ViewedToolSchema], description: 'The tools its last synchronisation listed.' })
-  tools!: ViewedToolSchema[];
+  @ApiProperty({ type: [RemoteToolView], description: 'The tools its last synchronisation listed.' })
+  tools!: RemoteToolView[];
   @ApiProperty({ enum: ['manual'], description: 'Remote servers are added by an admin: always `manual`.' })
   availability!: 'manual';
   @ApiProperty({
