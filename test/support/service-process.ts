@@ -18,6 +18,8 @@ const runFile = promisify(execFile);
 
 /** The built service (`dist/`), run as its own process the way `npm start` runs it. */
 export interface ServiceProcess {
+  /** The service's process id, to read its memory from `/proc`. */
+  pid: number;
   port: number;
   baseUrl: string;
   output(): string;
@@ -63,6 +65,7 @@ export async function startService(env: Record<string, string>, timeoutMs = 60_0
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
+    pid: child.pid!,
     port,
     baseUrl,
     output: () => output,
