@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * Jest runs the compiled specs (`npm run build:test` writes them to dist-test/ as ES modules):
- * NestJS 12 is ESM only, and Jest loads ESM only from ESM code (node --experimental-vm-modules).
- * `unit` needs no database; `e2e` gets one PostgreSQL, a migrated template and a copy per file.
+ * Jest runs the compiled sources and specs (`npm run build:test` writes them to dist-test/ as
+ * CommonJS; on Node 24 Jest loads NestJS 12's ES modules through require(esm)). The e2e specs that
+ * run the service as a process run the same build. `unit` needs no database; `e2e` gets one
+ * PostgreSQL, a migrated template and a copy per file.
  */
 
 /** A test that hangs fails after this instead of holding the run until CI's limit. */

@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { AppModule } from 'src/app.module';
+import { NEST_APP_OPTIONS, buildOpenApiDocument, createHttpAdapter } from 'src/app.setup';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { AppConfig, loadAppConfigOrExit } from 'src/platform/config/app-config';
@@ -12,6 +14,7 @@ import { resolveDatabase } from 'src/platform/database/database-resolver';
 import { generateMigration } from 'src/platform/database/generate-migration';
 import { migrateWithLock } from 'src/platform/database/migrate';
 import { DomainError } from 'src/platform/errors/domain-error';
+import { exitOnUnsupportedNode } from 'src/platform/runtime/node-version';
 import { DataSource } from 'typeorm';
 
 /** A failure the operator caused (bad arguments, unknown names): printed without a stack. */
@@ -21,6 +24,8 @@ interface CommandContext {
   args: string[];
   dataSource(): Promise<DataSource>;
   app(): Promise<INestApplicationContext>;
+  /** The HTTP application, routes declared but not listening. */
+  httpApp(): Promise<NestExpressApplication>;
 }
 
 type Command = (context: CommandContext) => Promise<unknown>;
@@ -97,6 +102,8 @@ const COMMANDS: Record<string, Command> = {
     const key = await context.get(ApiKeysService).revokeAsOperator(workspace.id, o.id!);
     return { apiKey: { id: key.sId, revokedAt: key.revokedAt?.toISOString() ?? null } };
   },
+  /** The OpenAPI document the service serves at /api/openapi.json, without starting it. */
+  openapi: async ({ httpApp }) => buildOpenApiDocument(await httpApp()),
   'migration run': async ({ dataSource }) => ({ applied: await migrateWithLock(await dataSource()) }),
   'migration revert': async ({ dataSource }) => {
     await (await dataSource()).undoLastMigration({ transaction: 'each' });
@@ -123,6 +130,7 @@ function findCommand(argv: string[]): { command: Command; args: string[] } {
 }
 
 async function main(argv: string[]): Promise<void> {
+  exitOnUnsupportedNode();
   const { command, args } = findCommand(argv);
   const config: AppConfig = loadAppConfigOrExit();
   const database = await resolveDatabase(config, () => undefined);
@@ -143,6 +151,15 @@ async function main(argv: string[]): Promise<void> {
       );
       opened.push(app);
       await migrateWithLock(app.get(DataSource));
+      return app;
+    },
+    httpApp: async () => {
+      const app = await NestFactory.create<NestExpressApplication>(
+        AppModule.forRoot(config, database.url, 'stderr'),
+        createHttpAdapter(),
+        { ...NEST_APP_OPTIONS, logger: false },
+      );
+      opened.push(app);
       return app;
     },
   };

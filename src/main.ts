@@ -8,9 +8,11 @@ import { loadAppConfigOrExit } from 'src/platform/config/app-config';
 import { resolveDatabase } from 'src/platform/database/database-resolver';
 import type { DatabaseHandle } from 'src/platform/database/embedded-postgres';
 import { migrateWithLock } from 'src/platform/database/migrate';
+import { exitOnUnsupportedNode } from 'src/platform/runtime/node-version';
 import { DataSource } from 'typeorm';
 
 async function main(): Promise<void> {
+  exitOnUnsupportedNode();
   const config = loadAppConfigOrExit();
   const log = pino({ level: config.logLevel }).child({ context: 'Bootstrap' });
   const database = await resolveDatabase(config, (message) => log.debug(message));
@@ -34,11 +36,12 @@ async function main(): Promise<void> {
   log.info(
     {
       port: config.port,
+      node: process.version,
       url: config.publicBaseUrl,
       docs: `${config.publicBaseUrl}/api/docs`,
       database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.dataDir})`,
     },
-    `Workspace Agent API listening on port ${config.port}; API docs at ${config.publicBaseUrl}/api/docs`,
+    `Workspace Agent API on Node ${process.version} listening on port ${config.port}; API docs at ${config.publicBaseUrl}/api/docs`,
   );
   stopOnSignals(app, database, log);
 }

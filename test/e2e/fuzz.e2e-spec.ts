@@ -1,9 +1,10 @@
+import type { ValidateFunction } from 'ajv';
 import type { ParameterObject, ReferenceObject, RequestBodyObject } from '@nestjs/swagger';
 import fc from 'fast-check';
-import { afterAll, describe, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { ApiOperation, apiOperations, fillPath } from 'test/support/api-operations';
-import { apiSchemaValidator } from 'test/support/api-document';
+import { apiSchemaValidator, readTestApiDocument } from 'test/support/api-document';
 import { expect } from 'test/support/expect';
 import {
   Mutation,
@@ -24,8 +25,8 @@ import {
   schemaValue,
   toJsonText,
 } from 'test/support/fuzz';
-import { createTestApp } from 'test/support/test-app';
-import { World, api } from 'test/support/world';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { World, WorkspaceFixture, api } from 'test/support/world';
 import { seedWorkspaceResources } from 'test/support/workspace-resources';
 
 /** Fixed so a failure replays; FUZZ_SEED and FUZZ_RUNS explore further on demand. */
@@ -86,31 +87,43 @@ class QueryCase {
 
 const isReference = (value: object): value is ReferenceObject => '$ref' in value;
 
-// Jest's describe callbacks are synchronous: the app whose document lists the routes comes first.
-const t = await createTestApp();
-const world = new World(t);
-const a = await world.workspace();
-const paths = await seedWorkspaceResources(t, world, a);
-// Not the agent: a body mentioning a real agent would start a run that writes in the
-// background, between the counts of later requests.
-const hints = {
-  ids: Object.entries(paths)
-    .filter(([name]) => name !== 'sId')
-    .map(([, id]) => id),
-};
-const schemas = (t.document.components?.schemas ?? {}) as Schemas;
-const validEnvelope = apiSchemaValidator('ErrorResponse');
+// Jest declares tests synchronously: the routes come from the document the global setup wrote.
+const document = readTestApiDocument();
+const schemas = (document.components?.schemas ?? {}) as Schemas;
 
-const tables = (
-  await t.dataSource.query<{ name: string }[]>(
-    `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+let t: TestApp;
+let a: WorkspaceFixture;
+let paths: Record<string, string>;
+/** Filled once the resources exist; the arbitraries read it when they draw. */
+const hints: { ids: string[] } = { ids: [] };
+let tables: string[];
+let countAll: string;
+let validEnvelope: ValidateFunction;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const world = new World(t);
+  a = await world.workspace();
+  validEnvelope = apiSchemaValidator('ErrorResponse');
+  paths = await seedWorkspaceResources(t, world, a);
+  // Not the agent: a body mentioning a real agent would start a run that writes in the
+  // background, between the counts of later requests.
+  hints.ids.push(
+    ...Object.entries(paths)
+      .filter(([name]) => name !== 'sId')
+      .map(([, id]) => id),
+  );
+  tables = (
+    await t.dataSource.query<{ name: string }[]>(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+    )
   )
-)
-  .map((row) => row.name)
-  .filter((name) => !UNCOUNTED_TABLES.includes(name));
-const countAll = `SELECT json_build_object(${tables
-  .map((name) => `'${name}', (SELECT count(*) FROM "${name}")`)
-  .join(', ')}) AS counts`;
+    .map((row) => row.name)
+    .filter((name) => !UNCOUNTED_TABLES.includes(name));
+  countAll = `SELECT json_build_object(${tables
+    .map((name) => `'${name}', (SELECT count(*) FROM "${name}")`)
+    .join(', ')}) AS counts`;
+});
 
 /**
  * Every JSON route and every GET with query parameters, sent bodies and query strings derived
@@ -155,11 +168,11 @@ describe('fuzzing the JSON routes', () => {
     expect(await counts()).toEqual(before);
   };
 
-  const jsonRoutes = apiOperations(t.document).filter((op) => {
+  const jsonRoutes = apiOperations(document).filter((op) => {
     const body = op.operation.requestBody;
     return body !== undefined && !isReference(body) && 'application/json' in body.content;
   });
-  const queryRoutes = apiOperations(t.document).filter(
+  const queryRoutes = apiOperations(document).filter(
     (op) =>
       op.method === 'get' &&
       answersOnce(op) &&

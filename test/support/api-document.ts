@@ -1,6 +1,8 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { TEST_ENV } from 'test/support/test-database';
 
 type Schema = Record<string, unknown>;
 
@@ -43,6 +45,14 @@ export function setApiDocument(document: OpenAPIObject): void {
     components: { schemas: toJsonSchema(document.components?.schemas ?? {}) },
   });
   current = { document, ajv };
+}
+
+/** The document the global setup wrote (the served one), for specs that declare tests from it. */
+export function readTestApiDocument(): OpenAPIObject {
+  const file = process.env[TEST_ENV.openApiDocument];
+  if (!file)
+    throw new Error(`${TEST_ENV.openApiDocument} is not set: run e2e tests through their Jest config.`);
+  return JSON.parse(readFileSync(file, 'utf8')) as OpenAPIObject;
 }
 
 export function apiDocument(): OpenAPIObject {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ export interface GlobalTestState {
   release(): Promise<void>;
   dataDir: string | null;
   adminUrl: string;
+  openApiDocument: string;
   runId: string;
 }
 
@@ -61,17 +62,27 @@ export default async function globalSetup(
   await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(template)}`);
   await admin.end();
 
-  const serviceBuild = join(project.rootDir, 'dist');
+  // The service the specs run as a process is the one Jest runs: the same build.
+  const serviceBuild = join(project.rootDir, 'dist-test');
   await run(process.execPath, [join(serviceBuild, 'src', 'cli.js'), 'migration', 'run'], {
     env: { ...process.env, DATABASE_URL: withDatabase(adminUrl, template), LOG_LEVEL: 'error' },
   });
 
-  const state: GlobalTestState = { release, dataDir, adminUrl, runId };
+  // Jest declares tests synchronously: a spec with one test per operation reads the document here.
+  const openApiDocument = join(tmpdir(), `wa-test-${runId}-openapi.json`);
+  const { stdout } = await run(process.execPath, [join(serviceBuild, 'src', 'cli.js'), 'openapi'], {
+    env: { ...process.env, DATABASE_URL: withDatabase(adminUrl, template), LOG_LEVEL: 'error' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  await writeFile(openApiDocument, stdout);
+
+  const state: GlobalTestState = { release, dataDir, adminUrl, runId, openApiDocument };
   (globalThis as { [GLOBAL_STATE]?: GlobalTestState })[GLOBAL_STATE] = state;
   Object.assign(process.env, {
     [TEST_ENV.adminUrl]: adminUrl,
     [TEST_ENV.templateDatabase]: template,
     [TEST_ENV.runId]: runId,
     [TEST_ENV.serviceBuild]: serviceBuild,
+    [TEST_ENV.openApiDocument]: openApiDocument,
   });
 }

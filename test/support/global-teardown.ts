@@ -5,6 +5,7 @@ import { GLOBAL_STATE, type GlobalTestState } from 'test/support/global-setup';
 export default async function globalTeardown(): Promise<void> {
   const state = (globalThis as { [GLOBAL_STATE]?: GlobalTestState })[GLOBAL_STATE];
   if (!state) throw new Error('The global setup left no state: it did not run or failed.');
+  await rm(state.openApiDocument, { force: true });
   if (state.dataDir) {
     await state.release();
     await rm(state.dataDir, { recursive: true, force: true });
