@@ -165,7 +165,10 @@ async function main(argv: string[]): Promise<void> {
   };
   try {
     const result = await command(context);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    // process.exit() follows: a large answer to a pipe must be flushed first.
+    await new Promise<void>((resolve, reject) =>
+      process.stdout.write(`${JSON.stringify(result)}\n`, (error) => (error ? reject(error) : resolve())),
+    );
   } finally {
     for (const resource of opened.reverse()) await resource.close().catch(() => undefined);
     await database.release();

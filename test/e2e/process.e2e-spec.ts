@@ -69,10 +69,13 @@ describe('the service as a process', () => {
       expect(await me(second.baseUrl, boot)).toBe(200);
       // At info a start says where it listens and where the docs are, not every route it mapped.
       const startup = second.output().trim().split('\n');
-      const listening = startup.findIndex((line) => line.includes('Workspace Agent API listening'));
+      const listening = startup.findIndex((line) => line.includes('Workspace Agent API on Node'));
       expect(listening).toBeGreaterThanOrEqual(0);
       expect(listening + 1).toBeLessThan(15);
       expect(startup[listening]).toContain(`/api/docs`);
+      // The process that serves runs the Node the scripts run (24, brought by npm ci), and says so.
+      expect(startup[listening]).toContain(`on Node ${process.version} listening`);
+      expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(24);
       expect(await second.stop()).toBe(0);
       expect(await me(first.baseUrl, boot)).toBe(200);
 

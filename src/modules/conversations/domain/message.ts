@@ -63,12 +63,3 @@ export function agentMentions(mentions: Mention[]): string[] {
     ),
   ];
 }
-
-export function isValidTimezone(timezone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: timezone });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,6 +1,7 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { type FragmentInput, checkFragmentInput } from 'src/modules/conversations/domain/content-fragment';
-import { type Mention, isValidTimezone } from 'src/modules/conversations/domain/message';
+import { type Mention } from 'src/modules/conversations/domain/message';
+import { isIanaTimeZone } from 'src/platform/text/time-zones';
 import type { MessageInput } from 'src/modules/conversations/application/message-writer.service';
 import type { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
 import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/conversation.dto';
@@ -29,7 +30,7 @@ export function toMentions(mentions: MentionDto[]): Mention[] {
 
 /** `field` is where the message sits in the request body, for errors (`message` on a creation). */
 export function toMessageInput(body: PostMessageDto, field = ''): MessageInput {
-  if (!isValidTimezone(body.context.timezone)) {
+  if (!isIanaTimeZone(body.context.timezone)) {
     throw new InvalidRequestError(
       `${field}context.timezone: "${body.context.timezone}" is not an IANA timezone (e.g. "Europe/Paris").`,
     );

@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { isIanaTimeZone } from 'src/platform/text/time-zones';
 
 export type WakeUpStatus = 'scheduled' | 'fired' | 'cancelled' | 'expired';
 
@@ -35,15 +36,6 @@ const CRON_INTERVAL_SAMPLES = 50;
 
 export function isTerminal(status: WakeUpStatus): boolean {
   return status !== 'scheduled';
-}
-
-function isValidTimezone(timezone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: timezone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The next firing of a cron schedule strictly after `after`, in its timezone. */
@@ -106,7 +98,7 @@ export function planSchedule(
         'scheduleConfig.cron: must have 5 fields (minute hour day-of-month month day-of-week).',
       );
     }
-    if (!isValidTimezone(timezone)) {
+    if (!isIanaTimeZone(timezone)) {
       throw new InvalidRequestError(`scheduleConfig.timezone: "${timezone}" is not an IANA timezone.`);
     }
     let times: Date[];
