@@ -25,7 +25,7 @@ export default tseslint.config(
   },
   ...boundaryBlocks(),
   {
-    // A use-case service that outgrows this does more than one job: split it (see the README).
+    // A use-case service that outgrows this does more than one job: split it (see docs/architecture.md).
     files: ['src/modules/*/application/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: { 'max-lines': ['error', { max: 350 }] },

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run bench [scenario…]`: runs the named scenarios (all by default) against the built
- * service and prints one table. A full run writes it to bench/results/latest.md, the figures the
- * README quotes; a partial run writes bench/results/partial.md instead (not tracked), so the two
- * never disagree.
+ * service and prints one table. A full run writes it to bench/results/latest.md, the figures that
+ * bench/README.md quotes; a partial run writes bench/results/partial.md instead (not tracked), so
+ * the two never disagree.
  */
 const { mkdirSync, readdirSync, writeFileSync } = require('node:fs');
 const { cpus, totalmem } = require('node:os');

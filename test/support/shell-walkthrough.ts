@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
-/** A fenced `sh` block of a README section, and the `text` block that shows what it prints. */
+/** A fenced `sh` block of the walk-through, and the `text` block that shows what it prints. */
 export interface WalkthroughBlock {
   commands: string;
   shown: string | null;
@@ -12,7 +12,7 @@ export interface WalkthroughBlock {
 export function walkthroughBlocks(markdown: string): WalkthroughBlock[] {
   const start = markdown.indexOf('<!-- walkthrough:start -->');
   const end = markdown.indexOf('<!-- walkthrough:end -->');
-  if (start < 0 || end < start) throw new Error('The README has no walk-through markers.');
+  if (start < 0 || end < start) throw new Error('The document has no walk-through markers.');
   const fences = [...markdown.slice(start, end).matchAll(/```(\w+)\n([\s\S]*?)```/g)];
   return fences.flatMap((fence, i) => {
     if (fence[1] !== 'sh') return [];
@@ -30,7 +30,7 @@ export interface CurlCall {
 }
 
 export interface ShellOptions {
-  /** Where `http://localhost:3000` of the README goes: the test service. */
+  /** Where `http://localhost:3000` of the walk-through goes: the test service. */
   baseUrl: string;
   /** Runs `npm run --silent cli -- <args>`; answers its stdout. */
   cli(args: string[]): Promise<string>;
@@ -38,7 +38,7 @@ export interface ShellOptions {
   workDir: string;
 }
 
-const README_ORIGIN = 'http://localhost:3000';
+const WALKTHROUGH_ORIGIN = 'http://localhost:3000';
 
 type Token = { kind: 'word'; parts: WordPart[] } | { kind: 'op'; value: '|' | '>' | ';' };
 type WordPart = { literal: string } | { variable: string } | { substitution: string };
@@ -47,7 +47,7 @@ type WordPart = { literal: string } | { variable: string } | { substitution: str
  * The small part of POSIX shell the walk-through uses, interpreted: assignments, `$VAR`, quotes,
  * `$( … )`, pipes, `>` into a file, `;`, functions defined with `node -e`, and the commands
  * `echo`, `printf`, `curl` and `npm run --silent cli --`. Anything else is an error, so a new
- * command in the README fails here until the test understands it.
+ * command in the walk-through fails here until the test understands it.
  */
 export class WalkthroughShell {
   readonly variables = new Map<string, string>();
@@ -134,7 +134,7 @@ export class WalkthroughShell {
     throw new Error(`The walk-through runs "${name}", which this interpreter does not know.`);
   }
 
-  /** A function of the README (`json`): its `node -e` script, run with its arguments. */
+  /** A function of the walk-through (`json`): its `node -e` script, run with its arguments. */
   private async node(body: string, args: string[], input: string): Promise<string> {
     const words = await Promise.all(
       tokenize(body).map((token) => {
@@ -172,12 +172,12 @@ export class WalkthroughShell {
       else url = arg;
     }
     if (!url) throw new Error('curl without a URL');
-    // curl sends `-d` as a form unless told otherwise; the README always says JSON.
+    // curl sends `-d` as a form unless told otherwise; the walk-through always says JSON.
     if (typeof body === 'string' && !headers.has('content-type')) {
       throw new Error(`curl -d without a Content-Type header: ${url}`);
     }
     const target = (url.startsWith('http') ? url : `http://${url}`).replace(
-      README_ORIGIN,
+      WALKTHROUGH_ORIGIN,
       this.options.baseUrl,
     );
     const method = body === undefined ? 'GET' : 'POST';
@@ -245,7 +245,7 @@ function split(tokens: Token[], op: ';' | '|'): Token[][] {
   return groups.filter((group) => group.length > 0);
 }
 
-/** Words, quotes and operators; unquoted words are not split further, which the README never needs. */
+/** Words, quotes and operators; unquoted words are not split further, which the walk-through never needs. */
 function tokenize(line: string): Token[] {
   const tokens: Token[] = [];
   let parts: WordPart[] | null = null;

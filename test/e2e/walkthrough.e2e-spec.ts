@@ -13,18 +13,18 @@ import { api } from 'test/support/world';
 
 const runFile = promisify(execFile);
 
-/** The first keys of the JSON objects a block prints, line by line: what the README shows of them. */
+/** The first keys of the JSON objects a block prints, line by line: what the walk-through shows of them. */
 const firstKeys = (text: string) => [...text.matchAll(/^\{"(\w+)"/gm)].map((match) => match[1]);
 /** The event types of the `data:` lines of a stream. */
 const eventTypes = (text: string) =>
   new Set([...text.matchAll(/^data: \{.*?"type":"(\w+)"/gm)].map((match) => match[1]));
 
 /**
- * The README's walk-through, read from README.md and run as pasted (through an interpreter of the
+ * The walk-through, read from docs/walkthrough.md and run as pasted (through an interpreter of the
  * shell it uses, so curl need not be installed) against a test service with the defaults of
  * `npm start`; the CLI is the built one, on the test database.
  */
-describe('README walk-through', () => {
+describe('the walk-through of docs/walkthrough.md', () => {
   let t: TestApp;
   let workDir: string;
   let shell: WalkthroughShell;
@@ -35,12 +35,12 @@ describe('README walk-through', () => {
     const build = process.env[TEST_ENV.serviceBuild];
     if (!build)
       throw new Error(`${TEST_ENV.serviceBuild} is not set: run e2e tests through their Jest config.`);
-    blocks.push(...walkthroughBlocks(await readFile(join(dirname(build), 'README.md'), 'utf8')));
+    blocks.push(...walkthroughBlocks(await readFile(join(dirname(build), 'docs', 'walkthrough.md'), 'utf8')));
     // As `npm start` runs: loopback tool servers refused.
     t = await createTestApp({ config: { tools: { allowPrivateNetworks: false } } });
     const databaseUrl = t.config.databaseUrl;
     if (!databaseUrl) throw new Error('The test app has no database URL for the CLI.');
-    workDir = await mkdtemp(join(tmpdir(), 'wa-readme-'));
+    workDir = await mkdtemp(join(tmpdir(), 'wa-walkthrough-'));
     shell = new WalkthroughShell({
       baseUrl: await t.listen(),
       workDir,
@@ -58,13 +58,13 @@ describe('README walk-through', () => {
     await rm(workDir, { recursive: true, force: true });
   });
 
-  it('runs every step, each answered as the README says', () => {
+  it('runs every step, each answered as the walk-through says', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(9);
     const answers = shell.calls.map(
       (call) => `${call.method} ${call.url.replace(/^https?:\/\/[^/]+/, '')} → ${call.status}`,
     );
     const refused = shell.calls.filter((call) => call.status < 200 || call.status >= 300);
-    // The one refusal the README announces: a loopback MCP server.
+    // The one refusal the walk-through announces: a loopback MCP server.
     expect(refused.map((call) => [call.url.replace(/^.*\/api\//, '/api/'), call.status])).toEqual([
       [expect.stringMatching(/^\/api\/w\/\w+\/mcp_servers$/), 400],
     ]);
