@@ -10,6 +10,7 @@ import {
   ActionRepository,
 } from 'src/modules/conversations/application/ports/action.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { ActionStatus, AgentAction } from 'src/modules/conversations/domain/action';
 
 export type { ActionOutcome } from 'src/modules/conversations/application/ports/action.repository';
@@ -48,6 +49,7 @@ export class AgentActionsService {
   constructor(
     private readonly conversationRepository: ConversationRepository,
     private readonly actions: ActionRepository,
+    private readonly messages: MessageRepository,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -189,6 +191,21 @@ export class AgentActionsService {
         await this.announceSettled({ conversation, message }, { ...action, ...outcome });
     }
     if (waiting.length > 0) await this.refreshActionRequired(waiting[0]);
+  }
+
+  /**
+   * Declines every call that waits for this member's approval, each with its event, in the current
+   * transaction (the member left: nobody may have a tool run for them any more). Answers those declined.
+   */
+  async declineAwaitingApprover(workspaceId: number, userId: number, text: string): Promise<AgentAction[]> {
+    const waiting = await this.actions.listAwaitingApprover(workspaceId, userId);
+    const messageIds = [...new Set(waiting.map((action) => action.messageId))];
+    const messages = await this.messages.findByIds(workspaceId, messageIds);
+    for (const message of messages) {
+      if (message.type !== 'agent_message') continue;
+      await this.declineWaiting({ id: message.conversationId, workspaceId }, message, text);
+    }
+    return waiting;
   }
 
   /** The action as it is now (the run polls a waiting call's status). */
