@@ -129,7 +129,10 @@ export class ConversationsService {
     return conversation;
   }
 
-  /** The caller's conversations, newest first, strictly older than `beforeId` (a conversation id). */
+  /**
+   * The caller's conversations that it may read, newest first, strictly older than `beforeId` (a
+   * conversation id).
+   */
   async list(
     caller: Caller,
     options: { limit: number; beforeId: number | null },
@@ -138,6 +141,7 @@ export class ConversationsService {
     const rows = await this.conversations.listForUser(
       caller.workspaceId,
       caller.userId,
+      accessibleSpaces(await this.spaces.listAccessible(caller)),
       options.beforeId,
       limit + 1,
     );

@@ -125,7 +125,8 @@ export class ConversationsController {
   @ApiOperation({
     summary: "The caller's conversations, newest first.",
     description:
-      'Any member, with `read:conversation`: the conversations the caller created or took part in, a page at a ' +
+      'Any member, with `read:conversation`: the conversations the caller created or took part in and may ' +
+      'still read (a conversation requesting a space the caller cannot access is left out), a page at a ' +
       'time (`limit`, then `cursor` = the previous `nextCursor`).',
   })
   @ApiOkResponse({ type: ConversationsResponse })

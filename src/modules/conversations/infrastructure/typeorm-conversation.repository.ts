@@ -7,6 +7,7 @@ import {
   RankReservation,
 } from 'src/modules/conversations/application/ports/conversation.repository';
 import type {
+  AccessibleSpaces,
   Conversation,
   ForkOrigin,
   NewConversation,
@@ -145,13 +146,19 @@ export class TypeormConversationRepository extends ConversationRepository {
   async listForUser(
     workspaceId: number,
     userId: number,
+    readable: AccessibleSpaces,
     beforeId: number | null,
     limit: number,
   ): Promise<Conversation[]> {
+    // canReadWith, in SQL, so that a page is full of conversations the reader may open.
     const query = this.conversations
       .createQueryBuilder('c')
       .innerJoin(ParticipantEntity, 'p', 'p.conversation_id = c.id AND p.user_id = :userId', { userId })
       .where('c.workspace_id = :workspaceId', { workspaceId })
+      .andWhere('c.requested_space_ids <@ CAST(:spaceSIds AS text[])', { spaceSIds: [...readable.sIds] })
+      .andWhere('(c.space_id IS NULL OR c.space_id = ANY(CAST(:spaceIds AS int[])))', {
+        spaceIds: [...readable.ids],
+      })
       .orderBy('c.id', 'DESC')
       .limit(limit);
     if (beforeId !== null) query.andWhere('c.id < :beforeId', { beforeId });

@@ -1,4 +1,5 @@
 import type {
+  AccessibleSpaces,
   Conversation,
   ForkOrigin,
   NewConversation,
@@ -34,10 +35,14 @@ export abstract class ConversationRepository {
   /** Conversations of several workspaces by row id, in one query, each scoped by its workspace. */
   abstract findByRefs(refs: { workspaceId: number; ids: number[] }[]): Promise<Conversation[]>;
   abstract findChildren(workspaceId: number, parentIds: number[]): Promise<Conversation[]>;
-  /** The user's conversations, newest first, strictly older than the cursor (a conversation id). */
+  /**
+   * The user's conversations that a reader of these spaces may read (see `canReadWith`), newest
+   * first, strictly older than the cursor (a conversation id).
+   */
   abstract listForUser(
     workspaceId: number,
     userId: number,
+    readable: AccessibleSpaces,
     beforeId: number | null,
     limit: number,
   ): Promise<Conversation[]>;
