@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { AccessChanges } from 'src/platform/events/access-changes';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import type { Run } from 'src/modules/conversations/application/agent-messages.service';
@@ -51,6 +52,7 @@ export class AgentActionsService {
     private readonly actions: ActionRepository,
     private readonly messages: MessageRepository,
     private readonly events: ConversationEventLog,
+    private readonly accessChanges: AccessChanges,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -145,16 +147,20 @@ export class AgentActionsService {
 
   /**
    * Settles an action that is `from` and writes its event: `agent_action_success` when it
-   * succeeded, `tool_error` otherwise. False when another outcome came first.
+   * succeeded, `tool_error` otherwise. False when another outcome came first. `dataSpaceSIds`, the
+   * restricted spaces whose data the run brought in, join the conversation's requested spaces in
+   * the same transaction, announced before the event, so only their members ever read the output.
    */
   settle(
     target: ActionTarget,
     action: AgentAction,
     from: ActionStatus,
     outcome: ActionOutcome,
+    dataSpaceSIds: readonly string[] = [],
   ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
       if (!(await this.actions.settle(action.workspaceId, action.id, from, outcome))) return false;
+      await this.requestSpaces(target.conversation, dataSpaceSIds);
       await this.announceSettled(target, { ...action, ...outcome });
       if (from === 'blocked_validation_required') await this.refreshActionRequired(action);
       return true;
@@ -240,6 +246,21 @@ export class AgentActionsService {
       if (moved) await this.refreshActionRequired(action);
       return moved;
     });
+  }
+
+  /** Readers of the conversation must access these spaces from now on; its open streams re-check theirs. */
+  private async requestSpaces(
+    conversation: { id: number; workspaceId: number },
+    spaceSIds: readonly string[],
+  ): Promise<void> {
+    if (spaceSIds.length === 0) return;
+    const added = await this.conversationRepository.addRequestedSpaces(
+      conversation.workspaceId,
+      conversation.id,
+      spaceSIds,
+    );
+    if (added)
+      await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: conversation.id });
   }
 
   private common(run: Pick<Run, 'message'> | { message: { sId: string; agentSId: string } }) {

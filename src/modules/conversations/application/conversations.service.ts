@@ -177,7 +177,7 @@ export class ConversationsService {
     });
   }
 
-  /** Readers must access every space the conversation's agents need, and its own space. */
+  /** Readers must access every space the conversation requests, and its own space. */
   async assertCanRead(caller: Caller, conversation: Conversation): Promise<void> {
     if (!isRestricted(conversation)) return;
     assertCanReadWith(conversation, accessibleSpaces(await this.spaces.listAccessible(caller)));
