@@ -371,6 +371,33 @@ describe('conversations and messages', () => {
       expect(mention.body.error.message).toContain(agentSId);
     });
 
+    it("leaves out of a member's list the conversations that came to need a space they lack", async () => {
+      const { agentSId } = await world.agentNeedingSpace(a.admin);
+      const reader = await world.member(a.workspace, 'user');
+      const { sId: cId } = await world.conversation(a.admin, { message: 'open to all', context });
+      await world.message(reader, cId, 'count me in', { context });
+      const listed = async (path: string) =>
+        ((await api(t, reader).get(path).expect(200)).body.conversations as { sId: string }[]).map(
+          (c) => c.sId,
+        );
+      const families = [paths.conversations(wId), paths.conversations(wId).replace('/api/w/', '/api/v1/w/')];
+      for (const path of families) expect(await listed(path)).toContain(cId);
+
+      await world.message(a.admin, cId, 'for the vault', { mentions: [agentSId], context });
+      for (const path of families) expect(await listed(path)).not.toContain(cId);
+      const ownList = await api(t, a.admin).get(paths.conversations(wId)).expect(200);
+      expect((ownList.body.conversations as { sId: string }[]).map((c) => c.sId)).toContain(cId);
+      // The list is filtered as it is read: the hidden conversation does not even leave a next page.
+      const { sId: later } = await world.conversation(reader, { title: 'later' });
+      const page = await api(t, reader)
+        .get(`${paths.conversations(wId)}?limit=1`)
+        .expect(200);
+      expect(page.body).toMatchObject({
+        conversations: [expect.objectContaining({ sId: later })],
+        nextCursor: null,
+      });
+    });
+
     it('keeps conversations inside their workspace and answers unknown ids with 404', async () => {
       const { conversation, message } = await world.conversation(a.admin, { message: 'private', context });
       const foreign = await api(t, b.admin).get(paths.conversation(wId, conversation.sId)).expect(401);

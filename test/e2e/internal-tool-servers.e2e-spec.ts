@@ -6,6 +6,7 @@ import {
   InternalToolContext,
   InternalToolServers,
 } from 'src/modules/runtime/application/ports/internal-tool-servers';
+import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import { expect, expectError } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { paths } from 'test/support/paths';
@@ -48,6 +49,7 @@ describe('internal tool servers', () => {
     conversationSId,
     agentSId,
     depth,
+    dataSpaces: new RunDataSpaces(),
     askAgent: async (target, query, signal) => {
       asked.push({ agentSId: target, query, signal });
       return answer();

@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { expect, expectError } from 'test/support/expect';
+import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
+import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { World, WorkspaceFixture, api } from 'test/support/world';
+import { until } from 'test/support/until';
+import { ListedMessage, World, WorkspaceFixture, api } from 'test/support/world';
+
+interface Action {
+  sId: string;
+  status: string;
+  output: { type: string; text: string }[] | null;
+}
+
+type AgentMessage = ListedMessage & { status: string; content: string; actions: Action[] };
 
 const context = { username: 'grace', timezone: 'Europe/Paris' };
 
@@ -11,6 +22,7 @@ describe('removing a member', () => {
   let a: WorkspaceFixture;
   let b: WorkspaceFixture;
   let assistant: string;
+  let mcp: McpTestServer;
   const path = (suffix: string) => `/api/w/${a.workspace.sId}${suffix}`;
   const member = (userSId: string) => path(`/members/${userSId}`);
 
@@ -20,12 +32,21 @@ describe('removing a member', () => {
     ).map((m) => m.user.sId);
 
   beforeAll(async () => {
-    t = await createTestApp();
+    mcp = await startMcpTestServer();
+    t = await createTestApp({
+      config: {
+        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 4 },
+        tools: { approvalTimeoutMs: 60_000, approvalPollMs: 100 },
+      },
+    });
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     assistant = (await world.globalAgents(a)).assistant;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await mcp.stop();
+  });
 
   it('revokes their keys at once, cancels their wake-ups, leaves their spaces and keeps their messages', async () => {
     const leaver = await world.member(a.workspace, 'builder');
@@ -168,5 +189,54 @@ describe('removing a member', () => {
       ).body.members as { role: string }[]
     ).filter((m) => m.role === 'admin');
     expect(admins).toHaveLength(1);
+  });
+
+  it('declines the tool calls waiting for their approval: an approval after the removal runs nothing', async () => {
+    const wId = a.workspace.sId;
+    const server = await api(t, a.admin)
+      .post(paths.toolServers(wId))
+      .send({ name: 'records', url: mcp.url, description: 'Test tools' })
+      .expect(200);
+    await api(t, a.admin)
+      .post(paths.toolServerViews(wId, await world.globalSpace(a.admin)))
+      .send({ mcpServerId: server.body.mcpServer.sId, requireApproval: ['delete_record'] })
+      .expect(200);
+    const agent = await world.agent(a.admin, {
+      instructions: 'Use your tools.',
+      model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+      actions: [{ name: 'records', mcpServerName: 'records' }],
+    });
+    const leaver = await world.member(a.workspace, 'user');
+    const { sId: cId } = await world.conversation(leaver, {
+      message: '/tool records__delete_record {"id": "rec_left"}',
+      mentions: [agent.sId],
+    });
+    const waiting = await until(
+      async () =>
+        (await world.messages(a.admin, cId)).find((m) => m.type === 'agent_message') as AgentMessage,
+      (found) => found?.actions?.some((action) => action.status === 'blocked_validation_required') === true,
+    );
+    const action = waiting.actions[0];
+
+    await api(t, a.admin).delete(member(leaver.user.sId)).expect(200);
+
+    const approval = await api(t, a.admin)
+      .post(`${paths.message(wId, cId, waiting.sId)}/validate-action`)
+      .send({ actionId: action.sId, approved: 'approved' });
+    expectError(approval, 409, 'conflict');
+    const settled = (await world.settled(a.admin, cId)).find((m) => m.sId === waiting.sId) as AgentMessage;
+    expect(settled.status).toBe('succeeded');
+    expect(settled.actions).toEqual([
+      expect.objectContaining({
+        sId: action.sId,
+        status: 'denied',
+        output: [{ type: 'text', text: expect.stringContaining('left the workspace') }],
+      }),
+    ]);
+    expect(mcp.calls.filter((call) => call.args.id === 'rec_left')).toEqual([]);
+    const blocked = await api(t, a.admin)
+      .get(`${paths.conversation(wId, cId)}/actions/blocked`)
+      .expect(200);
+    expect(blocked.body.blockedActions).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ describe('the search and include_data tools', () => {
   let b: WorkspaceFixture;
   let member: Actor;
   let agent: string;
+  let boardSpace: string;
 
   const upsert = async (
     actor: KeyHolder,
@@ -67,7 +68,7 @@ describe('the search and include_data tools', () => {
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     member = await world.member(a.workspace, 'user');
     const globalSpace = await world.globalSpace(a.admin);
-    const boardSpace = (await world.space(a.admin, { name: 'Board', members: [a.admin] })).sId;
+    boardSpace = (await world.space(a.admin, { name: 'Board', members: [a.admin] })).sId;
 
     const handbook = await createDataSource(a.admin, globalSpace, 'Handbook');
     await upsert(member, globalSpace, handbook, 'refunds', {
@@ -142,6 +143,23 @@ describe('the search and include_data tools', () => {
     const asAdmin = outputOf(await ask(a.admin, '/tool search__search {"query": "refund"}'));
     expect(asAdmin).toContain('Refund fraud investigation');
     expect(asAdmin).not.toContain('Their refund rules');
+  });
+
+  it("makes a conversation request the private space only for what only that space's view shows", async () => {
+    const requested = async (actor: KeyHolder, content: string) => {
+      const { sId } = await world.conversation(actor, { message: content, mentions: [agent] });
+      await world.settled(actor, sId);
+      const res = await api(t, actor)
+        .get(`/api/w/${a.workspace.sId}/assistant/conversations/${sId}`)
+        .expect(200);
+      return res.body.conversation.requestedSpaceIds as string[];
+    };
+    // Shown to everyone through the global space's partial view: nothing to restrict.
+    expect(await requested(a.admin, '/tool search__search {"query": "refund volumes"}')).toEqual([]);
+    expect(await requested(member, '/tool search__search {"query": "refund"}')).toEqual([]);
+    expect(await requested(a.admin, '/tool search__search {"query": "fraud investigation"}')).toEqual([
+      boardSpace,
+    ]);
   });
 
   it('says so when nothing matches', async () => {

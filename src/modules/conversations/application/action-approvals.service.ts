@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { InProcessEvents } from 'src/platform/events/in-process-events';
+import { InProcessEvents, MemberRemoved, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
@@ -28,6 +28,9 @@ export interface BlockedActionView {
 }
 
 export const DECLINED_TEXT = 'The user declined to run this tool. Do not call it again for this request.';
+
+export const APPROVER_LEFT_TEXT =
+  'The member this agent acts for left the workspace before anyone answered, so this tool call did not run.';
 
 /** The answers to tool calls that wait for approval, and what waits. */
 @Injectable()
@@ -80,6 +83,17 @@ export class ActionApprovalsService {
       );
     }
     return renderAction(now ?? action);
+  }
+
+  /**
+   * A member who leaves takes their waiting tool calls along: each is declined with the removal, so
+   * a later approval finds nothing to run, and their runs go on as after a refusal.
+   */
+  @OnEventInTransaction('workspace.member_removed')
+  async declineForRemovedMember({ workspaceId, user }: MemberRemoved): Promise<void> {
+    const declined = await this.actions.declineAwaitingApprover(workspaceId, user.id, APPROVER_LEFT_TEXT);
+    for (const action of declined)
+      this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
   }
 
   /** The calls of a conversation that wait for approval, oldest first. */

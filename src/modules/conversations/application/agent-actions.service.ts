@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { AccessChanges } from 'src/platform/events/access-changes';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import type { Run } from 'src/modules/conversations/application/agent-messages.service';
@@ -10,6 +11,7 @@ import {
   ActionRepository,
 } from 'src/modules/conversations/application/ports/action.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
+import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { ActionStatus, AgentAction } from 'src/modules/conversations/domain/action';
 
 export type { ActionOutcome } from 'src/modules/conversations/application/ports/action.repository';
@@ -48,7 +50,9 @@ export class AgentActionsService {
   constructor(
     private readonly conversationRepository: ConversationRepository,
     private readonly actions: ActionRepository,
+    private readonly messages: MessageRepository,
     private readonly events: ConversationEventLog,
+    private readonly accessChanges: AccessChanges,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -143,16 +147,20 @@ export class AgentActionsService {
 
   /**
    * Settles an action that is `from` and writes its event: `agent_action_success` when it
-   * succeeded, `tool_error` otherwise. False when another outcome came first.
+   * succeeded, `tool_error` otherwise. False when another outcome came first. `dataSpaceSIds`, the
+   * restricted spaces whose data the run brought in, join the conversation's requested spaces in
+   * the same transaction, announced before the event, so only their members ever read the output.
    */
   settle(
     target: ActionTarget,
     action: AgentAction,
     from: ActionStatus,
     outcome: ActionOutcome,
+    dataSpaceSIds: readonly string[] = [],
   ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
       if (!(await this.actions.settle(action.workspaceId, action.id, from, outcome))) return false;
+      await this.requestSpaces(target.conversation, dataSpaceSIds);
       await this.announceSettled(target, { ...action, ...outcome });
       if (from === 'blocked_validation_required') await this.refreshActionRequired(action);
       return true;
@@ -191,6 +199,21 @@ export class AgentActionsService {
     if (waiting.length > 0) await this.refreshActionRequired(waiting[0]);
   }
 
+  /**
+   * Declines every call that waits for this member's approval, each with its event, in the current
+   * transaction (the member left: nobody may have a tool run for them any more). Answers those declined.
+   */
+  async declineAwaitingApprover(workspaceId: number, userId: number, text: string): Promise<AgentAction[]> {
+    const waiting = await this.actions.listAwaitingApprover(workspaceId, userId);
+    const messageIds = [...new Set(waiting.map((action) => action.messageId))];
+    const messages = await this.messages.findByIds(workspaceId, messageIds);
+    for (const message of messages) {
+      if (message.type !== 'agent_message') continue;
+      await this.declineWaiting({ id: message.conversationId, workspaceId }, message, text);
+    }
+    return waiting;
+  }
+
   /** The action as it is now (the run polls a waiting call's status). */
   current(action: AgentAction): Promise<AgentAction | null> {
     return this.actions.findById(action.workspaceId, action.id);
@@ -223,6 +246,21 @@ export class AgentActionsService {
       if (moved) await this.refreshActionRequired(action);
       return moved;
     });
+  }
+
+  /** Readers of the conversation must access these spaces from now on; its open streams re-check theirs. */
+  private async requestSpaces(
+    conversation: { id: number; workspaceId: number },
+    spaceSIds: readonly string[],
+  ): Promise<void> {
+    if (spaceSIds.length === 0) return;
+    const added = await this.conversationRepository.addRequestedSpaces(
+      conversation.workspaceId,
+      conversation.id,
+      spaceSIds,
+    );
+    if (added)
+      await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: conversation.id });
   }
 
   private common(run: Pick<Run, 'message'> | { message: { sId: string; agentSId: string } }) {

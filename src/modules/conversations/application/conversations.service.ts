@@ -129,7 +129,10 @@ export class ConversationsService {
     return conversation;
   }
 
-  /** The caller's conversations, newest first, strictly older than `beforeId` (a conversation id). */
+  /**
+   * The caller's conversations that it may read, newest first, strictly older than `beforeId` (a
+   * conversation id).
+   */
   async list(
     caller: Caller,
     options: { limit: number; beforeId: number | null },
@@ -138,6 +141,7 @@ export class ConversationsService {
     const rows = await this.conversations.listForUser(
       caller.workspaceId,
       caller.userId,
+      accessibleSpaces(await this.spaces.listAccessible(caller)),
       options.beforeId,
       limit + 1,
     );
@@ -173,7 +177,7 @@ export class ConversationsService {
     });
   }
 
-  /** Readers must access every space the conversation's agents need, and its own space. */
+  /** Readers must access every space the conversation requests, and its own space. */
   async assertCanRead(caller: Caller, conversation: Conversation): Promise<void> {
     if (!isRestricted(conversation)) return;
     assertCanReadWith(conversation, accessibleSpaces(await this.spaces.listAccessible(caller)));

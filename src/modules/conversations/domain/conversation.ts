@@ -18,7 +18,10 @@ export interface Conversation {
   spaceId: number | null;
   triggerId: string | null;
   metadata: Record<string, unknown>;
-  /** Space sIds the mentioned agents need; a reader must access all of them. */
+  /**
+   * Space sIds the mentioned agents need and whose data (tool outputs) the conversation holds; a
+   * reader must access all of them. Spaces are only ever added.
+   */
   requestedSpaceIds: string[];
   hasError: boolean;
   forkedFrom: ForkOrigin | null;
@@ -73,12 +76,12 @@ export function accessibleSpaces(spaces: readonly { id: number; sId: string }[])
   return { ids: new Set(spaces.map((space) => space.id)), sIds: new Set(spaces.map((space) => space.sId)) };
 }
 
-/** A conversation in a space, or one whose agents need spaces, is not readable by every member. */
+/** A conversation in a space, or one that requests spaces, is not readable by every member. */
 export function isRestricted(conversation: Pick<Conversation, 'spaceId' | 'requestedSpaceIds'>): boolean {
   return conversation.requestedSpaceIds.length > 0 || conversation.spaceId !== null;
 }
 
-/** Readers must access every space the conversation's agents need, and its own space. */
+/** Readers must access every space the conversation requests, and its own space. */
 export function canReadWith(
   conversation: Pick<Conversation, 'spaceId' | 'requestedSpaceIds'>,
   accessible: AccessibleSpaces,

@@ -24,6 +24,9 @@ export class FragmentIsNotAMessage extends DomainError {
 
 export class ConversationAccessRestricted extends DomainError {
   constructor() {
-    super('conversation_access_restricted', 'This conversation uses agents of spaces you cannot access.');
+    super(
+      'conversation_access_restricted',
+      'This conversation holds data of spaces you cannot access, or uses agents that need them.',
+    );
   }
 }

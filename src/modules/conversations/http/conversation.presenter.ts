@@ -285,7 +285,13 @@ export class ConversationView {
   @ApiProperty({ type: String, nullable: true }) spaceId!: string | null;
   @ApiProperty({ type: String, nullable: true }) triggerId!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata!: Record<string, unknown>;
-  @ApiProperty({ type: [String] }) requestedSpaceIds!: string[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'sIds of the spaces a reader must all access: those its agents need, and those whose data ' +
+      '(search and include_data outputs) it holds. Spaces are only ever added.',
+  })
+  requestedSpaceIds!: string[];
   @ApiProperty({ type: ForkingDataSchema }) forkingData!: ForkingDataSchema;
   @ApiProperty({ type: ConversationOwnerSchema }) owner!: ConversationOwnerSchema;
   @ApiProperty({

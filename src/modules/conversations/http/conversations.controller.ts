@@ -125,7 +125,8 @@ export class ConversationsController {
   @ApiOperation({
     summary: "The caller's conversations, newest first.",
     description:
-      'Any member, with `read:conversation`: the conversations the caller created or took part in, a page at a ' +
+      'Any member, with `read:conversation`: the conversations the caller created or took part in and may ' +
+      'still read (a conversation requesting a space the caller cannot access is left out), a page at a ' +
       'time (`limit`, then `cursor` = the previous `nextCursor`).',
   })
   @ApiOkResponse({ type: ConversationsResponse })
@@ -145,7 +146,8 @@ export class ConversationsController {
     summary: 'Get a conversation without its content (endpoint 11).',
     description:
       'Any member who can read the conversation, with `read:conversation`: one who can access its ' +
-      'space and every space its agents need; otherwise 403 `conversation_access_restricted`.',
+      'space and every space it requests (`requestedSpaceIds`: those its agents need, and those whose ' +
+      'data its tools brought in); otherwise 403 `conversation_access_restricted`.',
   })
   @ApiOkResponse({ type: ConversationResponse })
   @ApiErrors(404)

@@ -100,6 +100,14 @@ export class TypeormActionRepository extends ActionRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  async listAwaitingApprover(workspaceId: number, userId: number): Promise<AgentAction[]> {
+    const rows = await this.repo.find({
+      where: { workspaceId, approverId: userId, status: 'blocked_validation_required' },
+      order: { id: 'ASC' },
+    });
+    return rows.map(toAction);
+  }
+
   async awaitsApprover(workspaceId: number, conversationId: number, userId: number): Promise<boolean> {
     return this.repo.existsBy({
       workspaceId,

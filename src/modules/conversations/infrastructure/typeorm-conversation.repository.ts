@@ -7,6 +7,7 @@ import {
   RankReservation,
 } from 'src/modules/conversations/application/ports/conversation.repository';
 import type {
+  AccessibleSpaces,
   Conversation,
   ForkOrigin,
   NewConversation,
@@ -145,13 +146,19 @@ export class TypeormConversationRepository extends ConversationRepository {
   async listForUser(
     workspaceId: number,
     userId: number,
+    readable: AccessibleSpaces,
     beforeId: number | null,
     limit: number,
   ): Promise<Conversation[]> {
+    // canReadWith, in SQL, so that a page is full of conversations the reader may open.
     const query = this.conversations
       .createQueryBuilder('c')
       .innerJoin(ParticipantEntity, 'p', 'p.conversation_id = c.id AND p.user_id = :userId', { userId })
       .where('c.workspace_id = :workspaceId', { workspaceId })
+      .andWhere('c.requested_space_ids <@ CAST(:spaceSIds AS text[])', { spaceSIds: [...readable.sIds] })
+      .andWhere('(c.space_id IS NULL OR c.space_id = ANY(CAST(:spaceIds AS int[])))', {
+        spaceIds: [...readable.ids],
+      })
       .orderBy('c.id', 'DESC')
       .limit(limit);
     if (beforeId !== null) query.andWhere('c.id < :beforeId', { beforeId });
@@ -161,7 +168,7 @@ export class TypeormConversationRepository extends ConversationRepository {
   async update(
     workspaceId: number,
     id: number,
-    changes: { title?: string; requestedSpaceIds?: string[]; hasError?: boolean },
+    changes: { title?: string; hasError?: boolean },
   ): Promise<Conversation> {
     await this.conversations
       .createQueryBuilder()
@@ -173,6 +180,17 @@ export class TypeormConversationRepository extends ConversationRepository {
     return toConversation(
       await this.conversations.findOneOrFail({ where: { workspaceId, id }, withDeleted: true }),
     );
+  }
+
+  async addRequestedSpaces(workspaceId: number, id: number, spaceSIds: readonly string[]): Promise<boolean> {
+    // A merge in the statement, under the row lock: spaces added by a concurrent post are kept.
+    const [, affected] = await this.db.manager().query<[unknown[], number]>(
+      `UPDATE conversations
+          SET requested_space_ids = ARRAY(SELECT DISTINCT s FROM unnest(requested_space_ids || $3::text[]) s ORDER BY s)
+        WHERE id = $1 AND workspace_id = $2 AND NOT requested_space_ids @> $3::text[]`,
+      [id, workspaceId, spaceSIds],
+    );
+    return affected > 0;
   }
 
   async allocateRanks(workspaceId: number, id: number, count: number): Promise<number> {
@@ -198,7 +216,8 @@ export class TypeormConversationRepository extends ConversationRepository {
     }));
     const [updated] = await this.db.manager().query<[(ConversationEntity & { first: number })[], number]>(
       `UPDATE conversations c
-          SET next_rank = c.next_rank + u.count, requested_space_ids = u.requested_space_ids,
+          SET next_rank = c.next_rank + u.count,
+              requested_space_ids = ARRAY(SELECT DISTINCT s FROM unnest(c.requested_space_ids || u.requested_space_ids) s ORDER BY s),
               title = COALESCE(u.title, c.title), updated_at = now()
          FROM jsonb_to_recordset($1::jsonb)
               AS u(workspace_id int, id int, count int, requested_space_ids text[], title text)

@@ -9,12 +9,21 @@ import { DataSourceViewNotFound } from 'src/modules/data-sources/domain/data-sou
 import type { DataSourceDocument } from 'src/modules/data-sources/domain/document';
 import {
   DocumentHit,
+  ReachingView,
   checkSearchQuery,
   checkTopK,
   groupHits,
+  restrictedSpacesOf,
 } from 'src/modules/data-sources/domain/document-search';
 
 export type { DocumentHit } from 'src/modules/data-sources/domain/document-search';
+
+/** Documents read for a caller, with the restricted spaces that what they say belongs to. */
+export interface ReadDocuments<T> {
+  documents: T[];
+  /** sIds of the regular spaces whose views showed them (none for what the global space shows). */
+  restrictedSpaceSIds: string[];
+}
 
 /** The scope of a view, with its data source's text-search configuration. */
 const targetOf = (view: DataSourceView): SearchTarget => ({
@@ -67,24 +76,40 @@ export class DocumentSearchService {
   }
 
   /** The best chunks of every view of the spaces the caller can read. */
-  async searchReadable(caller: Caller, query: string, topK: number): Promise<DocumentHit[]> {
+  async searchReadable(caller: Caller, query: string, topK: number): Promise<ReadDocuments<DocumentHit>> {
     const text = checkSearchQuery(query);
     checkTopK(topK);
-    return this.search(caller.workspaceId, await this.readableTargets(caller), text, topK);
+    const { views, reaching } = await this.readableViews(caller);
+    const documents = await this.search(caller.workspaceId, mergeTargets(views), text, topK);
+    return { documents, restrictedSpaceSIds: restrictedSpacesOf(documents, reaching) };
   }
 
   /** The most recent documents of every view of the spaces the caller can read, newest first. */
-  async recentReadable(caller: Caller, limit: number): Promise<DataSourceDocument[]> {
-    return this.documents.recent(caller.workspaceId, await this.readableTargets(caller), limit);
+  async recentReadable(caller: Caller, limit: number): Promise<ReadDocuments<DataSourceDocument>> {
+    const { views, reaching } = await this.readableViews(caller);
+    const documents = await this.documents.recent(caller.workspaceId, mergeTargets(views), limit);
+    return { documents, restrictedSpaceSIds: restrictedSpacesOf(documents, reaching) };
   }
 
-  private async readableTargets(caller: Caller): Promise<SearchTarget[]> {
+  /** The views of the spaces the caller can access, and how each reaches its documents. */
+  private async readableViews(
+    caller: Caller,
+  ): Promise<{ views: DataSourceView[]; reaching: ReachingView[] }> {
     const spaces = await this.spaces.listAccessible(caller);
     const views = await this.dataSources.listViewsOfSpaces(
       caller.workspaceId,
       spaces.map((space) => space.id),
     );
-    return mergeTargets(views);
+    const global = new Set(spaces.filter((space) => space.kind === 'global').map((space) => space.id));
+    return {
+      views,
+      reaching: views.map((view) => ({
+        dataSourceId: view.dataSource.id,
+        parentsIn: view.parentsIn,
+        spaceSId: view.spaceSId,
+        openToAll: global.has(view.spaceId),
+      })),
+    };
   }
 
   private async search(

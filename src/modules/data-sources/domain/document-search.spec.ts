@@ -4,6 +4,7 @@ import {
   checkSearchQuery,
   checkTopK,
   groupHits,
+  restrictedSpacesOf,
 } from 'src/modules/data-sources/domain/document-search';
 
 const hit = (dataSourceId: number, documentId: string, score: number): ChunkHit => ({
@@ -12,6 +13,7 @@ const hit = (dataSourceId: number, documentId: string, score: number): ChunkHit 
   title: documentId.toUpperCase(),
   sourceUrl: null,
   tags: [],
+  parents: [documentId],
   text: `${documentId}@${score}`,
   offset: 0,
   score,
@@ -36,5 +38,34 @@ describe('grouping hits', () => {
     expect(() => checkSearchQuery(undefined)).toThrow(/^query: /);
     expect(checkTopK(64)).toBe(64);
     for (const bad of [0, 65, 1.5, Number.NaN]) expect(() => checkTopK(bad)).toThrow(/^top_k: /);
+  });
+});
+
+describe('the restricted spaces documents belong to', () => {
+  const view = (spaceSId: string, parentsIn: string[] | null, openToAll = false) => ({
+    dataSourceId: 1,
+    parentsIn,
+    spaceSId,
+    openToAll,
+  });
+  const secret = { dataSourceId: 1, parents: ['secret', 'board'] };
+  const published = { dataSourceId: 1, parents: ['published', 'public'] };
+
+  it('names the restricted spaces whose views show a document, each once, sorted', () => {
+    const views = [view('vlt_b', null), view('vlt_a', ['board']), view('vlt_c', ['public'])];
+    expect(restrictedSpacesOf([secret], views)).toEqual(['vlt_a', 'vlt_b']);
+    expect(restrictedSpacesOf([secret, published], views)).toEqual(['vlt_a', 'vlt_b', 'vlt_c']);
+  });
+
+  it('names none for a document that a view of a space open to all shows', () => {
+    const views = [view('vlt_board', null), view('vlt_global', ['public'], true)];
+    expect(restrictedSpacesOf([published], views)).toEqual([]);
+    expect(restrictedSpacesOf([secret, published], views)).toEqual(['vlt_board']);
+  });
+
+  it('ignores the views of other data sources, and has nothing to say of no document', () => {
+    const views = [{ ...view('vlt_other', null), dataSourceId: 2 }, view('vlt_board', null)];
+    expect(restrictedSpacesOf([secret], views)).toEqual(['vlt_board']);
+    expect(restrictedSpacesOf([], views)).toEqual([]);
   });
 });

@@ -11,16 +11,20 @@ export interface ChunkHit {
   title: string;
   sourceUrl: string | null;
   tags: string[];
+  /** The document's id and ancestors, which a view's `parentsIn` matches. */
+  parents: string[];
   text: string;
   offset: number;
   score: number;
 }
 
 export interface DocumentHit {
+  dataSourceId: number;
   documentId: string;
   title: string;
   sourceUrl: string | null;
   tags: string[];
+  parents: string[];
   /** The score of its best chunk. */
   score: number;
   chunks: { text: string; offset: number; score: number }[];
@@ -53,10 +57,12 @@ export function groupHits(hits: ChunkHit[], topK: number): DocumentHit[] {
     let document = documents.get(key);
     if (!document) {
       document = {
+        dataSourceId: hit.dataSourceId,
         documentId: hit.documentId,
         title: hit.title,
         sourceUrl: hit.sourceUrl,
         tags: hit.tags,
+        parents: hit.parents,
         score: hit.score,
         chunks: [],
       };
@@ -65,4 +71,34 @@ export function groupHits(hits: ChunkHit[], topK: number): DocumentHit[] {
     document.chunks.push({ text: hit.text, offset: hit.offset, score: hit.score });
   }
   return [...documents.values()];
+}
+
+/** A view a caller reads documents through, and whether every member of the workspace can read its space. */
+export interface ReachingView {
+  dataSourceId: number;
+  parentsIn: string[] | null;
+  spaceSId: string;
+  openToAll: boolean;
+}
+
+/**
+ * The restricted spaces that what these documents say belongs to: none for a document that a view
+ * of a space open to all shows; else every restricted space whose view shows it (a reader must
+ * access all of them, which never lets through someone who could not read the document).
+ */
+export function restrictedSpacesOf(
+  documents: readonly { dataSourceId: number; parents: readonly string[] }[],
+  views: readonly ReachingView[],
+): string[] {
+  const spaces = new Set<string>();
+  for (const document of documents) {
+    const showing = views.filter(
+      (view) =>
+        view.dataSourceId === document.dataSourceId &&
+        (view.parentsIn === null || view.parentsIn.some((parent) => document.parents.includes(parent))),
+    );
+    if (showing.some((view) => view.openToAll)) continue;
+    for (const view of showing) spaces.add(view.spaceSId);
+  }
+  return [...spaces].sort();
 }

@@ -40,10 +40,10 @@ export class PostgresDocumentIndex extends DocumentIndex {
   }
 
   async search(workspaceId: number, target: SearchTarget, query: string, limit: number): Promise<ChunkHit[]> {
-    // Chunks are ranked first; only the best ones fetch their document's title, URL and tags.
+    // Chunks are ranked first; only the best ones fetch their document's title, URL, tags and parents.
     const rows = await this.db.manager().query<(Omit<ChunkHit, 'score'> & { score: number | string })[]>(
       `SELECT best.data_source_id AS "dataSourceId", d.document_id AS "documentId", d.title,
-         d.source_url AS "sourceUrl", d.tags, best.text, best."offset", best.score
+         d.source_url AS "sourceUrl", d.tags, d.parents, best.text, best."offset", best.score
        FROM (
          SELECT c.id, c.data_source_id, c.document_id, c.text, c."offset", ts_rank_cd(c.tsv, q.query) AS score
          FROM data_source_document_chunks c

@@ -217,8 +217,8 @@ export class WorkspacesService {
 
   /**
    * Admins remove members: their membership, spaces and keys go in one transaction with what other
-   * contexts hold for them (wake-ups, agent editorships); their messages stay. The last admin
-   * cannot be removed, however many try at once.
+   * contexts hold for them (wake-ups, agent editorships, tool calls awaiting their approval); their
+   * messages stay. The last admin cannot be removed, however many try at once.
    */
   async removeMember(caller: Caller, userSId: string): Promise<Member> {
     const removed = await this.unitOfWork.run(async () => {

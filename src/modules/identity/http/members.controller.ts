@@ -87,7 +87,8 @@ export class MembersController {
     summary: 'Remove a member from the workspace.',
     description:
       "Revokes the member's API keys at once, takes them out of every space, cancels the wake-ups " +
-      'they scheduled and drops them as editor of agents. Their messages stay, shown with their ' +
+      'they scheduled, declines the tool calls waiting for their approval (an approval after this ' +
+      'runs nothing) and drops them as editor of agents. Their messages stay, shown with their ' +
       'name as before. The last admin cannot be removed (403). Answers the removed member with ' +
       'the role they had; removing them again answers 404, and adding them back starts afresh.',
   })

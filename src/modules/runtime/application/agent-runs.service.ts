@@ -25,6 +25,7 @@ import {
   ToolCallsService,
 } from 'src/modules/runtime/application/tool-calls.service';
 import { RunStateRepository } from 'src/modules/runtime/application/ports/run-state.repository';
+import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 
 export type { Run } from 'src/modules/conversations/application/agent-messages.service';
 
@@ -108,11 +109,13 @@ export class AgentRunsService {
     };
     let toolset: RunToolset | null = null;
     try {
+      const dataSpaces = new RunDataSpaces();
       toolset = await this.tools.open(run, {
         conversationSId: run.conversation.sId,
         depth: 0,
+        dataSpaces,
         askAgent: (agentSId, query, askSignal) =>
-          this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal),
+          this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal, dataSpaces),
       });
       const [history, done] = await Promise.all([
         this.agentMessages.history(run),

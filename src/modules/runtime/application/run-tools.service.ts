@@ -9,6 +9,7 @@ import {
   InternalToolServers,
 } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import type { ModelTool } from 'src/modules/runtime/application/ports/model-provider';
+import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import { functionNames } from 'src/modules/runtime/domain/tool-names';
 
 /** A tool offered to a run's model, with where to call it. */
@@ -37,6 +38,8 @@ export class RunToolset {
     readonly offered: OfferedTool[],
     readonly unavailable: UnavailableServer[],
     private readonly sessions: Promise<McpSession>[],
+    /** The restricted spaces whose data the run's tools brought in so far. */
+    readonly dataSpaces: RunDataSpaces,
   ) {
     this.byName = new Map(offered.map((tool) => [tool.functionName, tool]));
   }
@@ -103,7 +106,7 @@ export class RunToolsService {
       candidates.map((candidate) => ({ server: candidate.mcpServerName, tool: candidate.tool.name })),
     );
     const offered = candidates.map((candidate, index) => ({ ...candidate, functionName: names[index] }));
-    return new RunToolset(offered, unavailable, sessions);
+    return new RunToolset(offered, unavailable, sessions, context.dataSpaces);
   }
 
   /** A server's tools, or why it offers none to this run. */

@@ -10,13 +10,15 @@ import {
   ModelToolCall,
 } from 'src/modules/runtime/application/ports/model-provider';
 import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
+import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
 
 /**
  * Runs an agent on a question for another agent's `run_agent` tool: in memory, to its final text.
  * Its own tool calls run as in any run (timeout, output cap) but are not recorded, and one that
- * needs approval is refused, since nobody is there to answer it; the nesting depth is capped.
+ * needs approval is refused, since nobody is there to answer it; the nesting depth is capped. The
+ * restricted spaces its tools read go to the asking run's `dataSpaces`, whose answer carries them.
  */
 @Injectable()
 export class SubAgentRunsService {
@@ -34,6 +36,7 @@ export class SubAgentRunsService {
     query: string,
     depth: number,
     signal: AbortSignal,
+    dataSpaces: RunDataSpaces,
   ): Promise<string> {
     const [details] = await this.agents.describe(caller, [agentSId]);
     if (!details || !details.canRead || details.agent.status !== 'active')
@@ -44,8 +47,9 @@ export class SubAgentRunsService {
       {
         conversationSId,
         depth,
+        dataSpaces,
         askAgent: (childSId, childQuery, childSignal) =>
-          this.ask(caller, conversationSId, childSId, childQuery, depth + 1, childSignal),
+          this.ask(caller, conversationSId, childSId, childQuery, depth + 1, childSignal, dataSpaces),
       },
     );
     try {

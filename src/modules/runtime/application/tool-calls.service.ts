@@ -191,11 +191,13 @@ export class ToolCallsService {
           ? error.message
           : `The tool call failed: ${error instanceof Error ? error.message : String(error)}`;
     }
-    await this.actions.settle(run, action, 'running', {
-      status,
-      output: [{ type: 'text', text }],
-      executionDurationMs: this.clock.now().getTime() - started,
-    });
+    await this.actions.settle(
+      run,
+      action,
+      'running',
+      { status, output: [{ type: 'text', text }], executionDurationMs: this.clock.now().getTime() - started },
+      toolset.dataSpaces.all,
+    );
     return text;
   }
 

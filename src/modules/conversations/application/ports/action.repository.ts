@@ -37,6 +37,8 @@ export abstract class ActionRepository {
     from: ActionStatus,
     outcome: ActionOutcome,
   ): Promise<boolean>;
+  /** The calls of the workspace that wait for `userId`'s approval, oldest first. */
+  abstract listAwaitingApprover(workspaceId: number, userId: number): Promise<AgentAction[]>;
   /** Whether a call of this conversation still waits for `userId`'s approval. */
   abstract awaitsApprover(workspaceId: number, conversationId: number, userId: number): Promise<boolean>;
 }

@@ -1,4 +1,5 @@
 import type {
+  AccessibleSpaces,
   Conversation,
   ForkOrigin,
   NewConversation,
@@ -34,10 +35,14 @@ export abstract class ConversationRepository {
   /** Conversations of several workspaces by row id, in one query, each scoped by its workspace. */
   abstract findByRefs(refs: { workspaceId: number; ids: number[] }[]): Promise<Conversation[]>;
   abstract findChildren(workspaceId: number, parentIds: number[]): Promise<Conversation[]>;
-  /** The user's conversations, newest first, strictly older than the cursor (a conversation id). */
+  /**
+   * The user's conversations that a reader of these spaces may read (see `canReadWith`), newest
+   * first, strictly older than the cursor (a conversation id).
+   */
   abstract listForUser(
     workspaceId: number,
     userId: number,
+    readable: AccessibleSpaces,
     beforeId: number | null,
     limit: number,
   ): Promise<Conversation[]>;
@@ -45,14 +50,23 @@ export abstract class ConversationRepository {
   abstract update(
     workspaceId: number,
     id: number,
-    changes: { title?: string; requestedSpaceIds?: string[]; hasError?: boolean },
+    changes: { title?: string; hasError?: boolean },
   ): Promise<Conversation>;
+  /**
+   * Adds spaces to the conversation's requested spaces (kept sorted, each once), whatever other
+   * transactions add at the same time; false when it held them all already.
+   */
+  abstract addRequestedSpaces(
+    workspaceId: number,
+    id: number,
+    spaceSIds: readonly string[],
+  ): Promise<boolean>;
   /** Reserves `count` consecutive ranks and returns the first; concurrent callers queue on the row. */
   abstract allocateRanks(workspaceId: number, id: number, count: number): Promise<number>;
   /**
    * `allocateRanks` and `update` of several conversations in one statement (a batch of posts):
-   * reserves `count` ranks in each (0: none, the row is only locked), sets its requested spaces
-   * and, when given, its title. Returns, by conversation id, the first reserved rank and the
+   * reserves `count` ranks in each (0: none, the row is only locked), adds to its requested spaces
+   * and, when given, sets its title. Returns, by conversation id, the first reserved rank and the
    * conversation as the statement left it.
    */
   abstract reserveRanks(

@@ -1,5 +1,6 @@
 import type { Caller } from 'src/platform/auth/caller';
 import type { McpSession } from 'src/platform/mcp/mcp-session';
+import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 
 /** Who an internal tool acts for, and what it may ask of the run that calls it. */
 export interface InternalToolContext {
@@ -10,6 +11,8 @@ export interface InternalToolContext {
   agentSId: string;
   /** 0 for a run answering a message; each `run_agent` level adds one. */
   depth: number;
+  /** Where a tool records the restricted spaces whose data its output holds (shared with asked agents). */
+  dataSpaces: RunDataSpaces;
   /** Runs another agent the caller can read on `query`, to its final answer, one level deeper. */
   askAgent(agentSId: string, query: string, signal: AbortSignal): Promise<string>;
 }

@@ -8,7 +8,10 @@ const text = (value: string): CallToolResult => ({ content: [{ type: 'text', tex
 
 const COUNT_DEFAULT = 5;
 
-/** The most recent documents of the data source views the run's caller can read, whole. */
+/**
+ * The most recent documents of the data source views the run's caller can read, whole; their
+ * restricted spaces go to the run's data spaces.
+ */
 export function includeDataServer(search: DocumentSearchService, context: InternalToolContext): McpServer {
   const server = new McpServer({ name: 'include_data', version: '1.0.0' });
   server.registerTool(
@@ -22,7 +25,11 @@ export function includeDataServer(search: DocumentSearchService, context: Intern
       },
     },
     async ({ count }) => {
-      const documents = await search.recentReadable(context.caller, count ?? COUNT_DEFAULT);
+      const { documents, restrictedSpaceSIds } = await search.recentReadable(
+        context.caller,
+        count ?? COUNT_DEFAULT,
+      );
+      context.dataSpaces.add(restrictedSpaceSIds);
       if (documents.length === 0) return text('No document is available.');
       return text(
         documents

@@ -22,7 +22,10 @@ export function citeDocuments(documents: DocumentHit[]): string {
     .join('\n\n');
 }
 
-/** Full-text search of the documents of every data source view the run's caller can read. */
+/**
+ * Full-text search of the documents of every data source view the run's caller can read; the
+ * restricted spaces of what it returns go to the run's data spaces.
+ */
 export function searchServer(search: DocumentSearchService, context: InternalToolContext): McpServer {
   const server = new McpServer({ name: 'search', version: '1.0.0' });
   server.registerTool(
@@ -42,7 +45,12 @@ export function searchServer(search: DocumentSearchService, context: InternalToo
       },
     },
     async ({ query, topK }) => {
-      const documents = await search.searchReadable(context.caller, query, topK ?? TOP_K_DEFAULT);
+      const { documents, restrictedSpaceSIds } = await search.searchReadable(
+        context.caller,
+        query,
+        topK ?? TOP_K_DEFAULT,
+      );
+      context.dataSpaces.add(restrictedSpaceSIds);
       return text(documents.length === 0 ? `No document matches "${query}".` : citeDocuments(documents));
     },
   );
