@@ -94,7 +94,10 @@ export class SubAgentRunsService {
             signal,
             timeoutMs: callTimeoutMs,
           });
-          return capToolOutput(output.content.map((item) => item.text).join('\n'), outputMaxBytes);
+          return capToolOutput(
+            output.content.map((item) => item.text),
+            outputMaxBytes,
+          );
         } catch (error) {
           if (signal.aborted) throw error;
           return error instanceof McpCallTimeout ? error.message : `The tool call failed: ${String(error)}`;

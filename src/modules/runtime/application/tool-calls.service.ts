@@ -175,7 +175,10 @@ export class ToolCallsService {
     try {
       const output = await toolset.call(tool, action.params, { signal, timeoutMs: callTimeoutMs });
       status = output.isError ? 'failed' : 'succeeded';
-      text = capToolOutput(output.content.map((item) => item.text).join('\n'), outputMaxBytes);
+      text = capToolOutput(
+        output.content.map((item) => item.text),
+        outputMaxBytes,
+      );
     } catch (error) {
       if (signal.aborted) {
         await this.actions.settle(run, action, 'running', {
