@@ -31,6 +31,11 @@ export class FakeOpenAi {
     this.replies.push(...replies);
   }
 
+  /** Forgets the scripted replies no request has taken yet. */
+  unscript(): void {
+    this.replies.length = 0;
+  }
+
   async start(): Promise<string> {
     this.server = createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

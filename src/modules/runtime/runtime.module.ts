@@ -7,6 +7,7 @@ import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
 import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
+import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
@@ -26,6 +27,7 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
     AgentRunsService,
     ModelHistoryService,
     RunRecoveryService,
+    RunSlots,
     RunToolsService,
     ToolCallsService,
     SubAgentRunsService,

@@ -45,6 +45,20 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig({ DOCUMENT_MAX_TEXT_BYTES: '16777217' })).toThrow(ConfigError);
   });
 
+  it('reads the run budget and the byte limit of MCP answers, which follows the tool output limit', () => {
+    expect(loadAppConfig({}).runBudget).toEqual({ maxModelCalls: 64, maxToolCalls: 128 });
+    expect(loadAppConfig({}).tools.mcpMessageMaxBytes).toBe(4 * 1024 * 1024);
+    expect(loadAppConfig({ TOOL_OUTPUT_MAX_BYTES: '10485760' }).tools.mcpMessageMaxBytes).toBe(20_971_520);
+    const config = loadAppConfig({
+      RUN_MAX_MODEL_CALLS: '10',
+      RUN_MAX_TOOL_CALLS: '20',
+      MCP_MESSAGE_MAX_BYTES: '65536',
+      TOOL_OUTPUT_MAX_BYTES: '65536',
+    });
+    expect(config.runBudget).toEqual({ maxModelCalls: 10, maxToolCalls: 20 });
+    expect(config.tools.mcpMessageMaxBytes).toBe(65_536);
+  });
+
   it('reads the event stream caps and the access re-check period', () => {
     const config = loadAppConfig({
       SSE_MAX_KEY_STREAMS: '3',
@@ -157,6 +171,13 @@ describe('loadAppConfig', () => {
     [{ RATE_LIMIT_WINDOW_SECONDS: '0' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer between 1 and 86400/],
     [{ RATE_LIMIT_WINDOW_SECONDS: 'minute' }, /^RATE_LIMIT_WINDOW_SECONDS must be an integer/],
     [{ RUN_CONCURRENCY: '0' }, /^RUN_CONCURRENCY must be an integer between 1 and 10000/],
+    [{ RUN_MAX_MODEL_CALLS: '0' }, /^RUN_MAX_MODEL_CALLS must be an integer between 1 and 100000/],
+    [{ RUN_MAX_TOOL_CALLS: 'many' }, /^RUN_MAX_TOOL_CALLS must be an integer between 1 and 100000/],
+    [{ MCP_MESSAGE_MAX_BYTES: '1024' }, /^MCP_MESSAGE_MAX_BYTES must be an integer between 65536 and/],
+    [
+      { MCP_MESSAGE_MAX_BYTES: '100000', TOOL_OUTPUT_MAX_BYTES: '200000' },
+      /^MCP_MESSAGE_MAX_BYTES must be at least TOOL_OUTPUT_MAX_BYTES \(200000\)/,
+    ],
     [{ SSE_MAX_KEY_STREAMS: '0' }, /^SSE_MAX_KEY_STREAMS must be an integer between 1 and/],
     [{ SSE_MAX_WORKSPACE_STREAMS: 'lots' }, /^SSE_MAX_WORKSPACE_STREAMS must be an integer/],
     [{ SSE_ACCESS_RECHECK_MS: '5' }, /^SSE_ACCESS_RECHECK_MS must be a number of milliseconds/],

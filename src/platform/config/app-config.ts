@@ -37,6 +37,7 @@ export interface AppConfigValues {
   rateLimitWindowSeconds: number;
   sse: SseSettings;
   runs: RunSettings;
+  runBudget: RunBudgetSettings;
   /** Text of a conversation's content fragments a run gives the model; the rest is cut, saying so. */
   contentFragmentBudgetBytes: number;
   /** Bytes of the images of content fragments one model request may show (newest first); 0: none. */
@@ -74,11 +75,25 @@ export interface RunSettings {
   concurrency: number;
 }
 
+/**
+ * What the whole tree of runs answering one user message may spend (each agent it mentions, and
+ * every agent those ask through `run_agent`); past either, the runs end with `run_budget_exceeded`.
+ */
+export interface RunBudgetSettings {
+  maxModelCalls: number;
+  maxToolCalls: number;
+}
+
 export interface ToolSettings {
   /** A tool call that has not answered after this long fails (its error goes to the model). */
   callTimeoutMs: number;
   /** Text a tool call may hand back to the model; longer output is cut, with a note saying so. */
   outputMaxBytes: number;
+  /**
+   * Bytes of one answer of a remote tool server (one JSON-RPC message) read at most: past them the
+   * read stops, and the call, listing or connection fails saying so.
+   */
+  mcpMessageMaxBytes: number;
   /** Tool calls one model step may make; calls beyond are failed without running. */
   maxCallsPerStep: number;
   /** A call waiting for approval longer than this is declined, and the run goes on. */
@@ -133,6 +148,7 @@ export class AppConfig implements AppConfigValues {
   readonly logLevel!: LogLevel;
   readonly sse!: SseSettings;
   readonly runs!: RunSettings;
+  readonly runBudget!: RunBudgetSettings;
   readonly contentFragmentBudgetBytes!: number;
   readonly contentFragmentImageMaxBytes!: number;
   readonly openai!: OpenAiSettings | null;
@@ -278,6 +294,23 @@ function readSigningSecret(env: Env): string | null {
 
 const MIB = 1024 * 1024;
 
+function readToolOutputLimits(env: Env): Pick<ToolSettings, 'outputMaxBytes' | 'mcpMessageMaxBytes'> {
+  const outputMaxBytes = readInteger(env, 'TOOL_OUTPUT_MAX_BYTES', 65_536, 1_024, 10_485_760);
+  const mcpMessageMaxBytes = readInteger(
+    env,
+    'MCP_MESSAGE_MAX_BYTES',
+    Math.max(4 * MIB, 2 * outputMaxBytes),
+    65_536,
+    256 * MIB,
+  );
+  if (mcpMessageMaxBytes < outputMaxBytes) {
+    throw new ConfigError(
+      `MCP_MESSAGE_MAX_BYTES must be at least TOOL_OUTPUT_MAX_BYTES (${outputMaxBytes}), got "${mcpMessageMaxBytes}".`,
+    );
+  }
+  return { outputMaxBytes, mcpMessageMaxBytes };
+}
+
 function readFilesSettings(env: Env): FilesSettings {
   const maxMiB = (name: string, fallback: number) => readInteger(env, name, fallback, 1, 10_240) * MIB;
   return {
@@ -377,12 +410,16 @@ export function loadAppConfig(env: Env, cwd = process.cwd()): AppConfig {
       localModelChunkDelayMs: readCount(env, 'LOCAL_MODEL_CHUNK_DELAY_MS', 25, 10_000),
       concurrency: readInteger(env, 'RUN_CONCURRENCY', DEFAULT_RUN_CONCURRENCY, 1, 10_000),
     },
+    runBudget: {
+      maxModelCalls: readInteger(env, 'RUN_MAX_MODEL_CALLS', 64, 1, 100_000),
+      maxToolCalls: readInteger(env, 'RUN_MAX_TOOL_CALLS', 128, 1, 100_000),
+    },
     contentFragmentBudgetBytes: readInteger(env, 'CONTENT_FRAGMENT_BUDGET_BYTES', 262_144, 1_024, 16_777_216),
     contentFragmentImageMaxBytes: readInteger(env, 'CONTENT_FRAGMENT_IMAGE_BYTES', 10_485_760, 0, 67_108_864),
     openai: readOpenAi(env),
     tools: {
       callTimeoutMs: readDuration(env, 'TOOL_CALL_TIMEOUT_MS', 60_000),
-      outputMaxBytes: readInteger(env, 'TOOL_OUTPUT_MAX_BYTES', 65_536, 1_024, 10_485_760),
+      ...readToolOutputLimits(env),
       maxCallsPerStep: readInteger(env, 'TOOL_MAX_CALLS_PER_STEP', 8, 1, 64),
       approvalTimeoutMs: readDuration(env, 'TOOL_APPROVAL_TIMEOUT_MS', 600_000),
       approvalPollMs: readDuration(env, 'TOOL_APPROVAL_POLL_MS', 1_000),

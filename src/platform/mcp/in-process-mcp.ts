@@ -15,7 +15,7 @@ export async function connectInProcess(server: McpServer): Promise<McpSession> {
   await client.connect(clientTransport);
   const session = new SdkMcpSession(client);
   return {
-    listTools: (signal) => session.listTools(signal),
+    listTools: (signal, limits) => session.listTools(signal, limits),
     callTool: (name, args, options) => session.callTool(name, args, options),
     close: async () => {
       await session.close();

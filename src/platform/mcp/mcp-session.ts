@@ -11,9 +11,16 @@ export interface McpToolOutput {
   content: { type: 'text'; text: string }[];
 }
 
+/** Where reading a tool listing stops: past this many tools, or this many bytes of their JSON. */
+export interface McpListingLimits {
+  maxTools: number;
+  maxBytes: number;
+}
+
 /** A connection to one MCP server, remote or in process: the same client either way. */
 export interface McpSession {
-  listTools(signal?: AbortSignal): Promise<McpToolDescriptor[]>;
+  /** Every page of the listing; with `limits`, rejects with `McpAnswerTooLarge` once a page passes them. */
+  listTools(signal?: AbortSignal, limits?: McpListingLimits): Promise<McpToolDescriptor[]>;
   /** Rejects with `McpCallTimeout` after `timeoutMs`, and with the signal's reason when it aborts. */
   callTool(
     name: string,
@@ -23,13 +30,23 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-/** A remote server could not be reached or refused us; `message` says why, for the user. */
+/**
+ * A remote server could not be reached, refused us, or answered what we do not accept; `message`
+ * says why, for the user.
+ */
 export class McpConnectionError extends Error {
   constructor(
     readonly code: 'forbidden_address' | 'unreachable' | 'protocol_error',
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** A server's answer passed a limit; it was read no further than the limit. */
+export class McpAnswerTooLarge extends McpConnectionError {
+  constructor(message: string) {
+    super('protocol_error', message);
   }
 }
 

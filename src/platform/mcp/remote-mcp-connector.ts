@@ -8,6 +8,7 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AppConfig } from 'src/platform/config/app-config';
+import { answerTooLarge, boundedMcpFetch } from 'src/platform/mcp/bounded-answers';
 import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
 import { createGuardedFetch, findForbiddenAddress, GuardedFetch } from 'src/platform/net/guarded-fetch';
@@ -23,11 +24,12 @@ const isFallbackStatus = (status: number): boolean =>
  * Connects to remote MCP servers: Streamable HTTP first, the older SSE transport when the server
  * refuses it with a 4xx, the shared secret as `Authorization: Bearer` on every request. Every
  * connection goes through the network guard (no loopback, private or metadata address unless
- * `MCP_ALLOW_PRIVATE_NETWORKS`).
+ * `MCP_ALLOW_PRIVATE_NETWORKS`), and every answer is read against `MCP_MESSAGE_MAX_BYTES`.
  */
 @Injectable()
 export class RemoteMcpConnector extends McpConnector implements BeforeApplicationShutdown {
   private readonly network: { fetch: GuardedFetch; close(): Promise<void> };
+  private readonly fetch: GuardedFetch;
 
   constructor(config: AppConfig) {
     super();
@@ -35,6 +37,7 @@ export class RemoteMcpConnector extends McpConnector implements BeforeApplicatio
       allowPrivateNetworks: config.tools.allowPrivateNetworks,
       connectTimeoutMs: MCP_CONNECT_TIMEOUT_MS,
     });
+    this.fetch = boundedMcpFetch(this.network.fetch, config.tools.mcpMessageMaxBytes);
   }
 
   async connectRemote(target: RemoteMcpTarget, signal?: AbortSignal): Promise<McpSession> {
@@ -42,7 +45,7 @@ export class RemoteMcpConnector extends McpConnector implements BeforeApplicatio
     const requestInit: RequestInit = target.sharedSecret
       ? { headers: { Authorization: `Bearer ${target.sharedSecret}` } }
       : {};
-    const options = { fetch: this.network.fetch, requestInit };
+    const options = { fetch: this.fetch, requestInit };
     try {
       return await this.connect(new StreamableHTTPClientTransport(url, options), signal);
     } catch (error) {
@@ -100,6 +103,8 @@ function parseUrl(raw: string): URL {
 function connectionError(error: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted) return signal.reason;
   if (error instanceof McpConnectionError) return error;
+  const tooLarge = answerTooLarge(error);
+  if (tooLarge) return tooLarge;
   const forbidden = findForbiddenAddress(error);
   if (forbidden) return new McpConnectionError('forbidden_address', forbidden.message);
   if (error instanceof StreamableHTTPError || error instanceof SseError) {

@@ -1,6 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { McpCallTimeout, McpSession, McpToolDescriptor, McpToolOutput } from 'src/platform/mcp/mcp-session';
+import { answerTooLarge } from 'src/platform/mcp/bounded-answers';
+import {
+  McpAnswerTooLarge,
+  McpCallTimeout,
+  McpListingLimits,
+  McpSession,
+  McpToolDescriptor,
+  McpToolOutput,
+} from 'src/platform/mcp/mcp-session';
 
 export const MCP_CLIENT_INFO = { name: 'workspace-agent-api', version: '1.0.2' };
 
@@ -22,17 +30,26 @@ function asText(item: ContentItem): string {
 export class SdkMcpSession implements McpSession {
   constructor(private readonly client: Client) {}
 
-  async listTools(signal?: AbortSignal): Promise<McpToolDescriptor[]> {
+  async listTools(signal?: AbortSignal, limits?: McpListingLimits): Promise<McpToolDescriptor[]> {
     const tools: McpToolDescriptor[] = [];
+    let bytes = 0;
+    let pages = 0;
     let cursor: string | undefined;
     do {
-      const page = await this.client.listTools(cursor ? { cursor } : undefined, { signal });
-      for (const tool of page.tools) {
-        tools.push({
-          name: tool.name,
-          description: tool.description ?? '',
-          inputSchema: tool.inputSchema,
-        });
+      const page = await this.client
+        .listTools(cursor ? { cursor } : undefined, { signal: perRequest(signal) })
+        .catch(rethrown);
+      const listed = page.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema,
+      }));
+      tools.push(...listed);
+      pages += 1;
+      if (limits) {
+        bytes += Buffer.byteLength(JSON.stringify(listed));
+        const problem = listingProblem(limits, tools.length, bytes, pages);
+        if (problem) throw new McpAnswerTooLarge(problem);
       }
       cursor = page.nextCursor;
     } while (cursor);
@@ -46,7 +63,7 @@ export class SdkMcpSession implements McpSession {
   ): Promise<McpToolOutput> {
     try {
       const result = await this.client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
+        signal: perRequest(options.signal),
         timeout: options.timeoutMs,
       });
       const content = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
@@ -57,11 +74,41 @@ export class SdkMcpSession implements McpSession {
     } catch (error) {
       if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number))
         throw new McpCallTimeout(options.timeoutMs);
-      throw error;
+      return rethrown(error);
     }
   }
 
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/**
+ * A signal of one request that follows the caller's: the SDK adds an abort listener to the signal
+ * it is given and never removes it, so a run's signal given to every call would gather them.
+ */
+function perRequest(signal: AbortSignal | undefined): AbortSignal | undefined {
+  return signal && AbortSignal.any([signal]);
+}
+
+/** The SDK's error for an answer cut at the byte limit, as the limit's own error. */
+function rethrown(error: unknown): never {
+  throw answerTooLarge(error) ?? error;
+}
+
+/** Why a listing read so far passes its limits, or null; a page past them is the last one read. */
+function listingProblem(
+  limits: McpListingLimits,
+  tools: number,
+  bytes: number,
+  pages: number,
+): string | null {
+  if (tools > limits.maxTools)
+    return `The server lists more than ${limits.maxTools} tools; the listing was not read further.`;
+  if (bytes > limits.maxBytes)
+    return `The server's tool list takes more than ${limits.maxBytes} bytes; the listing was not read further.`;
+  // Empty pages with a next cursor would otherwise be read for ever.
+  if (pages > limits.maxTools)
+    return `The server's tool list has more than ${limits.maxTools} pages; the listing was not read further.`;
+  return null;
 }

@@ -3,7 +3,12 @@ import { Clock } from 'src/platform/clock/clock';
 import { AppConfig } from 'src/platform/config/app-config';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
-import { ToolSync, toolListProblem } from 'src/modules/agents/domain/catalogue';
+import {
+  REMOTE_TOOLS_JSON_MAX_BYTES,
+  REMOTE_TOOLS_MAX,
+  ToolSync,
+  toolListProblem,
+} from 'src/modules/agents/domain/catalogue';
 
 /** A synchronisation's outcome, and whether it failed because the address is not allowed. */
 export interface ToolListing {
@@ -30,7 +35,11 @@ export class ToolServerSyncService {
     let session: McpSession | undefined;
     try {
       session = await this.connector.connectRemote(target);
-      const tools = await session.listTools(AbortSignal.timeout(this.config.tools.callTimeoutMs));
+      // Pages past what a sync keeps are not requested: a listing of millions stops at its cap.
+      const tools = await session.listTools(AbortSignal.timeout(this.config.tools.callTimeoutMs), {
+        maxTools: REMOTE_TOOLS_MAX,
+        maxBytes: REMOTE_TOOLS_JSON_MAX_BYTES,
+      });
       const problem = toolListProblem(tools);
       return problem
         ? failed(problem)

@@ -18,7 +18,9 @@ import {
   ModelRequest,
 } from 'src/modules/runtime/application/ports/model-provider';
 import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
+import { LendableSlot } from 'src/modules/runtime/application/run-slots';
 import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
+import { RunBudgetExceeded, RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import {
   ApprovalWaitInterrupted,
@@ -80,10 +82,13 @@ export class AgentRunsService {
    * Generates the answer and records its outcome: up to `maxStepsPerRun` model calls, each step's
    * tool calls executed before the next (the last step is offered no tools, so it answers). A run
    * resumed after a restart rebuilds its steps from its actions and goes on where it stopped.
-   * `signal` stops it: a cancellation (which recorded the outcome already), or a `ShutdownSignal`
+   * `runSignal` stops it: a cancellation (which recorded the outcome already), or a `ShutdownSignal`
    * (the run fails as interrupted, unless it waits for an approval: then it stays to be resumed).
+   * Its model and tool calls, and those of the agents it asks through `run_agent`, are spent from
+   * `budget`: once that is spent, the run fails with `run_budget_exceeded`.
    */
-  async generate(run: Run, signal: AbortSignal): Promise<void> {
+  async generate(run: Run, runSignal: AbortSignal, budget: RunTreeBudget): Promise<void> {
+    const signal = AbortSignal.any([runSignal, budget.signal]);
     let content = run.message.content;
     // Text not streamed yet, all of one classification: the answer, or the model's reasoning.
     let pending = '';
@@ -110,13 +115,18 @@ export class AgentRunsService {
     let toolset: RunToolset | null = null;
     try {
       const dataSpaces = new RunDataSpaces();
-      toolset = await this.tools.open(run, {
-        conversationSId: run.conversation.sId,
-        depth: 0,
-        dataSpaces,
-        askAgent: (agentSId, query, askSignal) =>
-          this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal, dataSpaces),
-      });
+      const asker = { budget, slot: new LendableSlot(), dataSpaces };
+      toolset = await this.tools.open(
+        run,
+        {
+          conversationSId: run.conversation.sId,
+          depth: 0,
+          dataSpaces,
+          askAgent: (agentSId, query, askSignal) =>
+            this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal, asker),
+        },
+        budget,
+      );
       const [history, done] = await Promise.all([
         this.agentMessages.history(run),
         this.actions.listForMessage(run.caller.workspaceId, run.message.id),
@@ -127,7 +137,7 @@ export class AgentRunsService {
       let step = 0;
       const calls = done.filter((action) => action.step !== UNAVAILABLE_STEP);
       if (calls.length > 0) {
-        step = await this.replay(run, calls, toolset, messages, signal);
+        step = await this.replay(run, calls, toolset, messages, signal, budget);
       } else if (done.length === 0 && toolset.unavailable.length > 0) {
         await this.actions.recordUnavailable(run, toolset.unavailable);
       }
@@ -135,6 +145,7 @@ export class AgentRunsService {
         const last = step === run.agent.maxStepsPerRun - 1;
         const result = await streamStep(
           provider,
+          budget,
           { ...this.request(run), messages, tools: last ? [] : toolset.modelTools },
           signal,
           onText,
@@ -158,7 +169,7 @@ export class AgentRunsService {
 
   /**
    * Rebuilds the steps a resumed run made, settling those of its last step still open (a call
-   * waiting for approval waits again); returns the next step.
+   * waiting for approval waits again), and counts them against its budget; returns the next step.
    */
   private async replay(
     run: Run,
@@ -166,8 +177,14 @@ export class AgentRunsService {
     toolset: RunToolset,
     messages: ModelMessage[],
     signal: AbortSignal,
+    budget: RunTreeBudget,
   ): Promise<number> {
     const steps = [...new Set(done.map((action) => action.step))].sort((a, b) => a - b);
+    budget.count('model_call', steps.length);
+    budget.count(
+      'tool_call',
+      done.filter((action) => action.status !== 'blocked_validation_required').length,
+    );
     for (const step of steps) {
       const actions = done.filter((action) => action.step === step);
       const results = await this.toolCalls.resume(run, actions, toolset, signal);
@@ -196,12 +213,14 @@ export class AgentRunsService {
   }
 
   private async fail(run: Run, content: string, error: unknown, signal: AbortSignal): Promise<void> {
-    if (signal.aborted && !(signal.reason instanceof ShutdownSignal)) {
+    const exceeded = signal.reason instanceof RunBudgetExceeded ? signal.reason : null;
+    if (signal.aborted && !exceeded && !(signal.reason instanceof ShutdownSignal)) {
       // Cancelled: the cancellation already recorded the outcome.
       return;
     }
-    const outcome =
-      signal.reason instanceof ShutdownSignal
+    const outcome = exceeded
+      ? { code: exceeded.code, message: exceeded.message }
+      : signal.reason instanceof ShutdownSignal
         ? { code: 'run_interrupted', message: 'The service stopped while the agent was answering.' }
         : error instanceof ModelError
           ? { code: error.code, message: error.message }

@@ -4,6 +4,7 @@ import type {
   ModelRequest,
   ModelToolCall,
 } from 'src/modules/runtime/application/ports/model-provider';
+import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 
 /** What one model call of a run produced: its text, and the calls it asks for (none ends the run). */
 export interface StepResult {
@@ -12,16 +13,19 @@ export interface StepResult {
 }
 
 /**
- * One step of a run: streams the model's answer, handing each text chunk to `onText` (false stops
- * the step: the run was cancelled), and gathers the tool calls it asks for. Reasoning chunks go to
- * `onText` as `reasoning`; they are not part of the step's text, which the model reads back.
+ * One step of a run, a model call spent from its tree's budget: streams the model's answer, handing
+ * each text chunk to `onText` (false stops the step: the run was cancelled), and gathers the tool
+ * calls it asks for. Reasoning chunks go to `onText` as `reasoning`; they are not part of the
+ * step's text, which the model reads back.
  */
 export async function streamStep(
   provider: ModelProvider,
+  budget: RunTreeBudget,
   request: ModelRequest,
   signal: AbortSignal,
   onText: (text: string, reasoning: boolean) => Promise<boolean> | boolean,
 ): Promise<StepResult | null> {
+  budget.spend('model_call');
   let text = '';
   const calls: ModelToolCall[] = [];
   for await (const chunk of provider.stream(request, signal)) {

@@ -10,6 +10,7 @@ import {
 } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import type { ModelTool } from 'src/modules/runtime/application/ports/model-provider';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
+import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { functionNames } from 'src/modules/runtime/domain/tool-names';
 
 /** A tool offered to a run's model, with where to call it. */
@@ -30,6 +31,7 @@ export interface UnavailableServer {
 /**
  * The tools of one run: every tool of every server its agent's toolset resolves to now, named
  * `<server>__<tool>`. Remote servers are connected on first call; sessions close with the run.
+ * Every call is spent from the budget of the run's tree.
  */
 export class RunToolset {
   private readonly byName: Map<string, OfferedTool>;
@@ -40,6 +42,7 @@ export class RunToolset {
     private readonly sessions: Promise<McpSession>[],
     /** The restricted spaces whose data the run's tools brought in so far. */
     readonly dataSpaces: RunDataSpaces,
+    private readonly budget: RunTreeBudget,
   ) {
     this.byName = new Map(offered.map((tool) => [tool.functionName, tool]));
   }
@@ -61,6 +64,7 @@ export class RunToolset {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; timeoutMs: number },
   ): Promise<McpToolOutput> {
+    this.budget.spend('tool_call');
     const session = await offered.session();
     return session.callTool(offered.tool.name, args, options);
   }
@@ -92,6 +96,7 @@ export class RunToolsService {
   async open(
     run: Pick<Run, 'caller' | 'agent'>,
     context: Omit<InternalToolContext, 'caller' | 'agentSId'>,
+    budget: RunTreeBudget,
   ): Promise<RunToolset> {
     const servers = await this.catalogue.runToolset(run.caller, run.agent.actions);
     const unavailable: UnavailableServer[] = [];
@@ -106,7 +111,7 @@ export class RunToolsService {
       candidates.map((candidate) => ({ server: candidate.mcpServerName, tool: candidate.tool.name })),
     );
     const offered = candidates.map((candidate, index) => ({ ...candidate, functionName: names[index] }));
-    return new RunToolset(offered, unavailable, sessions, context.dataSpaces);
+    return new RunToolset(offered, unavailable, sessions, context.dataSpaces, budget);
   }
 
   /** A server's tools, or why it offers none to this run. */

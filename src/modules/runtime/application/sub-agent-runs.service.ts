@@ -2,23 +2,36 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { AppConfig } from 'src/platform/config/app-config';
 import { McpCallTimeout } from 'src/platform/mcp/mcp-session';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
 import {
   ModelMessage,
   ModelProviders,
   ModelToolCall,
 } from 'src/modules/runtime/application/ports/model-provider';
+import { LendableSlot, RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
+import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
 
 /**
+ * What a run gives the runs it asks through `run_agent`: its tree's budget, its slot to lend, and
+ * where the restricted spaces their tools read are collected.
+ */
+export interface AskingRun {
+  budget: RunTreeBudget;
+  slot: LendableSlot;
+  dataSpaces: RunDataSpaces;
+}
+
+/**
  * Runs an agent on a question for another agent's `run_agent` tool: in memory, to its final text.
  * Its own tool calls run as in any run (timeout, output cap) but are not recorded, and one that
- * needs approval is refused, since nobody is there to answer it; the nesting depth is capped. The
- * restricted spaces its tools read go to the asking run's `dataSpaces`, whose answer carries them.
+ * needs approval is refused, since nobody is there to answer it; the nesting depth is capped. It
+ * runs in a slot of the process (its asker's, while that waits for it) and spends its tree's budget;
+ * the restricted spaces its tools read go to the asking run's `dataSpaces`, whose answer carries them.
  */
 @Injectable()
 export class SubAgentRunsService {
@@ -26,6 +39,7 @@ export class SubAgentRunsService {
     private readonly agents: AgentsService,
     private readonly tools: RunToolsService,
     private readonly models: ModelProviders,
+    private readonly slots: RunSlots,
     private readonly config: AppConfig,
   ) {}
 
@@ -35,50 +49,69 @@ export class SubAgentRunsService {
     agentSId: string,
     query: string,
     depth: number,
-    signal: AbortSignal,
-    dataSpaces: RunDataSpaces,
+    askSignal: AbortSignal,
+    asker: AskingRun,
   ): Promise<string> {
     const [details] = await this.agents.describe(caller, [agentSId]);
     if (!details || !details.canRead || details.agent.status !== 'active')
       throw new Error(`No active agent ${agentSId} that you can read.`);
     const agent = details.agent;
-    const toolset = await this.tools.open(
-      { caller, agent },
-      {
-        conversationSId,
-        depth,
-        dataSpaces,
-        askAgent: (childSId, childQuery, childSignal) =>
-          this.ask(caller, conversationSId, childSId, childQuery, depth + 1, childSignal, dataSpaces),
-      },
-    );
+    const signal = AbortSignal.any([askSignal, asker.budget.signal]);
+    const release = await this.slots.nested(asker.slot, caller.workspaceId, signal);
+    const own: AskingRun = { budget: asker.budget, slot: new LendableSlot(), dataSpaces: asker.dataSpaces };
     try {
-      const messages: ModelMessage[] = [{ role: 'user', content: query }];
-      const provider = this.models.get(agent.model.providerId);
-      let answer = '';
-      for (let step = 0; step < agent.maxStepsPerRun; step++) {
-        const last = step === agent.maxStepsPerRun - 1;
-        const result = await streamStep(
-          provider,
-          {
-            modelId: agent.model.modelId,
-            instructions: agent.instructions ?? '',
-            temperature: agent.model.temperature,
-            reasoningEffort: agent.model.reasoningEffort,
-            messages,
-            tools: last ? [] : toolset.modelTools,
-          },
-          signal,
-          () => true,
-        );
-        answer += result?.text ?? '';
-        if (!result || result.calls.length === 0) break;
-        messages.push(...stepMessages(result, await this.callAll(result.calls, toolset, signal)));
+      const toolset = await this.tools.open(
+        { caller, agent },
+        {
+          conversationSId,
+          depth,
+          dataSpaces: asker.dataSpaces,
+          askAgent: (childSId, childQuery, childSignal) =>
+            this.ask(caller, conversationSId, childSId, childQuery, depth + 1, childSignal, own),
+        },
+        asker.budget,
+      );
+      try {
+        return await this.answer(agent, query, toolset, asker.budget, signal);
+      } finally {
+        await toolset.close();
       }
-      return answer;
     } finally {
-      await toolset.close();
+      release();
     }
+  }
+
+  private async answer(
+    agent: AgentDetails['agent'],
+    query: string,
+    toolset: RunToolset,
+    budget: RunTreeBudget,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const messages: ModelMessage[] = [{ role: 'user', content: query }];
+    const provider = this.models.get(agent.model.providerId);
+    let answer = '';
+    for (let step = 0; step < agent.maxStepsPerRun; step++) {
+      const last = step === agent.maxStepsPerRun - 1;
+      const result = await streamStep(
+        provider,
+        budget,
+        {
+          modelId: agent.model.modelId,
+          instructions: agent.instructions ?? '',
+          temperature: agent.model.temperature,
+          reasoningEffort: agent.model.reasoningEffort,
+          messages,
+          tools: last ? [] : toolset.modelTools,
+        },
+        signal,
+        () => true,
+      );
+      answer += result?.text ?? '';
+      if (!result || result.calls.length === 0) break;
+      messages.push(...stepMessages(result, await this.callAll(result.calls, toolset, signal)));
+    }
+    return answer;
   }
 
   private async callAll(calls: ModelToolCall[], toolset: RunToolset, signal: AbortSignal) {
@@ -98,7 +131,10 @@ export class SubAgentRunsService {
             signal,
             timeoutMs: callTimeoutMs,
           });
-          return capToolOutput(output.content.map((item) => item.text).join('\n'), outputMaxBytes);
+          return capToolOutput(
+            output.content.map((item) => item.text),
+            outputMaxBytes,
+          );
         } catch (error) {
           if (signal.aborted) throw error;
           return error instanceof McpCallTimeout ? error.message : `The tool call failed: ${String(error)}`;

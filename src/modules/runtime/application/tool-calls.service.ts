@@ -12,6 +12,7 @@ import {
 import type { Run } from 'src/modules/conversations/application/agent-messages.service';
 import type { ModelMessage, ModelToolCall } from 'src/modules/runtime/application/ports/model-provider';
 import type { OfferedTool, RunToolset } from 'src/modules/runtime/application/run-tools.service';
+import { RunBudgetExceeded } from 'src/modules/runtime/application/run-tree-budget';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
 
@@ -175,12 +176,15 @@ export class ToolCallsService {
     try {
       const output = await toolset.call(tool, action.params, { signal, timeoutMs: callTimeoutMs });
       status = output.isError ? 'failed' : 'succeeded';
-      text = capToolOutput(output.content.map((item) => item.text).join('\n'), outputMaxBytes);
+      text = capToolOutput(
+        output.content.map((item) => item.text),
+        outputMaxBytes,
+      );
     } catch (error) {
       if (signal.aborted) {
         await this.actions.settle(run, action, 'running', {
           status: 'failed',
-          output: [{ type: 'text', text: 'The run stopped while the tool ran.' }],
+          output: [{ type: 'text', text: stoppedText(signal) }],
           executionDurationMs: this.clock.now().getTime() - started,
         });
         throw error;
@@ -233,4 +237,11 @@ export class ToolCallsService {
       }
     }
   }
+}
+
+/** Why a call did not end: its run stopped (cancelled, interrupted, or out of budget). */
+function stoppedText(signal: AbortSignal): string {
+  return signal.reason instanceof RunBudgetExceeded
+    ? signal.reason.message
+    : 'The run stopped while the tool ran.';
 }

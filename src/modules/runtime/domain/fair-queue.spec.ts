@@ -46,4 +46,17 @@ describe('FairQueue', () => {
     expect(queue.take((owner) => owner !== 'a')).toBeUndefined();
     expect([queue.take(), queue.take(), queue.size]).toEqual(['a1', 'a2', 0]);
   });
+
+  it('forgets an item taken out of its queue, and keeps the others in turn', () => {
+    const queue = new FairQueue<string, string>();
+    queue.push('a', 'a1');
+    queue.push('b', 'b1');
+    queue.push('a', 'a2');
+    expect(queue.remove('a', 'a1')).toBe(true);
+    expect(queue.remove('a', 'a1')).toBe(false);
+    expect(queue.remove('c', 'c1')).toBe(false);
+    expect(queue.size).toBe(2);
+    expect(queue.remove('b', 'b1')).toBe(true);
+    expect([queue.take(), queue.take(), queue.size]).toEqual(['a2', undefined, 0]);
+  });
 });

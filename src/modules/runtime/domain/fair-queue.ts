@@ -19,6 +19,17 @@ export class FairQueue<Owner, Item> {
     return this.count;
   }
 
+  /** Takes `item` out of `owner`'s queue, where it waits no more; false when it was not there. */
+  remove(owner: Owner, item: Item): boolean {
+    const queue = this.queues.get(owner);
+    const index = queue?.indexOf(item) ?? -1;
+    if (!queue || index < 0) return false;
+    queue.splice(index, 1);
+    if (queue.length === 0) this.queues.delete(owner);
+    this.count--;
+    return true;
+  }
+
   /** The oldest item of the first owner in turn that `admits` takes one now; undefined if none. */
   take(admits: (owner: Owner) => boolean = () => true): Item | undefined {
     for (const [owner, queue] of this.queues) {

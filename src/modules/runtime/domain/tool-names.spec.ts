@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { functionNames } from 'src/modules/runtime/domain/tool-names';
-import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
 
 describe('functionNames', () => {
   it('joins server and tool with two underscores and replaces what providers refuse', () => {
@@ -23,17 +22,5 @@ describe('functionNames', () => {
         },
       ),
     );
-  });
-});
-
-describe('capToolOutput', () => {
-  it('keeps output within the cap as it is', () => {
-    expect(capToolOutput('héllo', 6)).toBe('héllo');
-  });
-
-  it('cuts longer output on a character boundary and says so', () => {
-    const capped = capToolOutput('ééééé', 5);
-    expect(capped.startsWith('éé\n')).toBe(true);
-    expect(capped).toContain('the tool returned 10 bytes; only the first 4 are shown');
   });
 });
