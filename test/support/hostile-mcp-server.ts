@@ -6,7 +6,7 @@ import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { setPriority } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { TEST_ENV } from 'test/support/test-database';
 
@@ -141,8 +141,8 @@ export async function startHostileMcpProcess(options: HostileMcpOptions): Promis
   const serviceBuild = process.env[TEST_ENV.serviceBuild];
   if (!serviceBuild)
     throw new Error(`${TEST_ENV.serviceBuild} is not set: run e2e tests through their Jest config.`);
-  // The specs' build sits beside the service's (`dist-test/` next to `dist/`).
-  const entry = join(dirname(serviceBuild), 'dist-test', 'test', 'support', 'hostile-mcp-child.js');
+  // The service's build is the specs' build (dist-test/).
+  const entry = join(serviceBuild, 'test', 'support', 'hostile-mcp-child.js');
   const child = fork(entry, [JSON.stringify(options)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // The load the test makes yields the CPU to the service it measures.
   setPriority(child.pid!, 10);
