@@ -16,6 +16,7 @@ import { Documents1795412763574 } from './1795412763574-Documents';
 import { ContentFragments1795413517290 } from './1795413517290-ContentFragments';
 import { ConversationDeletion1795419373717 } from './1795419373717-ConversationDeletion';
 import { DataSourceDocumentCounts1795420778338 } from './1795420778338-DataSourceDocumentCounts';
+import { RemoteServerTextsShown1795647280310 } from './1795647280310-RemoteServerTextsShown';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ContentFragments1795413517290,
   ConversationDeletion1795419373717,
   DataSourceDocumentCounts1795420778338,
+  RemoteServerTextsShown1795647280310,
 ];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { IncomingMessage, ServerResponse, createServer, request as httpRequest } from 'node:http';
 import { freePort } from 'src/platform/net/free-port';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
@@ -24,6 +25,99 @@ interface ServerBody {
 }
 
 const TOOL_NAMES = ['add', 'echo', 'slow', 'fail', 'delete_record'];
+
+/** What a faulty server puts in its answers; no member may ever read it. */
+const MARKER = 'leaked-8d1f-internal-detail';
+
+/** How the faulty proxy answers one JSON-RPC method instead of the real server. */
+type Fault = (res: ServerResponse, id: unknown) => void;
+
+const FAULTS: Record<string, { method: string; answer: Fault; shown: RegExp }> = {
+  'list-500': {
+    method: 'tools/list',
+    answer: (res) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(`stack trace: ${MARKER}`),
+    shown: /^The server did not list its tools\. The server answered HTTP 500\.$/,
+  },
+  'list-rpc-error': {
+    method: 'tools/list',
+    answer: (res, id) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: MARKER, data: MARKER } })),
+    shown:
+      /^The server did not list its tools\. The server answered with MCP error -32603 \(internal error\)\.$/,
+  },
+  'list-invalid': {
+    method: 'tools/list',
+    answer: (res, id) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: { tools: [{ name: 7, inputSchema: MARKER }] } })),
+    shown: /^The server did not list its tools\. The server's answer is not a valid MCP message\.$/,
+  },
+  'list-content-type': {
+    method: 'tools/list',
+    answer: (res) => res.writeHead(200, { 'Content-Type': `text/${MARKER}` }).end(MARKER),
+    shown: /^The server did not list its tools\. The server's answer is not a valid MCP message\.$/,
+  },
+  'initialize-html': {
+    method: 'initialize',
+    answer: (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(`<html>${MARKER}</html>`),
+    shown: /^The server's answer is not a valid MCP message\.$/,
+  },
+  'initialize-500': {
+    method: 'initialize',
+    answer: (res) => res.writeHead(500, { 'Content-Type': 'text/html' }).end(`<pre>${MARKER}</pre>`),
+    shown: /^The server answered HTTP 500\.$/,
+  },
+};
+
+/**
+ * A proxy in front of a real MCP server that answers one method with the fault its URL names
+ * (`?fault=list-500`) and passes everything else through, streams included.
+ */
+async function startFaultyProxy(
+  upstream: string,
+): Promise<{ url(fault: string): string; stop(): Promise<void> }> {
+  const target = new URL(upstream);
+  const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    const headers = { ...req.headers, host: target.host };
+    const outgoing = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    outgoing.on('error', () => res.destroy());
+    outgoing.end(body);
+  };
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const fault = FAULTS[new URL(req.url ?? '/', 'http://proxy').searchParams.get('fault') ?? ''];
+      let message: { method?: unknown; id?: unknown } = {};
+      try {
+        message = JSON.parse(body.toString('utf8') || '{}') as typeof message;
+      } catch {
+        // Not JSON: passed through as it is.
+      }
+      if (fault && message.method === fault.method) fault.answer(res, message.id);
+      else forward(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as { port: number };
+  return {
+    url: (fault) => `http://127.0.0.1:${port}/mcp?fault=${fault}`,
+    stop: async () => {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
+}
 
 describe('the test MCP server', () => {
   let server: McpTestServer;
@@ -223,6 +317,46 @@ describe('remote MCP servers', () => {
         400,
         'invalid_request_error',
       );
+    }
+  });
+
+  it('refuses a URL with a user name or password, storing nothing and sending nothing', async () => {
+    mcp.requests.length = 0;
+    const { host } = new URL(mcp.url);
+    for (const url of [
+      `http://ada:hunter2@${host}/mcp`,
+      `http://sk-live-51Hx@${host}/mcp`,
+      `https://:hunter2@mcp.example.com/mcp`,
+    ]) {
+      const res = await api(t, a.admin).post(paths.toolServers(wId)).send({ name: 'With credentials', url });
+      expectError(res, 400, 'invalid_request_error');
+      expect(res.body.error.message).toMatch(/^url: must not contain a user name or password/);
+      expect(res.body.error.message).not.toMatch(/hunter2|sk-live/);
+    }
+    const listed = await api(t, builder).get(paths.toolServers(wId)).expect(200);
+    expect(JSON.stringify(listed.body)).not.toMatch(/hunter2|sk-live|With credentials/);
+    expect(mcp.requests).toEqual([]);
+  });
+
+  it('tells members why a server failed by status and code, never with bytes of its answer', async () => {
+    const proxy = await startFaultyProxy(mcp.url);
+    try {
+      for (const [fault, { shown }] of Object.entries(FAULTS)) {
+        const server = await register({ name: `Faulty ${fault}`, url: proxy.url(fault) });
+        expect({ fault, tools: server.tools, lastSyncError: server.lastSyncError }).toEqual({
+          fault,
+          tools: [],
+          lastSyncError: expect.stringMatching(shown),
+        });
+        const synced = await sync(server.sId);
+        expect(synced.lastSyncError).toBe(server.lastSyncError);
+        const listed = await api(t, builder).get(paths.toolServers(wId)).expect(200);
+        for (const body of [server, synced, await show(server.sId, builder), listed.body]) {
+          expect(JSON.stringify(body)).not.toContain(MARKER);
+        }
+      }
+    } finally {
+      await proxy.stop();
     }
   });
 
@@ -483,6 +617,9 @@ describe('remote MCP servers without private networks', () => {
       `http://localhost:${port}/mcp`,
       'http://[::1]/',
       `http://[::ffff:127.0.0.1]:${port}/mcp`,
+      `http://[::127.0.0.1]:${port}/mcp`,
+      'http://[::a00:1]/',
+      'http://[2002:a9fe:a9fe::1]/',
       'http://169.254.169.254/latest/meta-data/',
       'http://10.0.0.1/mcp',
       'http://0.0.0.0/',

@@ -156,6 +156,9 @@ describe('wake-ups', () => {
       oneShot(60_000, { maxFires: 2 }),
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '* * * * *', timezone: 'UTC' } },
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * *', timezone: 'UTC' } },
+      // A fifth Monday in February comes every 28 years or so; the 31st of February never.
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 0 * 2 1#5', timezone: 'UTC' } },
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 0 31 2 *', timezone: 'UTC' } },
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * * *', timezone: 'Moon/Base' } },
       {
         ...oneShot(60_000),

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AppConfig } from 'src/platform/config/app-config';
 import { answerTooLarge, boundedMcpFetch } from 'src/platform/mcp/bounded-answers';
+import { describeMcpFailure } from 'src/platform/mcp/mcp-failure';
 import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
 import { createGuardedFetch, findForbiddenAddress, GuardedFetch } from 'src/platform/net/guarded-fetch';
@@ -107,43 +108,12 @@ function connectionError(error: unknown, signal?: AbortSignal): unknown {
   if (tooLarge) return tooLarge;
   const forbidden = findForbiddenAddress(error);
   if (forbidden) return new McpConnectionError('forbidden_address', forbidden.message);
-  if (error instanceof StreamableHTTPError || error instanceof SseError) {
-    const status = error.code ?? 0;
-    if (status === 401 || status === 403) {
-      return new McpConnectionError(
-        'unreachable',
-        `The server refused the connection (HTTP ${status}); check the shared secret.`,
-      );
-    }
-    if (status > 0) return new McpConnectionError('protocol_error', `The server answered HTTP ${status}.`);
-  }
   if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
     return new McpConnectionError(
       'unreachable',
       `The server did not complete the connection within ${MCP_CONNECT_TIMEOUT_MS / 1000} s.`,
     );
   }
-  const cause = networkCause(error);
-  if (cause) return new McpConnectionError('unreachable', `The server could not be reached: ${cause}.`);
-  const message = error instanceof Error ? error.message : String(error);
-  return new McpConnectionError('protocol_error', `The server did not answer as an MCP server: ${message}`);
-}
-
-/**
- * Why a fetch got no HTTP answer at all (`connect ECONNREFUSED 127.0.0.1:4000`, `getaddrinfo
- * ENOTFOUND host`, `bad port`…): the innermost cause under undici's "fetch failed", if any.
- */
-function networkCause(error: unknown): string | null {
-  let failedFetch = false;
-  let innermost: unknown = null;
-  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) {
-      return (current as Error).message || code;
-    }
-    if (current instanceof TypeError && current.message === 'fetch failed') failedFetch = true;
-    innermost = current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return failedFetch && innermost instanceof Error ? innermost.message : null;
+  const { kind, reason } = describeMcpFailure(error);
+  return new McpConnectionError(kind, reason);
 }

@@ -27,10 +27,13 @@ const forbiddenV4 = fc.oneof(
 const hex = (n: number) => n.toString(16);
 const mapped = (address: string) => `::ffff:${address}`;
 const nat64 = (address: string) => `64:ff9b::${address}`;
-const sixToFour = (address: string) => {
+const hexPair = (address: string) => {
   const [a, b, c, d] = address.split('.').map(Number);
-  return `2002:${hex(a * 256 + b)}:${hex(c * 256 + d)}::1`;
+  return `${hex(a * 256 + b)}:${hex(c * 256 + d)}`;
 };
+const sixToFour = (address: string) => `2002:${hexPair(address)}::1`;
+const isatap = (address: string) => `2606:4700:1:2:0:5efe:${address}`;
+const isatapGlobal = (address: string) => `2a00:1450:4007:80e:200:5efe:${hexPair(address)}`;
 
 describe('forbiddenAddressReason', () => {
   it('refuses every loopback, private, link-local, CGNAT, "this network", multicast and reserved IPv4', () => {
@@ -42,12 +45,52 @@ describe('forbiddenAddressReason', () => {
       fc.property(fc.tuple(octet, octet, octet, octet), ([a, b, c, d]) => {
         const address = v4(a, b, c, d);
         const expected = forbiddenAddressReason(address) === null;
-        return [mapped, nat64, sixToFour].every(
+        return [mapped, nat64, sixToFour, isatap, isatapGlobal].every(
           (form) => (forbiddenAddressReason(form(address)) === null) === expected,
         );
       }),
     );
     fc.assert(fc.property(forbiddenV4, (address) => forbiddenAddressReason(mapped(address)) !== null));
+  });
+
+  it('refuses every IPv4-compatible address (::/96, deprecated), whatever IPv4 address it carries', () => {
+    fc.assert(
+      fc.property(fc.tuple(octet, octet, octet, octet), ([a, b, c, d]) => {
+        const address = v4(a, b, c, d);
+        return (
+          forbiddenAddressReason(`::${address}`) !== null &&
+          forbiddenAddressReason(`::${hexPair(address)}`) !== null
+        );
+      }),
+    );
+  });
+
+  it('refuses Teredo and local-use NAT64 addresses, whatever IPv4 address they carry', () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(octet, octet, octet, octet),
+        fc.integer({ min: 0, max: 0xffff }),
+        ([a, b, c, d], flags) => {
+          const address = v4(a, b, c, d);
+          // Teredo: server IPv4 in bits 32-63, the client's port and IPv4 inverted in bits 80-127.
+          const teredo = `2001:0:${hexPair(address)}:${hex(flags)}:ffff:ffff:ffff`;
+          return (
+            forbiddenAddressReason(teredo) !== null &&
+            forbiddenAddressReason(`64:ff9b:1::${address}`) !== null
+          );
+        },
+      ),
+    );
+  });
+
+  it('refuses IPv6 addresses outside global unicast (2000::/3) that ipaddr.js leaves unclassified', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0x4000, max: 0xfbff }),
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 }),
+        (first, rest) => forbiddenAddressReason([first, ...rest].map(hex).join(':')) !== null,
+      ),
+    );
   });
 
   it.each([
@@ -71,6 +114,21 @@ describe('forbiddenAddressReason', () => {
     ['::ffff:169.254.169.254', 'linkLocal'],
     ['::ffff:7f00:1', 'loopback'],
     ['64:ff9b::10.0.0.1', 'private'],
+    ['::127.0.0.1', 'ipv4Compatible'],
+    ['::7f00:1', 'ipv4Compatible'],
+    ['::a00:1', 'ipv4Compatible'],
+    ['::169.254.169.254', 'ipv4Compatible'],
+    ['::8.8.8.8', 'ipv4Compatible'],
+    ['::1:0:0:1', 'reserved'],
+    ['100::1', 'discard'],
+    ['4000::1', 'reserved'],
+    ['64:ff9b:1::a00:1', 'rfc6052'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'teredo'],
+    ['2002:a00:1::1', 'private'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2606:4700::5efe:10.0.0.1', 'private'],
+    ['2606:4700::200:5efe:7f00:1', 'loopback'],
+    ['2606:4700::5efe:169.254.169.254', 'linkLocal'],
     ['2001:db8::1', 'reserved'],
   ])('refuses %s (%s)', (address, reason) => {
     expect(forbiddenAddressReason(address)).toBe(reason);
@@ -78,13 +136,20 @@ describe('forbiddenAddressReason', () => {
     expect(isAllowedAddress(address, true)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    'lets the public address %s through',
-    (address) => {
-      expect(forbiddenAddressReason(address)).toBeNull();
-      expect(isAllowedAddress(address, false)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '2606:4700::5efe:8.8.8.8',
+  ])('lets the public address %s through', (address) => {
+    expect(forbiddenAddressReason(address)).toBeNull();
+    expect(isAllowedAddress(address, false)).toBe(true);
+  });
 
   it('refuses what is not an address at all', () => {
     expect(forbiddenAddressReason('example.com')).toBe('not an IP address');

@@ -49,6 +49,22 @@ describe('createGuardedFetch', () => {
     }
   });
 
+  it.each([
+    ['[::127.0.0.1]', '::7f00:1'],
+    ['[::a00:1]', '::a00:1'],
+    ['[::ffff:169.254.169.254]', '::ffff:a9fe:a9fe'],
+    ['[2002:7f00:1::1]', '2002:7f00:1::1'],
+    ['[2606:4700::5efe:10.0.0.1]', '2606:4700::5efe:a00:1'],
+  ])('refuses the IPv6 literal %s, which carries a forbidden IPv4 address', async (host, address) => {
+    const guarded = createGuardedFetch({ allowPrivateNetworks: false, connectTimeoutMs: 1_000 });
+    try {
+      const refused = await refusal(guarded.fetch(`http://${host}:${port}/embedded`));
+      expect(refused).toMatchObject({ address, reason: expect.any(String) });
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('refuses a name that resolves to a forbidden address, at its DNS resolution', async () => {
     const guarded = createGuardedFetch({ allowPrivateNetworks: false, connectTimeoutMs: 1_000 });
     try {

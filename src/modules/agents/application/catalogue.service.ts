@@ -11,11 +11,12 @@ import {
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import { ToolServerSyncService } from 'src/modules/agents/application/tool-server-sync.service';
 import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
-import type {
-  McpServerView,
-  RemoteMcpServer,
-  RequireApproval,
-  Skill,
+import {
+  type McpServerView,
+  type RemoteMcpServer,
+  type RequireApproval,
+  type Skill,
+  remoteServerUrlProblem,
 } from 'src/modules/agents/domain/catalogue';
 import type { RemoteServerWithViews } from 'src/modules/agents/domain/toolset-resolution';
 import { DomainError } from 'src/platform/errors/domain-error';
@@ -93,6 +94,8 @@ export class CatalogueService {
     caller: Caller,
     input: { name: string; url: string; description?: string; sharedSecret?: string },
   ): Promise<RemoteMcpServer> {
+    const urlProblem = remoteServerUrlProblem(input.url);
+    if (urlProblem) throw new InvalidRequestError(urlProblem);
     const sharedSecret = input.sharedSecret ?? null;
     const { sync, forbiddenAddress } = await this.toolSync.listTools({ url: input.url, sharedSecret });
     if (forbiddenAddress) throw new InvalidRequestError(`url: ${sync.lastSyncError}`);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
 import { AppConfig } from 'src/platform/config/app-config';
 import { OperatorLog } from 'src/platform/logging/operator-log';
+import { describeMcpFailure } from 'src/platform/mcp/mcp-failure';
 import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import {
   REMOTE_TOOLS_JSON_MAX_BYTES,
@@ -48,9 +49,9 @@ export class ToolServerSyncService {
       if (error instanceof McpConnectionError) {
         return failed(error.message, error.code === 'forbidden_address');
       }
+      // The SDK's message may hold the server's answer: the operator's log has it, members a summary.
       this.log.warn(ToolServerSyncService.name, { err: error }, 'Listing the tools of a tool server failed.');
-      const reason = error instanceof Error ? error.message : String(error);
-      return failed(`The server did not list its tools: ${reason}`);
+      return failed(`The server did not list its tools. ${describeMcpFailure(error).reason}`);
     } finally {
       await session?.close().catch(() => undefined);
     }

@@ -76,6 +76,26 @@ export const MCP_SHARED_SECRET_MAX = 1_024;
 export const TOOL_NAME_MAX = 128;
 export const REQUIRE_APPROVAL_TOOLS_MAX = 256;
 
+/**
+ * Why a remote server's URL cannot be stored, or null. Every member reads the URL, so it must not
+ * carry a user name or password; a secret goes in `sharedSecret`, which is never shown.
+ */
+export function remoteServerUrlProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'url: must be an http(s) URL.';
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return (
+      'url: must not contain a user name or password (every member can read the URL); ' +
+      'send a secret as sharedSecret, which is never shown.'
+    );
+  }
+  return null;
+}
+
 /** Why a value is not a `RequireApproval`, or null when it is one. */
 export function requireApprovalProblem(value: unknown): string | null {
   if (value === 'never' || value === 'always') return null;

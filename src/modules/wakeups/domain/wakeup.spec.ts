@@ -52,6 +52,8 @@ describe('wake-up schedules', () => {
     [{ type: 'cron', cron: '*/5 * * * * *', timezone: 'UTC' }, undefined, /5 fields/],
     [{ type: 'cron', cron: '0 9 * * *', timezone: 'Mars/Olympus' }, undefined, /not an IANA timezone/],
     [{ type: 'cron', cron: '0 99 * * *', timezone: 'UTC' }, undefined, /scheduleConfig.cron/],
+    [{ type: 'cron', cron: '0 0 * 2 1#5', timezone: 'UTC' }, undefined, /no firing within the next 8 years/],
+    [{ type: 'cron', cron: '0 0 31 2 *', timezone: 'UTC' }, undefined, /scheduleConfig.cron: Invalid/],
     [{ type: 'cron', cron: '0 9 * * *', timezone: 'UTC' }, 33, /maxFires/],
     [{ type: 'weekly' }, undefined, /type: must be one_shot or cron/],
   ];
@@ -70,7 +72,7 @@ describe('wake-up schedules', () => {
     expect(plan.firstFireAt.toISOString()).toBe('2026-11-23T14:30:00.000Z');
     expect(plan.maxFires).toBe(32);
     expect(
-      nextCronTime({ cron: '30 9 * * 1-5', timezone: 'America/New_York' }, plan.firstFireAt).toISOString(),
+      nextCronTime({ cron: '30 9 * * 1-5', timezone: 'America/New_York' }, plan.firstFireAt)?.toISOString(),
     ).toBe('2026-11-24T14:30:00.000Z');
   });
 
@@ -95,6 +97,18 @@ describe('wake-up schedules', () => {
     ).toMatchObject({
       status: 'fired',
       fireCount: 1,
+    });
+  });
+
+  it('expires after a firing when the next one is beyond the search bound', () => {
+    // A fifth Sunday in February: 29 February 2032, then 2060.
+    const schedule = { type: 'cron' as const, cron: '0 0 * 2 0#5', timezone: 'UTC' };
+    const firedAt = new Date('2032-02-29T00:00:01Z');
+    expect(afterFiring(wakeUp({ schedule, fireCount: 0, maxFires: 32 }), firedAt)).toEqual({
+      status: 'expired',
+      fireCount: 1,
+      nextFireAt: null,
+      attempts: 0,
     });
   });
 

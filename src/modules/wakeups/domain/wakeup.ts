@@ -1,6 +1,6 @@
-import { CronExpressionParser } from 'cron-parser';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { isIanaTimeZone } from 'src/platform/text/time-zones';
+import { CronCalendar, CronSchedule, CronSearch } from 'src/modules/wakeups/domain/cron-schedule';
 
 export type WakeUpStatus = 'scheduled' | 'fired' | 'cancelled' | 'expired';
 
@@ -27,22 +27,43 @@ export interface WakeUp {
 }
 
 export const ONE_SHOT_MAX_AHEAD_MS = 31 * 24 * 3600 * 1000;
-export const CRON_MIN_INTERVAL_MS = 5 * 60 * 1000;
+export const CRON_MIN_INTERVAL_MINUTES = 5;
 export const CRON_MAX_FIRES = 32;
 export const REASON_MAX = 1_000;
 export const MAX_ATTEMPTS = 5;
-/** How many consecutive firings are checked against the minimum interval. */
-const CRON_INTERVAL_SAMPLES = 50;
 
 export function isTerminal(status: WakeUpStatus): boolean {
   return status !== 'scheduled';
 }
 
-/** The next firing of a cron schedule strictly after `after`, in its timezone. */
-export function nextCronTime(schedule: { cron: string; timezone: string }, after: Date): Date {
-  return CronExpressionParser.parse(schedule.cron, { tz: schedule.timezone, currentDate: after })
-    .next()
-    .toDate();
+/** The next firing of a cron schedule strictly after `after`, in its timezone; null past the search bound. */
+export function nextCronTime(schedule: CronSchedule, after: Date): Date | null {
+  return new CronCalendar(schedule).nextAfter(after).next;
+}
+
+/**
+ * Checks a cron schedule's expression and spacing, and finds its first firing after `now`; the
+ * search is bounded (see `searchNextFiring`), and a schedule with no firing within it is refused.
+ */
+export function checkCronSchedule(schedule: CronSchedule, now: Date): CronSearch & { next: Date } {
+  let calendar: CronCalendar;
+  try {
+    calendar = new CronCalendar(schedule);
+  } catch (error) {
+    throw new InvalidRequestError(`scheduleConfig.cron: ${(error as Error).message}.`);
+  }
+  if (calendar.firesWithin(CRON_MIN_INTERVAL_MINUTES, now)) {
+    throw new InvalidRequestError(
+      `scheduleConfig.cron: firings must be at least ${CRON_MIN_INTERVAL_MINUTES} minutes apart.`,
+    );
+  }
+  const search = calendar.nextAfter(now);
+  if (!search.next) {
+    throw new InvalidRequestError(
+      'scheduleConfig.cron: no firing within the next 8 years; check the day, month and weekday fields.',
+    );
+  }
+  return { ...search, next: search.next };
 }
 
 export interface ScheduleInput {
@@ -101,23 +122,12 @@ export function planSchedule(
     if (!isIanaTimeZone(timezone)) {
       throw new InvalidRequestError(`scheduleConfig.timezone: "${timezone}" is not an IANA timezone.`);
     }
-    let times: Date[];
-    try {
-      const expression = CronExpressionParser.parse(cron, { tz: timezone, currentDate: now });
-      times = Array.from({ length: CRON_INTERVAL_SAMPLES }, () => expression.next().toDate());
-    } catch (error) {
-      throw new InvalidRequestError(`scheduleConfig.cron: ${(error as Error).message}.`);
-    }
-    const tooClose = times
-      .slice(1)
-      .some((time, i) => time.getTime() - times[i].getTime() < CRON_MIN_INTERVAL_MS);
-    if (tooClose)
-      throw new InvalidRequestError('scheduleConfig.cron: firings must be at least 5 minutes apart.');
+    const { next: firstFireAt } = checkCronSchedule({ cron, timezone }, now);
     const maxFires = requestedMaxFires ?? CRON_MAX_FIRES;
     if (maxFires < 1 || maxFires > CRON_MAX_FIRES) {
       throw new InvalidRequestError(`maxFires: between 1 and ${CRON_MAX_FIRES} for a cron wake-up.`);
     }
-    return { schedule: { type: 'cron', cron, timezone }, firstFireAt: times[0], maxFires };
+    return { schedule: { type: 'cron', cron, timezone }, firstFireAt, maxFires };
   }
   throw new InvalidRequestError('scheduleConfig.type: must be one_shot or cron.');
 }
@@ -130,8 +140,9 @@ export function afterFiring(
   const fireCount = wakeUp.fireCount + 1;
   if (wakeUp.schedule.type === 'one_shot')
     return { status: 'fired', fireCount, nextFireAt: null, attempts: 0 };
-  if (fireCount >= wakeUp.maxFires) return { status: 'expired', fireCount, nextFireAt: null, attempts: 0 };
-  return { status: 'scheduled', fireCount, nextFireAt: nextCronTime(wakeUp.schedule, now), attempts: 0 };
+  const nextFireAt = fireCount < wakeUp.maxFires ? nextCronTime(wakeUp.schedule, now) : null;
+  if (!nextFireAt) return { status: 'expired', fireCount, nextFireAt: null, attempts: 0 };
+  return { status: 'scheduled', fireCount, nextFireAt, attempts: 0 };
 }
 
 /** The state after a failed attempt: retry with exponential backoff, then give up. */

@@ -500,7 +500,8 @@ export class CreateMcpServerDto {
     description:
       'An http(s) URL, spoken to with Streamable HTTP, else the older SSE transport. Refused when it ' +
       'is, or resolves to, a loopback, private, link-local or otherwise non-public address, unless ' +
-      'the service runs with `MCP_ALLOW_PRIVATE_NETWORKS=true`.',
+      'the service runs with `MCP_ALLOW_PRIVATE_NETWORKS=true`, and when it carries a user name or ' +
+      'password (every member can read it; use `sharedSecret`).',
   })
   @IsUrl(HTTP_URL)
   @MaxLength(2048)

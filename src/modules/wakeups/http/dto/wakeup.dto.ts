@@ -31,7 +31,9 @@ class ScheduleConfigDto {
 
   @ApiPropertyOptional({
     example: '0 9 * * 1-5',
-    description: 'cron: 5 fields, at least 5 minutes between firings',
+    description:
+      'cron: 5 fields, at least 5 minutes between firings, with a firing within the next 8 years ' +
+      '(a cron wake-up whose next firing is further away expires).',
   })
   @IsOptional()
   @IsString()
