@@ -1,50 +1,86 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 /**
  * Small genuine documents built in the test, so extraction is checked on real formats without
- * committed binaries: a one-page PDF in Helvetica, and a DOCX of plain paragraphs.
+ * committed binaries: a PDF in Helvetica, and a DOCX of plain paragraphs.
  */
-export function pdfOf(lines: string[]): Buffer {
+
+/** A PDF of `pages` pages, each showing `lines` (one content stream, shared): 20,000 pages take 3 MB. */
+export function pdfOf(lines: string[], pages = 1): Buffer {
   const escape = (line: string) => line.replace(/[\\()]/g, (c) => `\\${c}`);
   const stream = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((line) => `(${escape(line)}) '`).join(' ')} ET`;
+  const firstPage = 5;
+  const kids = Array.from({ length: pages }, (_, i) => `${firstPage + i} 0 R`).join(' ');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
     `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...Array.from(
+      { length: pages },
+      () =>
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>',
+    ),
   ];
-  let pdf = '%PDF-1.4\n';
+  const parts = ['%PDF-1.4\n'];
+  let length = parts[0].length;
   const offsets: number[] = [];
   objects.forEach((object, i) => {
-    offsets.push(Buffer.byteLength(pdf, 'latin1'));
-    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    offsets.push(length);
+    parts.push(`${i + 1} 0 obj\n${object}\nendobj\n`);
+    length += Buffer.byteLength(parts[parts.length - 1], 'latin1');
   });
-  const xref = Buffer.byteLength(pdf, 'latin1');
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
+  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
+  parts.push(...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`));
+  parts.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`);
+  return Buffer.from(parts.join(''), 'latin1');
 }
 
 export function docxOf(paragraphs: string[]): Buffer {
   const body = paragraphs
     .map((text) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`)
     .join('');
-  return zipOf([
+  return zipOf(docxParts(Buffer.from(body)));
+}
+
+/**
+ * A zip bomb posing as a DOCX: a valid document whose `word/document.xml` holds `bytes` bytes of one
+ * paragraph repeated, deflated (50 MB take about 50 KB). Its sizes are declared as they are, or
+ * `declaredBytes` when given (a central directory that lies).
+ */
+export function docxBombOf(bytes: number, declaredBytes?: number): Buffer {
+  const paragraph = '<w:p><w:r><w:t>All work and no play makes Jack a dull boy.</w:t></w:r></w:p>';
+  return zipOf(docxParts(Buffer.alloc(bytes - (bytes % paragraph.length), paragraph)), {
+    deflate: true,
+    declare: (name, size) => (name === 'word/document.xml' ? (declaredBytes ?? size) : size),
+  });
+}
+
+function docxParts(body: Buffer): [string, Buffer][] {
+  return [
     [
       '[Content_Types].xml',
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      Buffer.from(
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
     ],
     [
       '_rels/.rels',
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      Buffer.from(
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
     ],
     [
       'word/document.xml',
-      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+      Buffer.concat([
+        Buffer.from(
+          '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>',
+        ),
+        body,
+        Buffer.from('</w:body></w:document>'),
+      ]),
     ],
-  ]);
+  ];
 }
 
 /**
@@ -80,29 +116,39 @@ export function pngOf(
   ]);
 }
 
-/** A zip archive of stored (uncompressed) entries. */
-function zipOf(entries: [string, string][]): Buffer {
+/**
+ * A zip archive of stored entries, or deflated ones; `declare` gives the uncompressed size each
+ * entry's headers declare (its real size unless a test wants them to lie).
+ */
+function zipOf(
+  entries: [string, Buffer][],
+  options: { deflate?: boolean; declare?: (name: string, size: number) => number } = {},
+): Buffer {
   const parts: Buffer[] = [];
   const directory: Buffer[] = [];
   let offset = 0;
-  for (const [name, text] of entries) {
-    const data = Buffer.from(text);
+  for (const [name, content] of entries) {
+    const data = options.deflate ? deflateRawSync(content, { level: 9 }) : content;
+    const method = options.deflate ? 8 : 0;
+    const size = options.declare?.(name, content.length) ?? content.length;
     const fileName = Buffer.from(name);
-    const crc = crc32(data);
+    const crc = crc32(content);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(size, 22);
     local.writeUInt16LE(fileName.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(size, 24);
     central.writeUInt16LE(fileName.length, 28);
     central.writeUInt32LE(offset, 42);
     parts.push(local, fileName, data);

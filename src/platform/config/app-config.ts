@@ -23,6 +23,20 @@ export interface FilesSettings {
   sweepIntervalSeconds: number;
   /** Largest file per type family, in bytes. */
   maxBytes: { image: number; document: number; audio: number };
+  parsing: DocumentParsingSettings;
+}
+
+/** Limits of reading the text of PDF and DOCX files (in worker threads); over one, the file fails naming it. */
+export interface DocumentParsingSettings {
+  /** Documents read at once, each in its own worker thread; more wait their turn. */
+  threads: number;
+  /** Heap of each worker thread, in MiB. */
+  heapMb: number;
+  /** Wall-clock limit of reading one document. */
+  timeoutMs: number;
+  /** Uncompressed bytes of the XML parts of a DOCX (its text, styles, numbering…). */
+  docxMaxUnzippedBytes: number;
+  pdfMaxPages: number;
 }
 
 export interface AppConfigValues {
@@ -321,6 +335,13 @@ function readFilesSettings(env: Env): FilesSettings {
       image: maxMiB('FILE_MAX_MB_IMAGE', 5),
       document: maxMiB('FILE_MAX_MB_DOCUMENT', 50),
       audio: maxMiB('FILE_MAX_MB_AUDIO', 100),
+    },
+    parsing: {
+      threads: readInteger(env, 'DOCUMENT_PARSE_THREADS', 2, 1, 64),
+      heapMb: readInteger(env, 'DOCUMENT_PARSE_HEAP_MB', 512, 64, 16_384),
+      timeoutMs: readDuration(env, 'DOCUMENT_PARSE_TIMEOUT_MS', 60_000),
+      docxMaxUnzippedBytes: readInteger(env, 'DOCX_MAX_UNZIPPED_MB', 8, 1, 1_024) * MIB,
+      pdfMaxPages: readInteger(env, 'PDF_MAX_PAGES', 2_000, 1, 1_000_000),
     },
   };
 }

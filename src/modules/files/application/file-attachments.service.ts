@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Readable } from 'node:stream';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { readWhole } from 'src/modules/files/application/bounded-read';
 import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';
 import { blobKey } from 'src/modules/files/domain/file';
@@ -75,22 +75,7 @@ export class FileAttachmentsService extends FragmentFiles {
     if (file.fileSize > maxBytes) return { ...image, data: null };
     const content = await this.blobs.read(blobKey(file));
     if (!content) return null;
-    const data = await readUpTo(content, maxBytes);
+    const data = await readWhole(content, maxBytes);
     return data === null ? { ...image, data: null } : { ...image, size: data.length, data };
   }
-}
-
-/** The whole content, or null once it passes `maxBytes` (the stream is then destroyed). */
-async function readUpTo(content: Readable, maxBytes: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of content as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      content.destroy();
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
 }

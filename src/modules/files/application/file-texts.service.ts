@@ -1,19 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
+import { AppConfig } from 'src/platform/config/app-config';
+import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
+import { readPrefix } from 'src/modules/files/application/bounded-read';
 import { DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import type { FileRecord } from 'src/modules/files/domain/file';
 import { FileTypeNotSupported } from 'src/modules/files/domain/files.errors';
-import { needsText, textSourceOf, tidyExtractedText } from 'src/modules/files/domain/text-extraction';
+import { boundText, needsText, textLimitOf, textSourceOf } from 'src/modules/files/domain/text-extraction';
 
 /**
  * Reads a file's text once, when its upload completes, for the use cases that need it. Text types
  * are taken as they are; PDF and DOCX go through the document parser; images and audio have none.
+ * Only what the use case can ever use is kept (see `textLimitOf`), and only that much is read.
  */
 @Injectable()
 export class FileTextsService {
   constructor(
     private readonly parser: DocumentParser,
+    private readonly config: AppConfig,
     private readonly log: OperatorLog,
   ) {}
 
@@ -30,30 +35,31 @@ export class FileTextsService {
         `The text of ${file.contentType} files cannot be read, and ${file.useCase} files need their text: upload it as PDF, DOCX or text.`,
       );
     }
-    const bytes = await readAll(await open());
-    if (source === 'utf8') return bytes.toString('utf8');
+    const limit = textLimitOf(file.useCase, {
+      fragmentBudgetBytes: this.config.contentFragmentBudgetBytes,
+      documentMaxTextBytes: this.config.documents.maxTextBytes,
+    });
+    if (source === 'utf8') {
+      const { bytes, complete } = await readPrefix(await open(), limit.maxBytes);
+      return boundText(bytes.toString('utf8'), complete, limit);
+    }
+    const kind = source.toUpperCase();
     let text: string;
     try {
-      text = tidyExtractedText(await this.parser.text(source, bytes));
+      text = await this.parser.text(source, open, limit);
     } catch (error) {
+      // A limit of the parser, which its message names.
+      if (error instanceof DomainError) throw error;
       this.log.info(FileTextsService.name, { err: error, file: file.sId }, 'A document could not be parsed');
       throw new FileTypeNotSupported(
-        `The text of this ${source.toUpperCase()} file could not be read: it is damaged or not a ${source.toUpperCase()} document.`,
+        `The text of this ${kind} file could not be read: it is damaged or not a ${kind} document.`,
       );
     }
     if (text === '') {
       throw new FileTypeNotSupported(
-        `This ${source.toUpperCase()} file has no text to read (a scanned document needs OCR first).`,
+        `This ${kind} file has no text to read (a scanned document needs OCR first).`,
       );
     }
     return text;
   }
-}
-
-async function readAll(content: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of content as AsyncIterable<Buffer | string>) {
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  }
-  return Buffer.concat(chunks);
 }

@@ -124,7 +124,7 @@ function setUp(rate = 40) {
   const service = new FilesService(
     files,
     blobs,
-    new FileTextsService({} as DocumentParser, log),
+    new FileTextsService({} as DocumentParser, config, log),
     {} as SpacesService,
     { findBySId: async () => null } as unknown as WorkspacesService,
     {} as ConversationsService,

@@ -81,7 +81,10 @@ export class FilesController {
     description:
       "The file's `uploadUrl` (its signature is the credential), or its path with a key, with " +
       '`write:file`, of a member who can read the file. One multipart part named `file`, at most the ' +
-      'declared `fileSize`; the file becomes `ready` (or `failed` when its text cannot be extracted).',
+      'declared `fileSize`; the file becomes `ready` (or `failed` when its text cannot be extracted). ' +
+      'A PDF or DOCX past a parsing limit (PDF_MAX_PAGES, DOCX_MAX_UNZIPPED_MB, DOCUMENT_PARSE_TIMEOUT_MS, ' +
+      'DOCUMENT_PARSE_HEAP_MB) is 400 `file_too_large` naming it; a longer text than its use case can use ' +
+      'is kept cut, with a note saying so.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({
