@@ -1,12 +1,15 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Piscina } from 'piscina';
 import { AppConfig, DocumentParsingSettings } from 'src/platform/config/app-config';
 import { DocumentKind, DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileTooLarge } from 'src/modules/files/domain/files.errors';
 import type { TextLimit } from 'src/modules/files/domain/text-extraction';
-import { DOCUMENT_PARSER_WORKER_FILE } from 'src/modules/files/infrastructure/documents/document-parser-worker-file.cjs';
 import type { ParseOutcome, ParseTask } from 'src/modules/files/infrastructure/documents/parse-task';
+
+/** The parser threads' module, built beside this one. */
+const WORKER_FILE = join(__dirname, 'document-parser.worker.js');
 
 /** A parser thread without work for this long ends, giving its memory back. */
 const IDLE_THREAD_MS = 60_000;
@@ -28,7 +31,7 @@ export class WorkerPoolDocumentParser extends DocumentParser implements OnApplic
     super();
     this.settings = config.files.parsing;
     this.pool = new Piscina({
-      filename: DOCUMENT_PARSER_WORKER_FILE,
+      filename: WORKER_FILE,
       name: 'parseDocument',
       minThreads: 0,
       maxThreads: this.settings.threads,
