@@ -1,8 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpSession } from 'src/platform/mcp/mcp-session';
-import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
+import { SdkMcpSession, mcpClient } from 'src/platform/mcp/sdk-session';
 
 /**
  * Connects a client to a server of this process over the SDK's in-memory transport: internal tool
@@ -11,7 +10,7 @@ import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
 export async function connectInProcess(server: McpServer): Promise<McpSession> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client(MCP_CLIENT_INFO);
+  const client = mcpClient();
   await client.connect(clientTransport);
   const session = new SdkMcpSession(client);
   return {

@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   StreamableHTTPClientTransport,
@@ -11,7 +10,7 @@ import { AppConfig } from 'src/platform/config/app-config';
 import { answerTooLarge, boundedMcpFetch } from 'src/platform/mcp/bounded-answers';
 import { describeMcpFailure } from 'src/platform/mcp/mcp-failure';
 import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
-import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
+import { SdkMcpSession, mcpClient } from 'src/platform/mcp/sdk-session';
 import { createGuardedFetch, findForbiddenAddress, GuardedFetch } from 'src/platform/net/guarded-fetch';
 
 /** How long connecting and the MCP handshake may take, each transport tried. */
@@ -62,7 +61,7 @@ export class RemoteMcpConnector extends McpConnector implements BeforeApplicatio
   }
 
   private async connect(transport: Transport, signal?: AbortSignal): Promise<McpSession> {
-    const client = new Client(MCP_CLIENT_INFO);
+    const client = mcpClient();
     const deadline = AbortSignal.timeout(MCP_CONNECT_TIMEOUT_MS);
     try {
       await client.connect(transport, {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { getEventListeners } from 'node:events';
-import { MCP_CLIENT_INFO, SdkMcpSession } from 'src/platform/mcp/sdk-session';
+import { SdkMcpSession, mcpClient } from 'src/platform/mcp/sdk-session';
 
 /** A server listing `total` tools, `perPage` a page, with `description` each; it counts the pages asked for. */
 async function pagedServer(total: number, perPage: number, description = '') {
@@ -23,7 +22,7 @@ async function pagedServer(total: number, perPage: number, description = '') {
   server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'ok' }] }));
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client(MCP_CLIENT_INFO);
+  const client = mcpClient();
   await client.connect(clientTransport);
   return { session: new SdkMcpSession(client), asked, close: () => client.close() };
 }
@@ -99,6 +98,41 @@ describe('SdkMcpSession signals', () => {
     } finally {
       process.off('warning', onWarning);
       await close();
+    }
+  });
+});
+
+describe('SdkMcpSession output schemas', () => {
+  it("checks a tool's answer against the output schema it listed, compiling it when first needed", async () => {
+    const server = new Server({ name: 'typed', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [
+        {
+          name: 'count',
+          inputSchema: { type: 'object' as const },
+          outputSchema: { type: 'object' as const, properties: { n: { type: 'number' } }, required: ['n'] },
+        },
+      ],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => ({
+      content: [{ type: 'text', text: 'counted' }],
+      structuredContent: { n: request.params.arguments?.valid ? 3 : 'three' },
+    }));
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    const client = mcpClient();
+    await client.connect(clientTransport);
+    const session = new SdkMcpSession(client);
+    try {
+      await session.listTools();
+      const options = { signal: new AbortController().signal, timeoutMs: 1_000 };
+      expect(await session.callTool('count', { valid: true }, options)).toEqual({
+        isError: false,
+        content: [{ type: 'text', text: 'counted' }],
+      });
+      await expect(session.callTool('count', { valid: false }, options)).rejects.toThrow(/output schema/);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -1,4 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { answerTooLarge } from 'src/platform/mcp/bounded-answers';
 import {
@@ -11,6 +17,26 @@ import {
 } from 'src/platform/mcp/mcp-session';
 
 export const MCP_CLIENT_INFO = { name: 'workspace-agent-api', version: '1.0.2' };
+
+/** A client as every session uses one. */
+export function mcpClient(): Client {
+  return new Client(MCP_CLIENT_INFO, { jsonSchemaValidator: lazySchemaValidator() });
+}
+
+/**
+ * Checks tools' answers against their output schemas as the SDK does, but builds its Ajv instance,
+ * and compiles a schema, only when an answer needs it: the SDK's default builds one per client
+ * (milliseconds for every run's session) and compiles every listed tool's schema at listing time.
+ */
+function lazySchemaValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return {
+    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+      let validate: JsonSchemaValidator<T> | undefined;
+      return (input) => (validate ??= (ajv ??= new AjvJsonSchemaValidator()).getValidator<T>(schema))(input);
+    },
+  };
+}
 
 type ContentItem = { type: string; text?: unknown; mimeType?: unknown; uri?: unknown; resource?: unknown };
 

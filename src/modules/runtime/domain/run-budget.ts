@@ -19,10 +19,6 @@ export class RunBudget {
     return kind === 'model_call' ? this.limits.modelCalls : this.limits.toolCalls;
   }
 
-  used(kind: BudgetedCall): number {
-    return this.spent[kind];
-  }
-
   /** Counts one call of `kind`; false, counting nothing, when the budget has none left. */
   take(kind: BudgetedCall): boolean {
     if (this.spent[kind] >= this.limit(kind)) return false;
