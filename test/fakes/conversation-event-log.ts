@@ -1,0 +1,88 @@
+import type { Clock } from 'src/platform/clock/clock';
+import {
+  ConversationEvent,
+  ConversationEventLog,
+  EventFilter,
+  StoredConversationEvent,
+} from 'src/platform/events/conversation-event';
+import { InMemoryTable } from 'test/fakes/in-memory-table';
+import type { InMemoryUnitOfWork } from 'test/fakes/unit-of-work';
+
+interface EventRow {
+  id: number;
+  workspaceId: number;
+  conversationId: number;
+  event: ConversationEvent;
+  createdAt: Date;
+}
+
+/**
+ * The conversations' event log in memory: appended in the current transaction (gone if it rolls
+ * back), ids from one sequence, payloads stored as JSON as the database stores them.
+ */
+export class InMemoryConversationEventLog extends ConversationEventLog {
+  private readonly rows: InMemoryTable<EventRow>;
+
+  constructor(private readonly options: { unitOfWork?: InMemoryUnitOfWork; clock?: Clock } = {}) {
+    super();
+    this.rows = new InMemoryTable(options.unitOfWork);
+  }
+
+  async append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint> {
+    const row = this.rows.insert({
+      id: this.rows.nextId(),
+      workspaceId,
+      conversationId,
+      event: JSON.parse(JSON.stringify(event)) as ConversationEvent,
+      createdAt: this.options.clock?.now() ?? new Date(),
+    });
+    return BigInt(row.id);
+  }
+
+  async readAfter(
+    conversationId: number,
+    afterId: bigint,
+    limit: number,
+    filter?: EventFilter,
+  ): Promise<StoredConversationEvent[]> {
+    return this.rows
+      .select(
+        (row) =>
+          row.conversationId === conversationId &&
+          BigInt(row.id) > afterId &&
+          (!filter ||
+            (filter.types.includes(row.event.type) &&
+              (filter.messageId === undefined ||
+                ('messageId' in row.event && row.event.messageId === filter.messageId)))),
+      )
+      .slice(0, limit)
+      .map((row) => ({ id: BigInt(row.id), conversationId, event: row.event }));
+  }
+
+  async lastId(conversationId: number): Promise<bigint> {
+    return BigInt(this.rows.select((row) => row.conversationId === conversationId).at(-1)?.id ?? 0);
+  }
+
+  async lastIdOlderThan(conversationId: number, ageMs: number): Promise<bigint> {
+    const before = (this.options.clock?.now() ?? new Date()).getTime() - ageMs;
+    const older = this.rows.select(
+      (row) => row.conversationId === conversationId && row.createdAt.getTime() < before,
+    );
+    return BigInt(older.at(-1)?.id ?? 0);
+  }
+
+  /** The events of a conversation, oldest first: what its stream would replay. */
+  eventsOf(conversationId: number): ConversationEvent[] {
+    return this.rows.select((row) => row.conversationId === conversationId).map((row) => row.event);
+  }
+
+  /** The events of a conversation of one type, oldest first. */
+  eventsOfType<T extends ConversationEvent['type']>(
+    conversationId: number,
+    type: T,
+  ): Extract<ConversationEvent, { type: T }>[] {
+    return this.eventsOf(conversationId).filter(
+      (event): event is Extract<ConversationEvent, { type: T }> => event.type === type,
+    );
+  }
+}

@@ -1,0 +1,143 @@
+import { loadAppConfig } from 'src/platform/config/app-config';
+import type { MessagePosted } from 'src/platform/events/in-process-events';
+import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
+import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
+import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { MessageWriter } from 'src/modules/conversations/application/message-writer.service';
+import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import type { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
+import type { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
+import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
+import { RecordingAccessChanges } from 'test/fakes/access-changes';
+import { FakeClock } from 'test/fakes/clock';
+import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-repository';
+import { InMemoryConversationEventLog } from 'test/fakes/conversation-event-log';
+import { InMemoryConversationRepository } from 'test/fakes/conversation-repository';
+import { FakeDirectory } from 'test/fakes/directory';
+import { InMemoryFragmentFiles } from 'test/fakes/fragment-files';
+import { RecordingInProcessEvents } from 'test/fakes/in-process-events';
+import { InMemoryMessageRepository } from 'test/fakes/message-repository';
+import { RecordingOperatorLog } from 'test/fakes/operator-log';
+import { InMemoryScheduledWakeUps } from 'test/fakes/scheduled-wake-ups';
+import { InMemoryUnitOfWork } from 'test/fakes/unit-of-work';
+
+export interface ConversationsContextOptions {
+  clock?: FakeClock;
+  unitOfWork?: InMemoryUnitOfWork;
+  directory?: FakeDirectory;
+  scheduledWakeUps?: ScheduledWakeUps;
+}
+
+/**
+ * The conversations context's application services, real, on the in-memory fakes of their ports
+ * and of the contexts they call, sharing one clock and one unit of work. The tool calls of agent
+ * runs are out of its reach: no agent message here has any.
+ */
+export function conversationsContext(options: ConversationsContextOptions = {}) {
+  const clock = options.clock ?? new FakeClock();
+  const unitOfWork = options.unitOfWork ?? new InMemoryUnitOfWork();
+  const directory = options.directory ?? new FakeDirectory();
+  const log = new RecordingOperatorLog();
+  const eventLog = new InMemoryConversationEventLog({ unitOfWork, clock });
+  const inProcessEvents = new RecordingInProcessEvents(unitOfWork);
+  const accessChanges = new RecordingAccessChanges(unitOfWork);
+  const messageRepository = new InMemoryMessageRepository({ unitOfWork, clock });
+  const conversationRepository = new InMemoryConversationRepository({
+    unitOfWork,
+    clock,
+    messages: messageRepository,
+  });
+  const fragmentRepository = new InMemoryContentFragmentRepository({ unitOfWork, clock });
+  const fragmentFiles = new InMemoryFragmentFiles(unitOfWork);
+  const scheduledWakeUps = options.scheduledWakeUps ?? new InMemoryScheduledWakeUps();
+  const writer = new MessageWriter(
+    conversationRepository,
+    messageRepository,
+    eventLog,
+    directory.agents,
+    directory.workspaces,
+    inProcessEvents,
+    accessChanges,
+    unitOfWork,
+    clock,
+  );
+  const fragments = new ContentFragmentsService(
+    conversationRepository,
+    fragmentRepository,
+    fragmentFiles,
+    eventLog,
+    unitOfWork,
+  );
+  const conversations = new ConversationsService(
+    conversationRepository,
+    writer,
+    fragments,
+    directory.spaces,
+    directory.apiKeys,
+    unitOfWork,
+    clock,
+  );
+  const messages = new MessagesService(
+    conversations,
+    messageRepository,
+    writer,
+    fragments,
+    scheduledWakeUps,
+    unitOfWork,
+  );
+  const noToolCalls = { listForMessages: async () => [] } as unknown as ActionRepository;
+  const agentMessages = new AgentMessagesService(
+    conversations,
+    messages,
+    conversationRepository,
+    messageRepository,
+    noToolCalls,
+    { declineWaiting: async () => undefined } as unknown as AgentActionsService,
+    fragmentRepository,
+    loadAppConfig({}),
+    eventLog,
+    unitOfWork,
+    inProcessEvents,
+    clock,
+  );
+  const systemMessages = new SystemMessagesService(
+    conversationRepository,
+    writer,
+    directory.spaces,
+    unitOfWork,
+  );
+
+  return {
+    clock,
+    unitOfWork,
+    directory,
+    log,
+    eventLog,
+    inProcessEvents,
+    accessChanges,
+    messageRepository,
+    conversationRepository,
+    fragmentRepository,
+    fragmentFiles,
+    scheduledWakeUps,
+    writer,
+    fragments,
+    conversations,
+    messages,
+    agentMessages,
+    systemMessages,
+    /** What the runtime does once a post commits: the answers of its newly mentioned agents start. */
+    startAnswers(posted?: MessagePosted): Promise<Run[]> {
+      const latest = posted ?? inProcessEvents.committedOf('conversation.message_posted').at(-1);
+      if (!latest) throw new Error('No message was posted.');
+      return agentMessages.start(latest);
+    },
+    /** A run ends with its answer. */
+    async succeed(run: Run, content: string): Promise<void> {
+      await agentMessages.finish(run, { status: 'succeeded', content, error: null });
+    },
+  };
+}
+
+export type ConversationsContext = ReturnType<typeof conversationsContext>;
