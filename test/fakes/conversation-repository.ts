@@ -5,11 +5,13 @@ import {
   ParticipantAction,
   RankReservation,
 } from 'src/modules/conversations/application/ports/conversation.repository';
-import type {
-  Conversation,
-  ForkOrigin,
-  NewConversation,
-  Participation,
+import {
+  type AccessibleSpaces,
+  type Conversation,
+  type ForkOrigin,
+  type NewConversation,
+  type Participation,
+  canReadWith,
 } from 'src/modules/conversations/domain/conversation';
 import { InMemoryTable } from 'test/fakes/in-memory-table';
 import type { InMemoryMessageRepository } from 'test/fakes/message-repository';
@@ -126,6 +128,7 @@ export class InMemoryConversationRepository extends ConversationRepository {
   async listForUser(
     workspaceId: number,
     userId: number,
+    readable: AccessibleSpaces,
     beforeId: number | null,
     limit: number,
   ): Promise<Conversation[]> {
@@ -135,7 +138,11 @@ export class InMemoryConversationRepository extends ConversationRepository {
         .map((p) => p.conversationId),
     );
     return this.live(
-      (c) => c.workspaceId === workspaceId && joined.has(c.id) && (beforeId === null || c.id < beforeId),
+      (c) =>
+        c.workspaceId === workspaceId &&
+        joined.has(c.id) &&
+        canReadWith(c, readable) &&
+        (beforeId === null || c.id < beforeId),
     )
       .sort((a, b) => b.id - a.id)
       .slice(0, limit);
@@ -153,6 +160,18 @@ export class InMemoryConversationRepository extends ConversationRepository {
     );
     if (!updated) throw new Error(`No conversation ${id} in workspace ${workspaceId}.`);
     return toConversation(updated);
+  }
+
+  async addRequestedSpaces(workspaceId: number, id: number, spaceSIds: readonly string[]): Promise<boolean> {
+    const [updated] = this.conversations.update(
+      (c) =>
+        c.workspaceId === workspaceId &&
+        c.id === id &&
+        spaceSIds.some((s) => !c.requestedSpaceIds.includes(s)),
+      (c) =>
+        Object.assign(c, { requestedSpaceIds: [...new Set([...c.requestedSpaceIds, ...spaceSIds])].sort() }),
+    );
+    return updated !== undefined;
   }
 
   async allocateRanks(workspaceId: number, id: number, count: number): Promise<number> {
