@@ -10,6 +10,8 @@ import type { ParseOutcome, ParseTask } from 'src/modules/files/infrastructure/d
 
 /** A parser thread without work for this long ends, giving its memory back. */
 const IDLE_THREAD_MS = 60_000;
+/** Parser threads run at a lower priority (Unix nice) than the event loop, which keeps answering while they work. */
+const PARSER_NICENESS = 10;
 
 /**
  * Parses untrusted documents in worker threads, never on the event loop: each thread has a heap
@@ -33,6 +35,7 @@ export class WorkerPoolDocumentParser extends DocumentParser implements OnApplic
       minThreads: 0,
       maxThreads: this.settings.threads,
       idleTimeout: IDLE_THREAD_MS,
+      niceIncrement: PARSER_NICENESS,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.heapMb },
     });
   }
