@@ -57,4 +57,36 @@ describe('text content checks', () => {
       'The content is not valid JSON: expected a key in double quotes but found "}" at character 8.',
     );
   });
+
+  it('agrees with a strict UTF-8 decoder on text, whatever bytes and however they are cut', () => {
+    const bytes = fc.oneof(
+      fc.string({ unit: 'binary' }).map((text) => Buffer.from(text)),
+      fc.uint8Array({ maxLength: 24 }).map((array) => Buffer.from(array)),
+      fc
+        .tuple(fc.string({ unit: 'binary' }), fc.nat())
+        .map(([text, cut]) => Buffer.from(text).subarray(0, cut % (Buffer.byteLength(text) + 1))),
+    );
+    fc.assert(
+      fc.property(bytes, fc.array(fc.nat(30), { maxLength: 4 }), (content, cuts) => {
+        let valid: boolean;
+        try {
+          valid = !new TextDecoder('utf-8', { fatal: true }).decode(content).includes('\u0000');
+        } catch {
+          valid = false;
+        }
+        expect(verdict('text/plain', content, cuts) === null).toBe(valid);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('says why text is refused', () => {
+    expect(verdict('text/csv', Buffer.from([0x61, 0xe2, 0x82]))).toBe(
+      'The content is not UTF-8 text, as text/csv must be.',
+    );
+    expect(verdict('text/plain', Buffer.from('a\u0000b'))).toBe(
+      'The content holds NUL bytes: it is not text/plain text.',
+    );
+    expect(verdict('text/plain', Buffer.from('Grüße 👍'), [3, 9, 10])).toBeNull();
+  });
 });

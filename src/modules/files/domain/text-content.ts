@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 /**
  * Checks, as the bytes arrive, that content declared as text is what it claims: UTF-8 text for the
  * text types, and a JSON document for `application/json`. Memory stays constant whatever the size
@@ -17,9 +19,48 @@ const JSON_TYPE = 'application/json';
 export const JSON_DEPTH_MAX = 1_000;
 
 export function textContentCheck(contentType: string): TextContentCheck | null {
-  if (UTF8_TEXT_TYPES.has(contentType)) return new Utf8TextCheck(contentType, null);
+  if (UTF8_TEXT_TYPES.has(contentType)) return new Utf8BytesCheck(contentType);
   if (contentType === JSON_TYPE) return new Utf8TextCheck(contentType, new JsonSyntaxScanner());
   return null;
+}
+
+/**
+ * UTF-8 without NUL, checked on the bytes without decoding them (uploads of text run at disk
+ * speed): a character cut by a chunk's end is checked with the next chunk.
+ */
+class Utf8BytesCheck implements TextContentCheck {
+  private carried: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly contentType: string) {}
+
+  push(chunk: Uint8Array): string | null {
+    const bytes =
+      this.carried.length > 0
+        ? Buffer.concat([this.carried, chunk])
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    const complete = lastCharacterEnd(bytes);
+    const whole = bytes.subarray(0, complete);
+    this.carried = Buffer.from(bytes.subarray(complete));
+    if (!isUtf8(whole)) return `The content is not UTF-8 text, as ${this.contentType} must be.`;
+    if (whole.includes(0)) return `The content holds NUL bytes: it is not ${this.contentType} text.`;
+    return null;
+  }
+
+  end(): string | null {
+    return this.carried.length > 0 ? `The content is not UTF-8 text, as ${this.contentType} must be.` : null;
+  }
+}
+
+/** Where the bytes' last whole character ends: before a sequence its lead byte says is unfinished. */
+function lastCharacterEnd(bytes: Buffer): number {
+  for (let start = bytes.length - 1; start >= Math.max(0, bytes.length - 4); start -= 1) {
+    const byte = bytes[start];
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte < 0x80 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return start + length > bytes.length ? start : bytes.length;
+  }
+  // Only continuation bytes at the end: invalid, which the check finds.
+  return bytes.length;
 }
 
 /** Receives the decoded text piece by piece; returns why it is refused, or null. */
@@ -33,7 +74,7 @@ class Utf8TextCheck implements TextContentCheck {
 
   constructor(
     private readonly contentType: string,
-    private readonly scanner: TextScanner | null,
+    private readonly scanner: TextScanner,
   ) {}
 
   push(chunk: Uint8Array): string | null {
@@ -41,7 +82,7 @@ class Utf8TextCheck implements TextContentCheck {
   }
 
   end(): string | null {
-    return this.check(() => this.decoder.decode()) ?? this.scanner?.end() ?? null;
+    return this.check(() => this.decoder.decode()) ?? this.scanner.end();
   }
 
   private check(decode: () => string): string | null {
@@ -53,7 +94,7 @@ class Utf8TextCheck implements TextContentCheck {
     }
     // A NUL byte is valid UTF-8 but marks binary content, not text.
     if (text.includes('\u0000')) return `The content holds NUL bytes: it is not ${this.contentType} text.`;
-    return this.scanner?.scan(text) ?? null;
+    return this.scanner.scan(text);
   }
 }
 

@@ -13,6 +13,8 @@ const WORKER_FILE = join(__dirname, 'document-parser.worker.js');
 
 /** A parser thread without work for this long ends, giving its memory back. */
 const IDLE_THREAD_MS = 60_000;
+/** Parser threads run at a lower priority (Unix nice) than the event loop, which keeps answering while they work. */
+const PARSER_NICENESS = 10;
 
 /**
  * Parses untrusted documents in worker threads, never on the event loop: each thread has a heap
@@ -36,6 +38,7 @@ export class WorkerPoolDocumentParser extends DocumentParser implements OnApplic
       minThreads: 0,
       maxThreads: this.settings.threads,
       idleTimeout: IDLE_THREAD_MS,
+      niceIncrement: PARSER_NICENESS,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.heapMb },
     });
   }
