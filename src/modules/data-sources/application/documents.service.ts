@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { FilesService } from 'src/modules/files/application/files.service';
-import { createHash } from 'node:crypto';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { AppConfig } from 'src/platform/config/app-config';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { chunkAndHash } from 'src/modules/data-sources/application/document-chunking';
 import { DocumentIndex } from 'src/modules/data-sources/application/ports/document-index';
 import {
   DocumentRepository,
@@ -24,7 +24,6 @@ import {
   DocumentInput,
   checkDocument,
   checkDocumentId,
-  chunkText,
 } from 'src/modules/data-sources/domain/document';
 
 export type {
@@ -62,8 +61,7 @@ export class DocumentsService {
     const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
     const limits = this.config.documents;
     const valid = checkDocument(documentId, await this.withFileText(caller, input), limits, this.clock.now());
-    const chunks = chunkText(valid.text);
-    const hash = createHash('sha256').update(valid.text).digest('hex');
+    const { chunks, hash } = await chunkAndHash(valid.text);
     const document = await this.unitOfWork.run(async () => {
       const { workspaceId } = caller;
       const { document: stored, withinLimit } = await this.documents.upsert(

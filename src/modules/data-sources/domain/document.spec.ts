@@ -1,9 +1,26 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { checkDocument, chunkText, sectionText } from 'src/modules/data-sources/domain/document';
+import { checkDocument, chunksOf, sectionText } from 'src/modules/data-sources/domain/document';
 
 const limits = { maxTextBytes: 100, maxPerDataSource: 10, maxTags: 2, maxParents: 2 };
 const now = new Date('2026-01-01T00:00:00Z');
+
+/** The chunks as first written: every word's span from a regular expression, then the windows. */
+function referenceChunks(text: string, words: number, overlap: number) {
+  const spans = [...text.matchAll(/\S+/g)].map((match) => [match.index, match.index + match[0].length]);
+  const chunks = [];
+  const step = Math.max(1, words - overlap);
+  for (let start = 0; start < spans.length; start += step) {
+    const end = Math.min(spans.length, start + words);
+    const offset = spans[start][0];
+    chunks.push({ index: chunks.length, offset, text: text.slice(offset, spans[end - 1][1]) });
+    if (end === spans.length) break;
+  }
+  return chunks;
+}
+
+const chunkText = (text: string, words?: number, overlap?: number) => [...chunksOf(text, words, overlap)];
 
 describe('chunks', () => {
   it('cuts words into overlapping chunks whose offsets point into the text', () => {
@@ -17,6 +34,40 @@ describe('chunks', () => {
   it('gives no chunk for blank text and one for a short text', () => {
     expect(chunkText('  \n ')).toEqual([]);
     expect(chunkText(' hello ')).toEqual([{ index: 0, offset: 1, text: 'hello' }]);
+  });
+
+  it('finds the words a regular expression finds, in every kind of white space', () => {
+    const spaces = [
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u1680',
+      '\u2003',
+      '\u2028',
+      '\u202f',
+      '\u3000',
+      '\ufeff',
+    ];
+    const text = fc
+      .array(fc.oneof(fc.constantFrom(...spaces), fc.string({ unit: 'grapheme', maxLength: 4 })), {
+        maxLength: 60,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        text,
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 5 }),
+        (t, words, overlap) => {
+          expect(chunkText(t, words, overlap)).toEqual(referenceChunks(t, words, overlap));
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 });
 

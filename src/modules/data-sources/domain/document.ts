@@ -159,16 +159,60 @@ export function checkDocument(
   };
 }
 
-/** Chunks of `CHUNK_WORDS` words, each starting `CHUNK_WORDS - CHUNK_OVERLAP_WORDS` words after the last. */
-export function chunkText(text: string, words = CHUNK_WORDS, overlap = CHUNK_OVERLAP_WORDS): DocumentChunk[] {
-  const spans = [...text.matchAll(/\S+/g)].map((match) => [match.index, match.index + match[0].length]);
-  const chunks: DocumentChunk[] = [];
+/**
+ * Chunks of `CHUNK_WORDS` words, each starting `CHUNK_WORDS - CHUNK_OVERLAP_WORDS` words after the
+ * last, one at a time: a caller can pause between them, so a long text never holds the event loop.
+ * Words are runs of what `\S` matches, found by one scan of the text.
+ */
+export function* chunksOf(
+  text: string,
+  words = CHUNK_WORDS,
+  overlap = CHUNK_OVERLAP_WORDS,
+): Generator<DocumentChunk> {
   const step = Math.max(1, words - overlap);
-  for (let start = 0; start < spans.length; start += step) {
-    const end = Math.min(spans.length, start + words);
-    const offset = spans[start][0];
-    chunks.push({ index: chunks.length, offset, text: text.slice(offset, spans[end - 1][1]) });
-    if (end === spans.length) break;
+  // The words of the chunk being filled: where each starts and ends.
+  let starts: number[] = [];
+  let ends: number[] = [];
+  let at = skipSpace(text, 0);
+  let index = 0;
+  while (at < text.length) {
+    while (starts.length < words && at < text.length) {
+      starts.push(at);
+      at = skipWord(text, at);
+      ends.push(at);
+      at = skipSpace(text, at);
+    }
+    yield { index: index++, offset: starts[0], text: text.slice(starts[0], ends[ends.length - 1]) };
+    starts = starts.slice(step);
+    ends = ends.slice(step);
   }
-  return chunks;
+}
+
+function skipSpace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && isSpace(text.charCodeAt(at))) at += 1;
+  return at;
+}
+
+function skipWord(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && !isSpace(text.charCodeAt(at))) at += 1;
+  return at;
+}
+
+/** What `\s` matches: ASCII white space, and Unicode's spaces and line separators. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }

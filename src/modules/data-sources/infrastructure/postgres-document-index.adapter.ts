@@ -4,6 +4,9 @@ import { DocumentIndex, SearchTarget } from 'src/modules/data-sources/applicatio
 import type { DocumentChunk } from 'src/modules/data-sources/domain/document';
 import type { ChunkHit } from 'src/modules/data-sources/domain/document-search';
 
+/** About 750 KB of chunk text: a few milliseconds to serialise. */
+const CHUNKS_PER_STATEMENT = 512;
+
 /**
  * Full-text search on PostgreSQL: each chunk's `tsvector` is generated with its data source's
  * configuration and GIN-indexed; queries are read with `websearch_to_tsquery` (quotes, `or`, `-`)
@@ -21,22 +24,26 @@ export class PostgresDocumentIndex extends DocumentIndex {
     textSearchConfig: string,
     chunks: DocumentChunk[],
   ): Promise<void> {
-    // One round trip: the old entries go and the new ones come in the same statement.
-    await this.db.manager().query(
-      `WITH gone AS (DELETE FROM data_source_document_chunks WHERE workspace_id = $1 AND document_id = $3)
-       INSERT INTO data_source_document_chunks (workspace_id, data_source_id, document_id, ts_config, chunk_index, "offset", text)
-       SELECT $1, $2, $3, $4::regconfig, c.chunk_index, c.chunk_offset, c.text
-       FROM unnest($5::int[], $6::int[], $7::text[]) AS c(chunk_index, chunk_offset, text)`,
-      [
-        workspaceId,
-        document.dataSourceId,
-        document.id,
-        textSearchConfig,
-        chunks.map((chunk) => chunk.index),
-        chunks.map((chunk) => chunk.offset),
-        chunks.map((chunk) => chunk.text),
-      ],
-    );
+    // The old entries go in the statement that inserts the first batch of new ones: one round trip
+    // for most documents. A long one goes in batches, each serialised in its own turn of the event loop.
+    for (let from = 0; from === 0 || from < chunks.length; from += CHUNKS_PER_STATEMENT) {
+      const batch = chunks.slice(from, from + CHUNKS_PER_STATEMENT);
+      await this.db.manager().query(
+        `${from === 0 ? 'WITH gone AS (DELETE FROM data_source_document_chunks WHERE workspace_id = $1 AND document_id = $3)' : ''}
+         INSERT INTO data_source_document_chunks (workspace_id, data_source_id, document_id, ts_config, chunk_index, "offset", text)
+         SELECT $1, $2, $3, $4::regconfig, c.chunk_index, c.chunk_offset, c.text
+         FROM unnest($5::int[], $6::int[], $7::text[]) AS c(chunk_index, chunk_offset, text)`,
+        [
+          workspaceId,
+          document.dataSourceId,
+          document.id,
+          textSearchConfig,
+          batch.map((chunk) => chunk.index),
+          batch.map((chunk) => chunk.offset),
+          batch.map((chunk) => chunk.text),
+        ],
+      );
+    }
   }
 
   async search(workspaceId: number, target: SearchTarget, query: string, limit: number): Promise<ChunkHit[]> {
