@@ -96,28 +96,30 @@ describe('ConversationsService', () => {
     const context = setUp();
     const { conversations, conversationRepository, eventLog, inProcessEvents, grace, ada, helper, finance } =
       context;
-    const refusals: [Promise<unknown>, string][] = [
-      [conversations.create(grace, { title: 'x', spaceId: finance.sId }), 'space_not_found'],
+    const refusals: [() => Promise<unknown>, string][] = [
+      [() => conversations.create(grace, { title: 'x', spaceId: finance.sId }), 'space_not_found'],
       [
-        conversations.create(ada, { message: messageInput('hi', mentionsOf({ sId: 'nobody0000' })) }),
+        () => conversations.create(ada, { message: messageInput('hi', mentionsOf({ sId: 'nobody0000' })) }),
         'invalid_request_error',
       ],
       [
-        conversations.create(ada, {
-          message: messageInput('hi', [{ type: 'user', userId: 'notamember' }]),
-        }),
+        () =>
+          conversations.create(ada, {
+            message: messageInput('hi', [{ type: 'user', userId: 'notamember' }]),
+          }),
         'invalid_request_error',
       ],
       [
-        conversations.create(ada, {
-          title: 'With a file',
-          contentFragments: [{ title: 'gone.pdf', fileId: 'fil_missing' }],
-          message: messageInput('Read it', mentionsOf(helper)),
-        }),
+        () =>
+          conversations.create(ada, {
+            title: 'With a file',
+            contentFragments: [{ title: 'gone.pdf', fileId: 'fil_missing' }],
+            message: messageInput('Read it', mentionsOf(helper)),
+          }),
         'file_not_found',
       ],
     ];
-    for (const [refused, code] of refusals) await expect(refused).rejects.toMatchObject({ code });
+    for (const [refused, code] of refusals) await expect(refused()).rejects.toMatchObject({ code });
 
     expect(conversationRepository.allIn(ada.workspaceId)).toEqual([]);
     expect(await conversations.list(ada, { limit: 10, beforeId: null })).toEqual({ items: [], next: null });

@@ -98,37 +98,39 @@ describe('WakeUpsService', () => {
         ...input,
       });
 
-    const refusals: [Promise<unknown>, string, number][] = [
+    const refusals: [() => Promise<unknown>, string, number][] = [
       [
-        attempt(owner, conversation.sId, {
-          scheduleConfig: { type: 'one_shot', fireAt: clock.now().getTime() },
-        }),
+        () =>
+          attempt(owner, conversation.sId, {
+            scheduleConfig: { type: 'one_shot', fireAt: clock.now().getTime() },
+          }),
         'invalid_request_error',
         400,
       ],
       [
-        attempt(owner, conversation.sId, {
-          scheduleConfig: { type: 'cron', cron: '*/2 * * * *', timezone: 'UTC' },
-        }),
+        () =>
+          attempt(owner, conversation.sId, {
+            scheduleConfig: { type: 'cron', cron: '*/2 * * * *', timezone: 'UTC' },
+          }),
         'invalid_request_error',
         400,
       ],
-      [attempt(owner, conversation.sId, { maxFires: 3 }), 'invalid_request_error', 400],
+      [() => attempt(owner, conversation.sId, { maxFires: 3 }), 'invalid_request_error', 400],
       [
-        attempt(owner, conversation.sId, { agentConfigurationId: 'nobody0000' }),
+        () => attempt(owner, conversation.sId, { agentConfigurationId: 'nobody0000' }),
         'invalid_request_error',
         400,
       ],
       [
-        attempt(owner, conversation.sId, { agentConfigurationId: archived.sId }),
+        () => attempt(owner, conversation.sId, { agentConfigurationId: archived.sId }),
         'agent_configuration_not_found',
         404,
       ],
-      [attempt(owner, 'unknown000', {}), 'conversation_not_found', 404],
-      [attempt(other, restricted.sId, {}), 'conversation_access_restricted', 403],
+      [() => attempt(owner, 'unknown000', {}), 'conversation_not_found', 404],
+      [() => attempt(other, restricted.sId, {}), 'conversation_access_restricted', 403],
     ];
     for (const [refused, code, status] of refusals)
-      await expect(refused).rejects.toMatchObject({ code, status });
+      await expect(refused()).rejects.toMatchObject({ code, status });
 
     expect(context.wakeUpRepository.all()).toEqual([]);
     expect(context.wakeUpEvents()).toEqual([]);
