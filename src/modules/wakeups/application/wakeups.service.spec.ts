@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Caller } from 'src/platform/auth/caller';
 import { CRON_MAX_FIRES } from 'src/modules/wakeups/domain/wakeup';
+import { messageInput } from 'test/fakes/conversations-context';
 import { wakeUpsContext } from 'test/fakes/wakeups-context';
 
 const HOUR = 3600_000;
@@ -306,12 +307,7 @@ describe('WakeUpsService', () => {
   it('lets only its owner and admins post in the conversation while the wake-up is scheduled', async () => {
     const { oneShot, service, messages, owner, other, admin, conversation } = await setUp();
     const { wakeUp } = await oneShot();
-    const post = (caller: Caller) =>
-      messages.postMessage(caller, conversation.sId, {
-        content: 'Hello',
-        mentions: [],
-        context: { username: 'x', timezone: 'UTC', fullName: null, email: null, profilePictureUrl: null },
-      });
+    const post = (caller: Caller) => messages.postMessage(caller, conversation.sId, messageInput('Hello'));
 
     await expect(post(other)).rejects.toMatchObject({ code: 'invalid_request_error', status: 409 });
     await expect(post(owner)).resolves.toMatchObject({ content: 'Hello' });
