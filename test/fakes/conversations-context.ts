@@ -4,11 +4,12 @@ import { AgentActionsService } from 'src/modules/conversations/application/agent
 import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { MessageWriter } from 'src/modules/conversations/application/message-writer.service';
+import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import type { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import type { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
+import type { Mention } from 'src/modules/conversations/domain/message';
 import { RecordingAccessChanges } from 'test/fakes/access-changes';
 import { FakeClock } from 'test/fakes/clock';
 import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-repository';
@@ -141,3 +142,26 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
 }
 
 export type ConversationsContext = ReturnType<typeof conversationsContext>;
+
+/** A user message as a client posts it: its content, mentions and the author's context. */
+export function messageInput(
+  content: string,
+  mentions: Mention[] = [],
+): MessageInput & { context: { username: string } } {
+  return {
+    content,
+    mentions,
+    context: {
+      username: 'ada',
+      timezone: 'Europe/Paris',
+      fullName: null,
+      email: null,
+      profilePictureUrl: null,
+    },
+  };
+}
+
+/** Mentions of these agents. */
+export function mentionsOf(...agents: { sId: string }[]): Mention[] {
+  return agents.map((agent) => ({ configurationId: agent.sId }));
+}

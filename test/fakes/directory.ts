@@ -171,10 +171,6 @@ export class FakeDirectory {
     row.memberIds = row.memberIds.filter((id) => id !== member.userId);
   }
 
-  globalSpace(workspace: Workspace): Space {
-    return this.spacesOf(workspace.id).find((space) => space.kind === 'global')!;
-  }
-
   /** An agent at version 1; `toolSpaces` are the spaces its tools are shared through (readers need them). */
   addAgent(
     workspace: Workspace,

@@ -18,11 +18,6 @@ export class InMemoryFragmentFiles extends FragmentFiles implements Transactiona
     this.files.set(file.sId, { ...file, workspaceId, conversationSId: null });
   }
 
-  /** The conversation a file is bound to, if any. */
-  boundTo(fileSId: string): string | null {
-    return this.files.get(fileSId)?.conversationSId ?? null;
-  }
-
   async attach(caller: Caller, fileSId: string, conversationSId: string): Promise<FragmentFile> {
     const file = this.files.get(fileSId);
     if (!file || file.workspaceId !== caller.workspaceId) {

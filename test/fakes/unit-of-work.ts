@@ -22,8 +22,6 @@ export class InMemoryUnitOfWork extends UnitOfWork {
   private readonly states: TransactionalState[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private commitFailure: Error | null = null;
-  commits = 0;
-  rollbacks = 0;
   /** Errors of after-commit callbacks: they undo nothing, as in the real unit of work, which logs them. */
   readonly callbackErrors: unknown[] = [];
 
@@ -73,10 +71,8 @@ export class InMemoryUnitOfWork extends UnitOfWork {
       if (failure) throw failure;
     } catch (error) {
       this.states.forEach((state, i) => state.restore(snapshots[i]));
-      this.rollbacks++;
       throw error;
     }
-    this.commits++;
     for (const callback of transaction.afterCommit) this.runCallback(callback);
     return result;
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Caller } from 'src/platform/auth/caller';
 import { CRON_MAX_FIRES } from 'src/modules/wakeups/domain/wakeup';
+import { messageInput } from 'test/fakes/conversations-context';
 import { wakeUpsContext } from 'test/fakes/wakeups-context';
 
 const HOUR = 3600_000;
@@ -98,37 +99,39 @@ describe('WakeUpsService', () => {
         ...input,
       });
 
-    const refusals: [Promise<unknown>, string, number][] = [
+    const refusals: [() => Promise<unknown>, string, number][] = [
       [
-        attempt(owner, conversation.sId, {
-          scheduleConfig: { type: 'one_shot', fireAt: clock.now().getTime() },
-        }),
+        () =>
+          attempt(owner, conversation.sId, {
+            scheduleConfig: { type: 'one_shot', fireAt: clock.now().getTime() },
+          }),
         'invalid_request_error',
         400,
       ],
       [
-        attempt(owner, conversation.sId, {
-          scheduleConfig: { type: 'cron', cron: '*/2 * * * *', timezone: 'UTC' },
-        }),
+        () =>
+          attempt(owner, conversation.sId, {
+            scheduleConfig: { type: 'cron', cron: '*/2 * * * *', timezone: 'UTC' },
+          }),
         'invalid_request_error',
         400,
       ],
-      [attempt(owner, conversation.sId, { maxFires: 3 }), 'invalid_request_error', 400],
+      [() => attempt(owner, conversation.sId, { maxFires: 3 }), 'invalid_request_error', 400],
       [
-        attempt(owner, conversation.sId, { agentConfigurationId: 'nobody0000' }),
+        () => attempt(owner, conversation.sId, { agentConfigurationId: 'nobody0000' }),
         'invalid_request_error',
         400,
       ],
       [
-        attempt(owner, conversation.sId, { agentConfigurationId: archived.sId }),
+        () => attempt(owner, conversation.sId, { agentConfigurationId: archived.sId }),
         'agent_configuration_not_found',
         404,
       ],
-      [attempt(owner, 'unknown000', {}), 'conversation_not_found', 404],
-      [attempt(other, restricted.sId, {}), 'conversation_access_restricted', 403],
+      [() => attempt(owner, 'unknown000', {}), 'conversation_not_found', 404],
+      [() => attempt(other, restricted.sId, {}), 'conversation_access_restricted', 403],
     ];
     for (const [refused, code, status] of refusals)
-      await expect(refused).rejects.toMatchObject({ code, status });
+      await expect(refused()).rejects.toMatchObject({ code, status });
 
     expect(context.wakeUpRepository.all()).toEqual([]);
     expect(context.wakeUpEvents()).toEqual([]);
@@ -304,12 +307,7 @@ describe('WakeUpsService', () => {
   it('lets only its owner and admins post in the conversation while the wake-up is scheduled', async () => {
     const { oneShot, service, messages, owner, other, admin, conversation } = await setUp();
     const { wakeUp } = await oneShot();
-    const post = (caller: Caller) =>
-      messages.postMessage(caller, conversation.sId, {
-        content: 'Hello',
-        mentions: [],
-        context: { username: 'x', timezone: 'UTC', fullName: null, email: null, profilePictureUrl: null },
-      });
+    const post = (caller: Caller) => messages.postMessage(caller, conversation.sId, messageInput('Hello'));
 
     await expect(post(other)).rejects.toMatchObject({ code: 'invalid_request_error', status: 409 });
     await expect(post(owner)).resolves.toMatchObject({ content: 'Hello' });
