@@ -17,6 +17,7 @@ import { ContentFragments1795413517290 } from './1795413517290-ContentFragments'
 import { ConversationDeletion1795419373717 } from './1795419373717-ConversationDeletion';
 import { DataSourceDocumentCounts1795420778338 } from './1795420778338-DataSourceDocumentCounts';
 import { RemoteServerTextsShown1795647280310 } from './1795647280310-RemoteServerTextsShown';
+import { NamesWithoutHiddenCharacters1795652181765 } from './1795652181765-NamesWithoutHiddenCharacters';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ConversationDeletion1795419373717,
   DataSourceDocumentCounts1795420778338,
   RemoteServerTextsShown1795647280310,
+  NamesWithoutHiddenCharacters1795652181765,
 ];

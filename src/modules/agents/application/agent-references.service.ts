@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { checkName } from 'src/platform/text/names';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
-import type { Tag, TagKind } from 'src/modules/agents/domain/catalogue';
+import { TAG_NAME_MAX, type Tag, type TagKind } from 'src/modules/agents/domain/catalogue';
 import { SkippedAction, ToolsetEntry, resolveToolset } from 'src/modules/agents/domain/toolset-resolution';
 
 export interface TagReference {
@@ -59,14 +60,15 @@ export class AgentReferencesService {
 
   /** Existing tags by name, whatever their case; the missing ones are created. */
   async resolveTags(caller: Caller, references: TagReference[]): Promise<Tag[]> {
-    const unique = [...new Map(references.map((tag) => [tag.name.trim().toLowerCase(), tag])).values()];
+    const named = references.map((tag) => ({ ...tag, name: checkName('tags.name', tag.name, TAG_NAME_MAX) }));
+    const unique = [...new Map(named.map((tag) => [tag.name.toLowerCase(), tag])).values()];
     if (unique.length === 0) return [];
     const existing = await this.catalogue.findTagsByNames(
       caller.workspaceId,
-      unique.map((tag) => tag.name.trim()),
+      unique.map((tag) => tag.name),
     );
     const known = new Set(existing.map((tag) => tag.name.toLowerCase()));
-    const missing = unique.filter((tag) => !known.has(tag.name.trim().toLowerCase()));
+    const missing = unique.filter((tag) => !known.has(tag.name.toLowerCase()));
     const protectedTags = [
       ...existing.filter((tag) => tag.kind === 'protected').map((tag) => tag.name),
       ...missing.filter((tag) => tag.kind === 'protected').map((tag) => tag.name),
@@ -78,7 +80,7 @@ export class AgentReferencesService {
       ...existing.map((tag) => ({ sId: tag.sId, name: tag.name, kind: tag.kind })),
       ...missing.map((tag) => ({
         sId: generatePrefixedSId('tag'),
-        name: tag.name.trim(),
+        name: tag.name,
         kind: tag.kind ?? 'standard',
       })),
     ]);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { checkName } from 'src/platform/text/names';
 import type { McpToolDescriptor, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import {
@@ -16,6 +17,8 @@ import {
   type RemoteMcpServer,
   type RequireApproval,
   type Skill,
+  MCP_SERVER_NAME_MAX,
+  SKILL_NAME_MAX,
   remoteServerUrlProblem,
 } from 'src/modules/agents/domain/catalogue';
 import type { RemoteServerWithViews } from 'src/modules/agents/domain/toolset-resolution';
@@ -70,7 +73,7 @@ export class CatalogueService {
   ) {}
 
   async createSkill(caller: Caller, input: { name: string; description: string }): Promise<Skill> {
-    const name = input.name.trim();
+    const name = checkName('name', input.name, SKILL_NAME_MAX);
     if (await this.catalogue.skillNameTaken(caller.workspaceId, name)) {
       throw new ConflictError(`A skill named "${name}" already exists in this workspace.`);
     }
@@ -94,6 +97,7 @@ export class CatalogueService {
     caller: Caller,
     input: { name: string; url: string; description?: string; sharedSecret?: string },
   ): Promise<RemoteMcpServer> {
+    const name = checkName('name', input.name, MCP_SERVER_NAME_MAX);
     const urlProblem = remoteServerUrlProblem(input.url);
     if (urlProblem) throw new InvalidRequestError(urlProblem);
     const sharedSecret = input.sharedSecret ?? null;
@@ -102,7 +106,7 @@ export class CatalogueService {
     return this.catalogue.createRemoteServer({
       workspaceId: caller.workspaceId,
       sId: generatePrefixedSId('mcp'),
-      name: input.name.trim(),
+      name,
       url: input.url,
       description: input.description?.trim() ?? '',
       sharedSecret,

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { hasInvisibleCharacter } from 'src/platform/text/names';
+import { checkName } from 'src/platform/text/names';
 
 /** The connectors a data source can be fed by. A data source without a connector is a folder. */
 export const CONNECTOR_PROVIDERS = [
@@ -84,16 +84,7 @@ function hasControlCharacter(text: string): boolean {
 }
 
 export function checkDataSourceName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > DATA_SOURCE_NAME_MAX || hasControlCharacter(trimmed)) {
-    throw new InvalidRequestError(`name: must be 1 to ${DATA_SOURCE_NAME_MAX} printable characters.`);
-  }
-  if (hasInvisibleCharacter(trimmed)) {
-    throw new InvalidRequestError(
-      'name: must not contain invisible characters (zero-width spaces or joiners, direction marks).',
-    );
-  }
-  return trimmed;
+  return checkName('name', name, DATA_SOURCE_NAME_MAX);
 }
 
 /** Line breaks are allowed in a description; other control characters are not. */

@@ -11,8 +11,10 @@ describe('sanitiseFileName', () => {
     expect(sanitiseFileName('C:\\Users\\ada\\notes.txt')).toBe('C:_Users_ada_notes.txt');
   });
 
-  it('drops control and direction-override characters, and trims', () => {
+  it('drops control, direction-override and invisible characters (emoji joiners aside), and trims', () => {
     expect(sanitiseFileName(' invoice\u0000\u001b\u0085\u202Efdp.exe\t')).toBe('invoicefdp.exe');
+    expect(sanitiseFileName('re\u200bport\u2060.pdf')).toBe('report.pdf');
+    expect(sanitiseFileName('👩\u200d💻 notes.md')).toBe('👩\u200d💻 notes.md');
   });
 
   it('cuts an over-long name to 255 characters, keeping its extension', () => {

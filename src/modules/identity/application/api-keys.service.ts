@@ -16,7 +16,7 @@ import {
   hashApiKeySecret,
 } from 'src/modules/identity/domain/api-key';
 import { ApiKeyNotFound, UserNotFound } from 'src/modules/identity/domain/identity.errors';
-import { checkName } from 'src/modules/identity/domain/identity.rules';
+import { checkName } from 'src/platform/text/names';
 
 export interface CreatedApiKey {
   key: ApiKey;

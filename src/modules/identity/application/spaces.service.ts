@@ -7,7 +7,7 @@ import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { MemberRepository } from 'src/modules/identity/application/ports/member.repository';
 import { SpaceRepository } from 'src/modules/identity/application/ports/space.repository';
 import { SpaceNotFound, UserNotFound } from 'src/modules/identity/domain/identity.errors';
-import { checkName } from 'src/modules/identity/domain/identity.rules';
+import { checkName } from 'src/platform/text/names';
 import { SPACE_NAME_MAX, Space } from 'src/modules/identity/domain/space';
 
 /** What other contexts use of spaces, so they need not reach into identity's domain. */

@@ -11,7 +11,8 @@ import { Member, MemberRepository } from 'src/modules/identity/application/ports
 import { SpaceRepository } from 'src/modules/identity/application/ports/space.repository';
 import { WorkspaceRepository } from 'src/modules/identity/application/ports/workspace.repository';
 import { UserNotFound, WorkspaceNotFound } from 'src/modules/identity/domain/identity.errors';
-import { checkEmail, checkFullName, checkName } from 'src/modules/identity/domain/identity.rules';
+import { checkName } from 'src/platform/text/names';
+import { checkEmail, checkFullName } from 'src/modules/identity/domain/identity.rules';
 import { GLOBAL_SPACE_NAME } from 'src/modules/identity/domain/space';
 import type { NewUserDetails, User } from 'src/modules/identity/domain/user';
 import { WORKSPACE_NAME_MAX, Workspace } from 'src/modules/identity/domain/workspace';

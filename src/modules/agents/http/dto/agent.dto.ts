@@ -21,6 +21,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { HumanName } from 'src/platform/http/human-name';
 import { SID_PATTERN, SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
 import {
   AGENT_SORTS,
@@ -46,6 +47,7 @@ import {
   MCP_SHARED_SECRET_MAX,
   REQUIRE_APPROVAL_TOOLS_MAX,
   RequireApproval,
+  SKILL_NAME_MAX,
   TAG_KINDS,
   TAG_NAME_MAX,
   TOOL_NAME_MAX,
@@ -84,6 +86,7 @@ export class TagReferenceDto {
   @IsString()
   @MinLength(1)
   @MaxLength(TAG_NAME_MAX)
+  @HumanName()
   name!: string;
 
   @ApiPropertyOptional({ enum: TAG_KINDS })
@@ -117,6 +120,7 @@ class CreateActionDto {
   @IsString()
   @MinLength(1)
   @MaxLength(64)
+  @HumanName()
   name!: string;
 
   @ApiPropertyOptional()
@@ -330,6 +334,7 @@ class ToolsetEntryDto {
   @IsString()
   @MinLength(1)
   @MaxLength(64)
+  @HumanName()
   name!: string;
 
   @ApiPropertyOptional()
@@ -479,7 +484,8 @@ export class CreateSkillDto {
   @ApiProperty()
   @IsString()
   @MinLength(1)
-  @MaxLength(100)
+  @MaxLength(SKILL_NAME_MAX)
+  @HumanName()
   name!: string;
 
   @ApiProperty()
@@ -493,6 +499,7 @@ export class CreateMcpServerDto {
   @IsString()
   @MinLength(1)
   @MaxLength(MCP_SERVER_NAME_MAX)
+  @HumanName()
   name!: string;
 
   @ApiProperty({

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { HumanName } from 'src/platform/http/human-name';
 import { ConversationParams, SID_PATTERN } from 'src/platform/http/route-params';
 import {
   FRAGMENT_TITLE_MAX,
@@ -13,6 +14,7 @@ export class ContentFragmentDto {
   @IsString()
   @MinLength(1)
   @MaxLength(FRAGMENT_TITLE_MAX)
+  @HumanName()
   title!: string;
 
   @ApiPropertyOptional({

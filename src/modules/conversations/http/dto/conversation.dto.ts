@@ -14,6 +14,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { HumanName } from 'src/platform/http/human-name';
 import { SID_PATTERN } from 'src/platform/http/route-params';
 import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
 import { TITLE_MAX } from 'src/modules/conversations/domain/conversation';
@@ -50,6 +51,7 @@ export class MessageContextDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @HumanName()
   username!: string;
 
   @ApiProperty({ example: 'Europe/Paris' })
@@ -66,6 +68,7 @@ export class MessageContextDto {
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @HumanName()
   fullName?: string;
 
   @ApiPropertyOptional({ example: 'ada@example.com' })
@@ -124,6 +127,7 @@ export class CreateConversationDto {
   @IsString()
   @MinLength(1)
   @MaxLength(TITLE_MAX)
+  @HumanName()
   title?: string;
 
   @ApiPropertyOptional({ description: 'sId of a space the caller can access', example: 'vlt_Qh4sN9cX2m' })
@@ -183,6 +187,7 @@ export class UpdateConversationDto {
   @IsString()
   @MinLength(1)
   @MaxLength(TITLE_MAX)
+  @HumanName()
   title?: string;
 
   @ApiPropertyOptional({ description: 'true marks the conversation read for the caller; false unread.' })

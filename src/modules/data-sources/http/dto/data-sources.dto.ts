@@ -11,6 +11,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { HumanName } from 'src/platform/http/human-name';
 import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
 import {
   CONNECTOR_PROVIDERS,
@@ -35,6 +36,7 @@ export class CreateDataSourceDto {
   @IsString()
   @MinLength(1)
   @MaxLength(DATA_SOURCE_NAME_MAX)
+  @HumanName()
   name!: string;
 
   @ApiPropertyOptional({ maxLength: DATA_SOURCE_DESCRIPTION_MAX, description: 'Defaults to empty.' })

@@ -13,6 +13,7 @@ import {
   ValidateNested,
   Matches,
 } from 'class-validator';
+import { HumanName } from 'src/platform/http/human-name';
 import { JSON_BODY_LIMIT_BYTES, JsonBodyLimit } from 'src/platform/http/json-body-parser';
 import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
 import {
@@ -82,6 +83,7 @@ export class UpsertDocumentDto {
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_TITLE_MAX)
+  @HumanName()
   title?: string | null;
 
   @ApiPropertyOptional({

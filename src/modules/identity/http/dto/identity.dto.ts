@@ -11,6 +11,7 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
+import { HumanName } from 'src/platform/http/human-name';
 import { SID_PATTERN, SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
 import { ROLES, Role } from 'src/platform/auth/caller';
 import { SCOPES, Scope } from 'src/platform/auth/scopes';
@@ -28,6 +29,7 @@ export class AddMemberDto {
   @IsString()
   @MinLength(1)
   @MaxLength(FULL_NAME_MAX)
+  @HumanName()
   fullName!: string;
 
   @ApiProperty({ enum: ROLES })
@@ -46,6 +48,7 @@ export class CreateApiKeyDto {
   @IsString()
   @MinLength(1)
   @MaxLength(API_KEY_NAME_MAX)
+  @HumanName()
   name!: string;
 
   @ApiPropertyOptional({
@@ -72,6 +75,7 @@ export class CreateSpaceDto {
   @IsString()
   @MinLength(1)
   @MaxLength(SPACE_NAME_MAX)
+  @HumanName()
   name!: string;
 
   @ApiPropertyOptional({ type: [String], description: 'sIds of the workspace members to add.' })
