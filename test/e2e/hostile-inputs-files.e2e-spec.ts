@@ -139,7 +139,7 @@ describe('hostile files against a running service', () => {
     expect({ rssGrowthUnder256MiB: report.peakRssGrowthBytes < 256 * MIB }).toEqual({
       rssGrowthUnder256MiB: true,
     });
-    return { file, ...answer, report };
+    return { file, ...answer };
   }
 
   const fileStatus = async (sId: string) =>
