@@ -36,6 +36,7 @@ const STALL_MS = 2_000;
  * asserted: a latency target belongs to the bench, and CI runs two spec files at once.
  */
 function expectHealthy(report: ProcessWatchReport): void {
+  process.stdout.write(`${expect.getState().currentTestName}: ${JSON.stringify(report)}\n`);
   expect(report.healthFailures).toBe(0);
   expect(report.healthChecks).toBeGreaterThan(0);
   expect(report.healthMaxMs).toBeLessThan(STALL_MS);
@@ -51,19 +52,15 @@ describe('hostile tool servers and agents, against the service as a process', ()
   let admin: KeyHolder;
   let wId: string;
 
-  /** Runs `scenario` while the service is watched, and checks it stayed healthy throughout. */
-  async function watched<T>(scenario: () => Promise<T>): Promise<T> {
+  /** Runs `scenario` while the service is watched; the report says how the service held up. */
+  async function watched<T>(scenario: () => Promise<T>): Promise<{ result: T; report: ProcessWatchReport }> {
     // A check every 5 ms: enough of them that the 99th percentile is not simply the worst one.
     const watch = await watchProcess(service.baseUrl, service.pid, 5);
-    let result: T;
     try {
-      result = await scenario();
+      return { result: await scenario(), report: await watch.stop() };
     } finally {
-      const report = await watch.stop();
-      process.stdout.write(`${expect.getState().currentTestName}: ${JSON.stringify(report)}\n`);
-      expectHealthy(report);
+      await watch.stop();
     }
-    return result;
   }
 
   async function register(name: string, url: string): Promise<{ sId: string; lastSyncError: string | null }> {
@@ -126,7 +123,7 @@ describe('hostile tool servers and agents, against the service as a process', ()
   });
 
   it('refuses a server listing 600,000 tools after the pages that pass the cap, staying up', async () => {
-    const server = await watched(() => register('Many tools', hostile.listingUrl));
+    const { result: server, report } = await watched(() => register('Many tools', hostile.listingUrl));
     expect(server).toMatchObject({
       tools: [],
       lastSyncError: 'The server lists more than 512 tools; the listing was not read further.',
@@ -134,6 +131,7 @@ describe('hostile tool servers and agents, against the service as a process', ()
     // 100 tools a page: the sixth passes 512, and no page after it is asked for.
     expect(await hostile.listPagesAsked()).toBe(6);
     expect((await fetch(`${service.baseUrl}/healthz`)).status).toBe(200);
+    expectHealthy(report);
   });
 
   it('fails a 50 MB tool answer at the message limit, and cuts a 3 MiB one with a note', async () => {
@@ -142,9 +140,10 @@ describe('hostile tool servers and agents, against the service as a process', ()
       model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
       actions: [{ name: 'outputs', mcpServerName: 'outputs' }],
     });
-    const { message } = await watched(() =>
-      ask(agent.sId, '/tool outputs__huge {}\n/tool outputs__large {}'),
-    );
+    const {
+      result: { message },
+      report,
+    } = await watched(() => ask(agent.sId, '/tool outputs__huge {}\n/tool outputs__large {}'));
     expect(message.status).toBe('succeeded');
     const [huge, large] = message.actions;
     expect(huge).toMatchObject({
@@ -165,6 +164,7 @@ describe('hostile tool servers and agents, against the service as a process', ()
       `${'l'.repeat(OUTPUT_MAX_BYTES)}\n[Output truncated: the tool returned ${LARGE_OUTPUT} bytes; ` +
         `only the first ${OUTPUT_MAX_BYTES} are shown.]`,
     );
+    expectHealthy(report);
   });
 
   it('runs an agent through many steps and tool calls without piling abort listeners up', async () => {
@@ -182,11 +182,15 @@ describe('hostile tool servers and agents, against the service as a process', ()
       });
     }
     openai.script({ kind: 'stream', chunks: ['All ', 'done.'] });
-    const { message } = await watched(() => ask(agent.sId, 'Go through the steps.'));
+    const {
+      result: { message },
+      report,
+    } = await watched(() => ask(agent.sId, 'Go through the steps.'));
     expect(message).toMatchObject({ status: 'succeeded', content: 'All done.' });
     expect(message.actions).toHaveLength(steps);
     expect(message.actions.every((action) => action.status === 'succeeded')).toBe(true);
     expect(service.output()).not.toContain('MaxListenersExceededWarning');
+    expectHealthy(report);
   });
 
   it('stops a run_agent tree that fans out eight calls a step at its budget of model calls', async () => {
@@ -205,7 +209,10 @@ describe('hostile tool servers and agents, against the service as a process', ()
     for (let i = 0; i < 900; i++) openai.script({ kind: 'tool_calls', calls: fanOut });
     const before = openai.requests.length;
     try {
-      const { cId, message } = await watched(() => ask(agent.sId, 'Fan out.'));
+      const {
+        result: { cId, message },
+        report,
+      } = await watched(() => ask(agent.sId, 'Fan out.'));
       expect(message).toMatchObject({
         status: 'failed',
         error: {
@@ -235,6 +242,7 @@ describe('hostile tool servers and agents, against the service as a process', ()
         stream.close();
       }
       expect(service.output()).not.toContain('MaxListenersExceededWarning');
+      expectHealthy(report);
     } finally {
       openai.unscript();
     }
