@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
-import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
-import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
 import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
@@ -16,7 +15,6 @@ import { MessagesService } from 'src/modules/conversations/application/messages.
 import { ParticipantsService } from 'src/modules/conversations/application/participants.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
-import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { AgentUsageReadModel } from 'src/modules/conversations/application/ports/agent-usage.read-model';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -26,7 +24,6 @@ import { ContentFragmentsController } from 'src/modules/conversations/http/conte
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
 import { MessageCancellationController } from 'src/modules/conversations/http/message-cancellation.controller';
-import { TypeormActionRepository } from 'src/modules/conversations/infrastructure/typeorm-action.repository';
 import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormContentFragmentRepository } from 'src/modules/conversations/infrastructure/typeorm-content-fragment.repository';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
@@ -49,8 +46,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessageWriter,
     ContentFragmentsService,
     AgentMessagesService,
-    AgentActionsService,
-    ActionApprovalsService,
+    AnswerEffectsService,
     ConversationDetailsLoader,
     MessageViews,
     AgentUsageService,
@@ -60,7 +56,6 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
-    { provide: ActionRepository, useClass: TypeormActionRepository },
     { provide: ContentFragmentRepository, useClass: TypeormContentFragmentRepository },
   ],
   exports: [
@@ -68,7 +63,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessagesService,
     SystemMessagesService,
     AgentMessagesService,
-    AgentActionsService,
+    AnswerEffectsService,
     MessageViews,
     AgentUsageService,
   ],

@@ -41,6 +41,17 @@ export interface ConversationDeleted {
   conversationId: number;
 }
 
+/**
+ * An agent message got its outcome, in the current transaction (once per message): the run that
+ * generates it ends with it, and its calls still waiting for approval are declined unless it succeeded.
+ */
+export interface AgentMessageFinished {
+  workspaceId: number;
+  conversationId: number;
+  message: { id: number; sId: string; agentSId: string };
+  status: 'succeeded' | 'failed' | 'cancelled';
+}
+
 /** An agent message was cancelled: the process generating it stops at once. */
 export interface AgentMessageCancelled {
   /** The agent message's row id. */
@@ -66,6 +77,7 @@ export interface InTransactionEvents {
   'workspace.created': WorkspaceCreated;
   'workspace.member_removed': MemberRemoved;
   'conversation.deleted': ConversationDeleted;
+  'conversation.agent_message_finished': AgentMessageFinished;
 }
 
 /**

@@ -1,4 +1,7 @@
-import type { ActionOutput, ActionStatus, AgentAction } from 'src/modules/conversations/domain/action';
+import type {
+  AnswerAction,
+  AnswerActionStatus,
+} from 'src/modules/conversations/application/ports/answer-actions';
 
 /**
  * One tool call of an agent message, as clients see it (in the message and in its events); `type`
@@ -15,15 +18,15 @@ export interface ActionView {
   mcpServerName: string;
   toolName: string;
   params: Record<string, unknown>;
-  status: ActionStatus;
-  output: ActionOutput | null;
+  status: AnswerActionStatus;
+  output: AnswerAction['output'];
   /** The run's step (0-based) whose model answer asked for the call. */
   step: number;
   createdAt: number;
   executionDurationMs: number | null;
 }
 
-export function renderAction(action: AgentAction): ActionView {
+export function renderAction(action: AnswerAction): ActionView {
   return {
     sId: action.sId,
     id: action.id,

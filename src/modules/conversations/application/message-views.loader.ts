@@ -12,9 +12,8 @@ import {
   ContentFragmentView,
   renderContentFragment,
 } from 'src/modules/conversations/application/content-fragments.service';
-import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
+import { AnswerAction, AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
-import type { AgentAction } from 'src/modules/conversations/domain/action';
 import type { ContentFragment } from 'src/modules/conversations/domain/content-fragment';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import {
@@ -121,7 +120,7 @@ type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
 export class MessageViews {
   constructor(
     private readonly messages: MessageRepository,
-    private readonly actions: ActionRepository,
+    private readonly actions: AnswerActions,
     private readonly workspaces: WorkspacesService,
     private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
@@ -156,7 +155,7 @@ export class MessageViews {
       parentIds: answers.map((answer) => answer.parentMessageId).filter((id) => !sIds.has(id)),
       ids: answers.map((answer) => answer.id),
     });
-    const actionsByMessage = new Map<number, AgentAction[]>();
+    const actionsByMessage = new Map<number, AnswerAction[]>();
     for (const action of data.actions) {
       const list = actionsByMessage.get(action.messageId);
       if (list) list.push(action);
@@ -200,7 +199,7 @@ export class MessageViews {
     agents: AgentDetails[];
     reactions: Reaction[];
     parents: Message[];
-    actions: AgentAction[];
+    actions: AnswerAction[];
   }> {
     const reactions =
       users.length === 0
@@ -243,7 +242,7 @@ export function renderAgentMessage(
   message: AgentMessage,
   parentSId: string,
   agent: AgentVersion,
-  actions: AgentAction[],
+  actions: AnswerAction[],
 ): AgentMessageView {
   return {
     type: 'agent_message',

@@ -7,8 +7,10 @@ import {
   MessagePosted,
   OnCommittedEvent,
 } from 'src/platform/events/in-process-events';
-import { AgentRunsService, Run, ShutdownSignal } from 'src/modules/runtime/application/agent-runs.service';
+import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
+import type { Run } from 'src/modules/runtime/application/run';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
+import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
