@@ -108,4 +108,21 @@ describe('RunRecoveryService.recover', () => {
     expect(await message()).toMatchObject({ status: 'failed', error: { code: 'run_interrupted' } });
     expect(runRepository.allRuns()[0]).toMatchObject({ status: 'failed' });
   });
+
+  it('leaves a stale run to the sweep that took it over first, here or in another process', async () => {
+    const { clock, recover, runRepository, message } = await setUp();
+    // Another process's sweep takes the run over between this sweep's read and its decision.
+    const findStale = runRepository.findStale.bind(runRepository);
+    runRepository.findStale = async (staleAfterMs, limit) => {
+      const stale = await findStale(staleAfterMs, limit);
+      for (const record of stale) await runRepository.takeOver('runner-c', record, staleAfterMs);
+      return stale;
+    };
+
+    clock.advance(STALE_AFTER_MS + 1);
+
+    expect(await recover()).toEqual([]);
+    expect(await message()).toMatchObject({ status: 'created' });
+    expect(runRepository.allRuns()[0]).toMatchObject({ status: 'running', runnerId: 'runner-c' });
+  });
 });

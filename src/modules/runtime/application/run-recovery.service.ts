@@ -34,8 +34,11 @@ export class RunRecoveryService {
     const resumed: Run[] = [];
     for (const record of stale) {
       const run = record.resumable ? await this.rebuild(record) : null;
-      if (!run) toFail.push(record);
-      else if (await this.runs.takeOver(runnerId, record, staleAfterMs)) resumed.push(run);
+      // Only the sweep that takes a run over decides what becomes of it: another sweep (here or
+      // in another process) may have taken it meanwhile, and be running it.
+      if (!(await this.runs.takeOver(runnerId, record, staleAfterMs))) continue;
+      if (run) resumed.push(run);
+      else toFail.push(record);
     }
     const failed = await this.failInterrupted(toFail, reason);
     if (failed > 0)

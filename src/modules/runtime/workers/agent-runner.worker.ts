@@ -32,6 +32,8 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   /** Answers waiting for a slot or under way, and resumed runs. */
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
+  /** A sweep is under way: a slow one is not overlapped by the next tick. */
+  private sweeping = false;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -133,7 +135,8 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
    * restart): those waiting for an approval are resumed here, the others failed.
    */
   private sweep(): void {
-    if (this.stopping) return;
+    if (this.stopping || this.sweeping) return;
+    this.sweeping = true;
     this.recovery
       .recover(
         this.runnerId,
@@ -147,6 +150,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
           );
         }
       })
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not recover interrupted runs'));
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not recover interrupted runs'))
+      .finally(() => (this.sweeping = false));
   }
 }
