@@ -3,6 +3,7 @@ import {
   ParseLimitExceeded,
   type ParseOutcome,
   type ParserMessage,
+  type ParserReply,
   type ParseTask,
 } from 'src/modules/files/infrastructure/documents/parse-task';
 
@@ -35,7 +36,7 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return bytes;
 }
 
-function serve(answer: (outcome: ParseOutcome) => void): void {
+function serve(reply: (message: ParserReply) => void): void {
   let task: ParseTask | null = null;
   let chunks: Uint8Array[] = [];
   process.on('message', (message: ParserMessage) => {
@@ -47,13 +48,14 @@ function serve(answer: (outcome: ParseOutcome) => void): void {
     } else if (task) {
       const bytes = concat(chunks);
       chunks = [];
-      void parse(task, bytes).then(answer);
+      void parse(task, bytes).then((outcome) => reply({ outcome }));
     }
   });
   process.on('disconnect', () => process.exit(0));
+  reply({ ready: true });
 }
 
 const send = process.send?.bind(process);
 if (!send)
   throw new Error('The document parser runs as a child process of the service, with an IPC channel.');
-serve((outcome) => send(outcome));
+serve((message) => send(message));

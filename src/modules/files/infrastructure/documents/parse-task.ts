@@ -18,5 +18,8 @@ export type ParserMessage = { task: ParseTask } | { chunk: Uint8Array } | { end:
  */
 export type ParseOutcome = { text: string } | { overLimit: string } | { unreadable: string };
 
+/** What a parser process sends: that it is ready (its libraries loaded), then one outcome per task. */
+export type ParserReply = { ready: true } | { outcome: ParseOutcome };
+
 /** A document past one of the parser's limits; its message names the limit and its setting. */
 export class ParseLimitExceeded extends Error {}

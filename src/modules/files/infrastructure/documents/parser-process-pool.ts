@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type {
   ParseOutcome,
   ParserMessage,
+  ParserReply,
   ParseTask,
 } from 'src/modules/files/infrastructure/documents/parse-task';
 
@@ -14,7 +15,7 @@ export interface ParserProcessPoolOptions {
   processes: number;
   /** V8 heap (old generation) of each process, in MiB. */
   heapMb: number;
-  /** Wall-clock limit of one document, from its turn to its outcome. */
+  /** Wall-clock limit of one document, from its first byte to its outcome; and of a new process's start. */
   timeoutMs: number;
   /** A process without work for this long ends, giving its memory back. */
   idleMs: number;
@@ -112,6 +113,7 @@ class ParserProcess {
   private endedFor: ParserEnd | null = null;
   private heapExhausted = false;
   private readonly closed: Promise<void>;
+  private readonly ready: Promise<void>;
   private idleTimer: NodeJS.Timeout | undefined;
   private settle: ((outcome: ParseOutcome | ParserProcessFailed) => void) | null = null;
 
@@ -131,7 +133,12 @@ class ParserProcess {
       this.heapExhausted ||= (carry + text).includes(HEAP_EXHAUSTED);
       carry = text.slice(-HEAP_EXHAUSTED.length);
     });
-    this.child.on('message', (outcome: ParseOutcome) => this.settle?.(outcome));
+    let started: () => void;
+    this.ready = new Promise((resolve) => (started = resolve));
+    this.child.on('message', (reply: ParserReply) => {
+      if ('ready' in reply) started();
+      else this.settle?.(reply.outcome);
+    });
     // A spawn or channel error ends the process; its `close` ends the parse.
     this.child.on('error', () => this.kill());
     this.closed = new Promise((resolve) =>
@@ -162,27 +169,33 @@ class ParserProcess {
 
   async parse(task: ParseTask, open: () => Promise<Readable>, timeoutMs: number): Promise<ParseOutcome> {
     const settled = new Promise<ParseOutcome | ParserProcessFailed>((resolve) => (this.settle = resolve));
-    const timer = setTimeout(() => {
+    const expire = () => {
       this.endedFor ??= 'timeout';
       this.kill();
-    }, timeoutMs);
+    };
+    // A new process's start (loading the parsing libraries) has a limit of its own, not the document's.
+    let timer = setTimeout(expire, timeoutMs);
     let content: Readable | undefined;
+    let midDocument = false;
     const feed = async () => {
-      if (!(await this.send({ task }))) return;
+      await this.ready;
+      clearTimeout(timer);
+      timer = setTimeout(expire, timeoutMs);
       content = await open();
+      if (!(midDocument = await this.send({ task }))) return;
       for await (const chunk of content as AsyncIterable<Buffer>) {
         if (!(await this.send({ chunk }))) return;
       }
       await this.send({ end: true });
     };
     try {
-      // Bytes that cannot be read leave the process mid-document: it is ended, and the error is the parse's.
       const outcome = await Promise.race([
         settled,
         feed().then(
           () => settled,
           (error: unknown) => {
-            this.kill();
+            // Bytes that stop coming leave the process mid-document: it is ended, and the error is the parse's.
+            if (midDocument) this.kill();
             throw error;
           },
         ),

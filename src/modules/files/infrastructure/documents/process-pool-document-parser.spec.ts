@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { Readable } from 'node:stream';
 import { loadAppConfig } from 'src/platform/config/app-config';
@@ -10,8 +10,8 @@ import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
 const MIB = 1024 * 1024;
 const limit = { maxBytes: 1024, reason: 'test' };
 const open = (bytes: Buffer) => async () => Readable.from([bytes]);
-/** 20,000 pages take pdf.js far longer than the time limits below. */
-const longPdf = pdfOf(['page'], 20_000);
+/** 60,000 pages (9 MB) take pdf.js several seconds, far longer than the time limit below. */
+const longPdf = pdfOf(['page'], 60_000);
 
 interface ParserProcess {
   pid: number;
@@ -19,30 +19,32 @@ interface ParserProcess {
   nice: number;
 }
 
-/** This process's children that run the document parser, from /proc (Linux). */
-async function parserProcesses(): Promise<ParserProcess[]> {
+/**
+ * This process's children that run the document parser, from /proc (Linux). Read synchronously: a
+ * scan of every process's `stat` takes milliseconds so, where awaiting each read took the CPU the
+ * parsers under test need.
+ */
+function parserProcesses(): ParserProcess[] {
   const found: ParserProcess[] = [];
-  for (const entry of await readdir('/proc')) {
+  for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const [stat, cmdline] = await Promise.all([
-      readFile(`/proc/${entry}/stat`, 'utf8'),
-      readFile(`/proc/${entry}/cmdline`, 'utf8'),
-    ]).catch(() => ['', '']);
-    // After the command's name in parentheses: state, ppid, … nice is the 17th field from there.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const argv = cmdline.split('\0').filter(Boolean);
-    if (
-      Number(fields[1]) !== process.pid ||
-      !argv.some((arg) => arg.endsWith('document-parser.process.js'))
-    ) {
-      continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After the command's name in parentheses: state, ppid, … nice is the 17th field from there.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid) continue;
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (argv.some((arg) => arg.endsWith('document-parser.process.js'))) {
+        found.push({ pid: Number(entry), argv, nice: Number(fields[16]) });
+      }
+    } catch {
+      // The process ended while it was read.
     }
-    found.push({ pid: Number(entry), argv, nice: Number(fields[16]) });
   }
   return found;
 }
 
-/** Every parser process seen while `work` runs, sampled every 50 ms, and the most seen at once. */
+/** Every parser process seen while `work` runs, sampled every 100 ms, and the most seen at once. */
 async function watchParsers<T>(
   work: Promise<T>,
 ): Promise<{ seen: Map<number, ParserProcess>; most: number }> {
@@ -51,10 +53,10 @@ async function watchParsers<T>(
   let done = false;
   const settled = work.finally(() => (done = true)).catch(() => undefined);
   while (!done) {
-    const now = await parserProcesses();
+    const now = parserProcesses();
     most = Math.max(most, now.length);
     for (const parser of now) seen.set(parser.pid, parser);
-    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 50))]);
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 100))]);
   }
   return { seen, most };
 }
@@ -88,13 +90,13 @@ describe('ProcessPoolDocumentParser', () => {
     } finally {
       await parser.onApplicationShutdown();
     }
-    expect(await parserProcesses()).toEqual([]);
+    expect(parserProcesses()).toEqual([]);
   });
 
   it('kills a parse that passes DOCUMENT_PARSE_TIMEOUT_MS, naming it, and the next document waiting parses in a new process', async () => {
     const { parser, warnings } = parserWith({
       DOCUMENT_PARSE_PROCESSES: '1',
-      DOCUMENT_PARSE_TIMEOUT_MS: '1500',
+      DOCUMENT_PARSE_TIMEOUT_MS: '3000',
       PDF_MAX_PAGES: '100000',
     });
     try {
@@ -108,13 +110,13 @@ describe('ProcessPoolDocumentParser', () => {
       const { seen, most } = await watchParsers(Promise.all([slowOutcome, next]));
       expect(await slowOutcome).toMatchObject({
         code: 'file_too_large',
-        message: 'Reading this PDF file took longer than DOCUMENT_PARSE_TIMEOUT_MS allows (1500 ms).',
+        message: 'Reading this PDF file took longer than DOCUMENT_PARSE_TIMEOUT_MS allows (3000 ms).',
       });
       expect(await next).toBe('Still here');
       expect(most).toBe(1);
       const [killed] = seen.keys();
       // The killed process is gone; the document after it was parsed by a new one, now idle.
-      const idle = (await parserProcesses()).map((child) => child.pid);
+      const idle = parserProcesses().map((child) => child.pid);
       expect(idle).toHaveLength(1);
       expect(idle).not.toContain(killed);
       expect(warnings).toEqual([
@@ -152,7 +154,10 @@ describe('ProcessPoolDocumentParser', () => {
         (error: Error) => error,
       );
       let victim: ParserProcess | undefined;
-      while (!victim) [victim] = await parserProcesses();
+      while (!victim) {
+        [victim] = parserProcesses();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       // As the kernel's out-of-memory killer would.
       process.kill(victim.pid, 'SIGKILL');
       const error = await killed;
@@ -163,7 +168,32 @@ describe('ProcessPoolDocumentParser', () => {
         { kind: 'pdf', reason: 'crash', detail: 'Ended unexpectedly (signal SIGKILL).' },
       ]);
       expect(await parser.text('docx', open(docxOf(['Replaced'])), limit)).toBe('Replaced');
-      expect((await parserProcesses()).map((child) => child.pid)).not.toContain(victim.pid);
+      expect(parserProcesses().map((child) => child.pid)).not.toContain(victim.pid);
+    } finally {
+      await parser.onApplicationShutdown();
+    }
+  });
+
+  it('fails a document whose bytes cannot be read from storage with that error, and parses the next one', async () => {
+    const { parser } = parserWith({ DOCUMENT_PARSE_PROCESSES: '1' });
+    try {
+      await expect(
+        parser.text(
+          'pdf',
+          async () => {
+            throw new Error('No such blob');
+          },
+          limit,
+        ),
+      ).rejects.toThrow('No such blob');
+      const cut = async function* () {
+        yield longPdf.subarray(0, 64 * 1024);
+        throw new Error('Connection reset');
+      };
+      await expect(parser.text('pdf', async () => Readable.from(cut()), limit)).rejects.toThrow(
+        'Connection reset',
+      );
+      expect(await parser.text('docx', open(docxOf(['Whole'])), limit)).toBe('Whole');
     } finally {
       await parser.onApplicationShutdown();
     }
@@ -176,6 +206,6 @@ describe('ProcessPoolDocumentParser', () => {
     await expect(parser.text('docx', open(docxOf(['After'])), limit)).rejects.toThrow(
       'The document parsers are stopped.',
     );
-    expect(await parserProcesses()).toEqual([]);
+    expect(parserProcesses()).toEqual([]);
   });
 });
