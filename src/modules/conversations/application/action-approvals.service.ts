@@ -1,22 +1,8 @@
 import { Caller } from 'src/platform/auth/caller';
-import type { ActionView } from 'src/modules/conversations/application/action-views';
+import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
 
 /** What `validate-action` takes. */
 export type ApprovalAnswer = 'approved' | 'rejected';
-
-/** A call waiting for approval, as `actions/blocked` lists it. */
-export interface BlockedActionView {
-  conversationId: string;
-  messageId: string;
-  configurationId: string;
-  actionId: string;
-  functionCallName: string;
-  inputs: Record<string, unknown>;
-  metadata: { toolName: string; mcpServerName: string; agentName: string };
-  createdAt: number;
-  /** ms since the epoch: unanswered by then, the call is declined. */
-  expiresAt: number | null;
-}
 
 /**
  * Port: the answers to tool calls that wait for approval, and what waits, as the routes of a

@@ -35,10 +35,7 @@ export interface AgentAnswer {
 /** The agent message an answer writes to, and its conversation. */
 export type AnswerTarget = Pick<AgentAnswer, 'conversation' | 'message'>;
 
-/**
- * The agent messages of conversations: created at the next ranks, filled while generating, then
- * finished once. The runtime writes its answers through this service; the runs themselves are its own.
- */
+/** Agent messages: created at the next ranks, filled while generating, finished once (by the runtime's runs). */
 @Injectable()
 export class AgentMessagesService {
   constructor(
@@ -152,6 +149,8 @@ export class AgentMessagesService {
     classification: TokensClassification = 'tokens',
   ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
+      // The edit or cancellation that stops this message holds the append lock when it updates it.
+      await this.events.lockForAppend(conversation.id);
       if (!(await this.messages.saveProgress(conversation.workspaceId, message.id, contentSoFar)))
         return false;
       await this.events.append(conversation.workspaceId, conversation.id, {
@@ -178,6 +177,7 @@ export class AgentMessagesService {
   ): Promise<boolean> {
     const { conversation, message } = run;
     return this.unitOfWork.run(async () => {
+      await this.events.lockForAppend(conversation.id);
       if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
       await this.inProcessEvents.emitInTransaction('conversation.agent_message_finished', {
         workspaceId: conversation.workspaceId,

@@ -7,12 +7,12 @@ import { AgentsService } from 'src/modules/agents/application/agents.service';
 import {
   ActionApprovalsService,
   ApprovalAnswer,
-  BlockedActionView,
 } from 'src/modules/conversations/application/action-approvals.service';
-import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
+import { renderAction } from 'src/modules/conversations/application/action-views';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 import type { RunAction } from 'src/modules/runtime/domain/run-action';

@@ -1,6 +1,4 @@
-/** What became of a tool call an agent message made. */
-export type AnswerActionStatus =
-  'running' | 'succeeded' | 'failed' | 'blocked_validation_required' | 'denied';
+import type { ActionOutput, ActionStatus } from 'src/modules/conversations/domain/action';
 
 /** A tool call of an agent message, as the message's views show it. */
 export interface AnswerAction {
@@ -13,8 +11,8 @@ export interface AnswerAction {
   mcpServerName: string;
   toolName: string;
   params: Record<string, unknown>;
-  status: AnswerActionStatus;
-  output: { type: 'text'; text: string }[] | null;
+  status: ActionStatus;
+  output: ActionOutput | null;
   createdAt: Date;
   executionDurationMs: number | null;
 }
