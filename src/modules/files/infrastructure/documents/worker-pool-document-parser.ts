@@ -2,9 +2,9 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Piscina } from 'piscina';
-import { AppConfig, DocumentParsingSettings } from 'src/platform/config/app-config';
 import { DocumentKind, DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileTooLarge } from 'src/modules/files/domain/files.errors';
+import { DocumentParsingSettings, FilesConfig } from 'src/modules/files/files.config';
 import type { TextLimit } from 'src/modules/files/domain/text-extraction';
 import type { ParseOutcome, ParseTask } from 'src/modules/files/infrastructure/documents/parse-task';
 
@@ -29,9 +29,9 @@ export class WorkerPoolDocumentParser extends DocumentParser implements OnApplic
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(config: AppConfig) {
+  constructor(config: FilesConfig) {
     super();
-    this.settings = config.files.parsing;
+    this.settings = config.parsing;
     this.pool = new Piscina({
       filename: WORKER_FILE,
       name: 'parseDocument',
