@@ -1,4 +1,3 @@
-import { loadAppConfig } from 'src/platform/config/app-config';
 import type { MessagePosted } from 'src/platform/events/in-process-events';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
@@ -10,6 +9,7 @@ import type { ActionRepository } from 'src/modules/conversations/application/por
 import type { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import type { Mention } from 'src/modules/conversations/domain/message';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { RecordingAccessChanges } from 'test/fakes/access-changes';
 import { FakeClock } from 'test/fakes/clock';
 import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-repository';
@@ -96,7 +96,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     noToolCalls,
     { declineWaiting: async () => undefined } as unknown as AgentActionsService,
     fragmentRepository,
-    loadAppConfig({}),
+    ConversationsConfig.from({}),
     eventLog,
     unitOfWork,
     inProcessEvents,
