@@ -1,10 +1,11 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
+import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { ClockModule } from 'src/platform/clock/clock.module';
-import { AppConfig } from 'src/platform/config/app-config';
+import type { Configuration } from 'src/platform/config/configuration';
+import { ConfigurationModule } from 'src/platform/config/configuration.module';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
@@ -22,32 +23,19 @@ import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
 import { McpModule } from 'src/platform/mcp/mcp.module';
 
-@Global()
-@Module({})
-class AppConfigModule {
-  static register(config: AppConfig): DynamicModule {
-    return {
-      module: AppConfigModule,
-      providers: [{ provide: AppConfig, useValue: config }],
-      exports: [AppConfig],
-    };
-  }
-}
-
 @Module({})
 export class AppModule {
   /** The validated configuration and the resolved database URL come from the caller (main, CLI, tests). */
   static forRoot(
-    config: AppConfig,
+    configuration: Configuration,
     databaseUrl: string,
     logOutput: 'stdout' | 'stderr' = 'stdout',
   ): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
-        AppConfigModule.register(config),
-        LoggingModule.forRoot(config.logLevel, logOutput),
+        ConfigurationModule.register(configuration),
+        LoggingModule.forRoot(configuration.get(PlatformConfig).logLevel, logOutput),
         ClockModule,
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,

@@ -46,8 +46,11 @@ describe('in-process events', () => {
   beforeAll(async () => {
     t = await createTestApp({
       controllers: [TestListeners],
-      config: {
-        runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      env: {
+        RUN_HEARTBEAT_MS: 1000,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 8,
       },
     });
     unitOfWork = t.app.get(TypeormUnitOfWork);

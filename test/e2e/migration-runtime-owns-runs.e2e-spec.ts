@@ -20,9 +20,11 @@ type AgentMessage = ListedMessage & {
 const appOn = (databaseUrl: string) =>
   createTestApp({
     databaseUrl,
-    config: {
-      runs: { heartbeatMs: 100, staleAfterMs: 1_000, localModelChunkDelayMs: 0, concurrency: 8 },
-      tools: { approvalPollMs: 100 },
+    env: {
+      RUN_HEARTBEAT_MS: 100,
+      RUN_STALE_AFTER_MS: 1_000,
+      LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+      TOOL_APPROVAL_POLL_MS: 100,
     },
   });
 

@@ -1,4 +1,3 @@
-import { loadAppConfig } from 'src/platform/config/app-config';
 import type { MessagePosted } from 'src/platform/events/in-process-events';
 import {
   AgentAnswer,
@@ -13,6 +12,7 @@ import { AnswerAction, AnswerActions } from 'src/modules/conversations/applicati
 import type { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import type { Mention } from 'src/modules/conversations/domain/message';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { RecordingAccessChanges } from 'test/fakes/access-changes';
 import { FakeClock } from 'test/fakes/clock';
 import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-repository';
@@ -106,7 +106,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     messageRepository,
     options.answerActions ?? new NoAnswerActions(),
     fragmentRepository,
-    loadAppConfig({}),
+    ConversationsConfig.from({}),
     eventLog,
     unitOfWork,
     inProcessEvents,

@@ -1,5 +1,6 @@
-import { loadAppConfig } from 'src/platform/config/app-config';
+import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import type { FileAttachmentsService } from 'src/modules/files/application/file-attachments.service';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
@@ -11,6 +12,7 @@ import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 import { InMemoryAgentRunRepository } from 'test/fakes/agent-run-repository';
 import { FakeClock } from 'test/fakes/clock';
 import { conversationsContext } from 'test/fakes/conversations-context';
@@ -44,7 +46,8 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
   });
   const { directory, eventLog, inProcessEvents, log } = conversations;
   // The quickest poll the settings allow: a waiting call sees a clock moved past its deadline at once.
-  const config = loadAppConfig({ TOOL_APPROVAL_POLL_MS: '10', ...options.env });
+  const config = RuntimeConfig.from({ TOOL_APPROVAL_POLL_MS: '10', ...options.env });
+  const mcp = McpConfig.from({});
   const actions = new AgentActionsService(
     runRepository,
     conversations.answerEffects,
@@ -75,9 +78,9 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
   const model = new ScriptedModel(options.model ?? (() => [{ type: 'text', text: 'Done.' }]));
   const models = new ScriptedModelProviders(model);
   const toolServer = new FakeToolServer(options.tools ?? []);
-  const toolCalls = new ToolCallsService(actions, config, clock);
+  const toolCalls = new ToolCallsService(actions, config, mcp, clock);
   const slots = new RunSlots(config, new UrgentWork());
-  const subAgents = new SubAgentRunsService(directory.agents, toolServer.tools, models, slots, config);
+  const subAgents = new SubAgentRunsService(directory.agents, toolServer.tools, models, slots, config, mcp);
   const noImages = {
     imageOfFragment: async () => null,
   } satisfies Pick<FileAttachmentsService, 'imageOfFragment'> as unknown as FileAttachmentsService;
@@ -89,7 +92,7 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
     subAgents,
     runRepository,
     models,
-    new ModelHistoryService(noImages, config),
+    new ModelHistoryService(noImages, ConversationsConfig.from({})),
     unitOfWork,
     clock,
     log,

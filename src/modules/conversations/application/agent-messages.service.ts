@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
-import { AppConfig } from 'src/platform/config/app-config';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog, TokensClassification } from 'src/platform/events/conversation-event';
 import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
@@ -9,6 +8,7 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import type { AgentDetails } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
@@ -45,7 +45,7 @@ export class AgentMessagesService {
     private readonly messages: MessageRepository,
     private readonly actions: AnswerActions,
     private readonly fragments: ContentFragmentRepository,
-    private readonly config: AppConfig,
+    private readonly config: ConversationsConfig,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,

@@ -1,6 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AppConfig } from 'src/platform/config/app-config';
 import {
   ActionAnswered,
   AgentMessageCancelled,
@@ -14,6 +13,7 @@ import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /**
  * Answers mentions outside the HTTP request: the loop and lifecycle of agent runs (what a run does
@@ -40,7 +40,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly runs: AgentRunsService,
     private readonly recovery: RunRecoveryService,
     private readonly toolCalls: ToolCallsService,
-    private readonly config: AppConfig,
+    private readonly config: RuntimeConfig,
     private readonly slots: RunSlots,
   ) {}
 
