@@ -159,11 +159,16 @@ class ParserProcess {
 
   wake(): this {
     clearTimeout(this.idleTimer);
+    this.child.ref();
+    this.child.channel?.ref();
     return this;
   }
 
+  /** Idle, it keeps nothing of the service's running (a CLI that parsed a document may exit). */
   rest(idleMs: number): this {
-    this.idleTimer = setTimeout(() => void this.end('shutdown'), idleMs);
+    this.idleTimer = setTimeout(() => void this.end('shutdown'), idleMs).unref();
+    this.child.unref();
+    this.child.channel?.unref();
     return this;
   }
 
