@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { loadAppConfig } from 'src/platform/config/app-config';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
+import { ParserProcessPool } from 'src/modules/files/infrastructure/documents/parser-process-pool';
 import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
 import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
 
@@ -215,6 +217,31 @@ describe('ProcessPoolDocumentParser', () => {
       expect(await parser.text('docx', open(docxOf(['Whole'])), limit)).toBe('Whole');
     } finally {
       await parser.onApplicationShutdown();
+    }
+  });
+
+  it('ends a process idle for its idle time, and starts a new one for the next document', async () => {
+    const pool = new ParserProcessPool({
+      modulePath: join(__dirname, 'document-parser.process.js'),
+      processes: 1,
+      heapMb: 128,
+      timeoutMs: 240_000,
+      idleMs: 500,
+      niceness: 10,
+    });
+    const task = { kind: 'docx' as const, limit, docxMaxUnzippedBytes: MIB, pdfMaxPages: 1 };
+    try {
+      expect(await pool.run(task, open(docxOf(['First'])))).toEqual({ text: 'First' });
+      const [first] = parserProcesses();
+      expect(first).toBeDefined();
+      for (let waited = 0; parserProcesses().length > 0 && waited < 30_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(parserProcesses()).toEqual([]);
+      expect(await pool.run(task, open(docxOf(['Second'])))).toEqual({ text: 'Second' });
+      expect(parserProcesses().map((child) => child.pid)).not.toContain(first.pid);
+    } finally {
+      await pool.close();
     }
   });
 
