@@ -4,9 +4,13 @@ import { Clock } from 'src/platform/clock/clock';
 import { AppConfig } from 'src/platform/config/app-config';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog, TokensClassification } from 'src/platform/events/conversation-event';
-import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
+import {
+  AgentMessageCancelled,
+  MessagePosted,
+} from 'src/modules/conversations/application/conversations.events';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
@@ -274,7 +278,7 @@ export class AgentMessagesService {
         { status: 'cancelled', content: message.content, error: null },
       );
       if (cancelled) {
-        this.inProcessEvents.emitAfterCommit('conversation.agent_message_cancelled', {
+        this.inProcessEvents.emitAfterCommit(AgentMessageCancelled, {
           messageId: message.id,
         });
       }
