@@ -1,15 +1,15 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { ClockModule } from 'src/platform/clock/clock.module';
 import { AppConfig } from 'src/platform/config/app-config';
+import { AppConfigModule } from 'src/platform/config/app-config.module';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
 import { HealthModule } from 'src/platform/health/health.module';
-import { AgentStatisticsModule } from 'src/modules/agents/agent-statistics.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
@@ -21,18 +21,8 @@ import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
 import { McpModule } from 'src/platform/mcp/mcp.module';
-
-@Global()
-@Module({})
-class AppConfigModule {
-  static register(config: AppConfig): DynamicModule {
-    return {
-      module: AppConfigModule,
-      providers: [{ provide: AppConfig, useValue: config }],
-      exports: [AppConfig],
-    };
-  }
-}
+import { CrossContextPortsModule } from 'src/platform/wiring/cross-context-ports.module';
+import { crossContextPorts } from 'src/composition/cross-context-ports';
 
 @Module({})
 export class AppModule {
@@ -65,7 +55,7 @@ export class AppModule {
         DataSourcesModule,
         FilesModule,
         FeedbackModule,
-        AgentStatisticsModule,
+        CrossContextPortsModule.bind(crossContextPorts),
       ],
     };
   }
