@@ -11,7 +11,6 @@
 import { cruise } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const CONTEXT = /^src\/modules\/([^/]+)\//;
 
@@ -27,7 +26,7 @@ const CONTEXT = /^src\/modules\/([^/]+)\//;
  * @param {string} projectRoot
  * @returns {Promise<{ fileCycles: FileCycle[], contextCycles: ContextCycle[] }>}
  */
-export async function findImportCycles(projectRoot) {
+async function findImportCycles(projectRoot) {
   const tsConfig = join(projectRoot, 'tsconfig.json');
   const { output } = await cruise(
     ['src'],
@@ -170,7 +169,7 @@ function cycleWithin(graph, group) {
   return { group: [...group], nodes, imports };
 }
 
-/** Runs as `npm run lint`'s cycle check: prints each cycle and fails when there is one. */
+/** Checks the project of the working directory: prints each cycle and fails when there is one. */
 async function main() {
   const { fileCycles, contextCycles } = await findImportCycles(process.cwd());
   for (const { files } of fileCycles) console.error(`File import cycle: ${files.join(' → ')}`);
@@ -186,4 +185,7 @@ async function main() {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
