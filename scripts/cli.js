@@ -7,7 +7,14 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const entry = join(root, 'dist', 'src', 'cli.js');
-const sources = ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const sources = [
+  'src',
+  'migrations',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'nest-cli.json',
+  'package-lock.json',
+];
 
 /** The newest modification time under `path` (a file or a folder), 0 when it does not exist. */
 function newest(path) {

@@ -161,6 +161,8 @@ export class AgentMessagesService {
     classification: TokensClassification = 'tokens',
   ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
+      // The edit or cancellation that stops this message holds the append lock when it updates it.
+      await this.events.lockForAppend(run.conversation.id);
       if (!(await this.messages.saveProgress(run.caller.workspaceId, run.message.id, contentSoFar)))
         return false;
       await this.events.append(run.caller.workspaceId, run.conversation.id, {
@@ -186,6 +188,7 @@ export class AgentMessagesService {
   ): Promise<boolean> {
     const { conversation, message } = run;
     return this.unitOfWork.run(async () => {
+      await this.events.lockForAppend(conversation.id);
       if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
       if (outcome.status !== 'succeeded')
         await this.agentActions.declineWaiting(conversation, message, WAITING_DECLINED[outcome.status]);
