@@ -26,11 +26,11 @@ export interface FilesSettings {
   parsing: DocumentParsingSettings;
 }
 
-/** Limits of reading the text of PDF and DOCX files (in worker threads); over one, the file fails naming it. */
+/** Limits of reading the text of PDF and DOCX files (in child processes); over one, the file fails naming it. */
 export interface DocumentParsingSettings {
-  /** Documents read at once, each in its own worker thread; more wait their turn. */
-  threads: number;
-  /** Heap of each worker thread, in MiB. */
+  /** Documents read at once, each in a parser process of its own; more wait their turn. */
+  processes: number;
+  /** Heap of each parser process, in MiB. */
   heapMb: number;
   /** Wall-clock limit of reading one document. */
   timeoutMs: number;
@@ -337,13 +337,23 @@ function readFilesSettings(env: Env): FilesSettings {
       audio: maxMiB('FILE_MAX_MB_AUDIO', 100),
     },
     parsing: {
-      threads: readInteger(env, 'DOCUMENT_PARSE_THREADS', 2, 1, 64),
+      processes: readParseProcesses(env),
       heapMb: readInteger(env, 'DOCUMENT_PARSE_HEAP_MB', 512, 64, 16_384),
       timeoutMs: readDuration(env, 'DOCUMENT_PARSE_TIMEOUT_MS', 60_000),
       docxMaxUnzippedBytes: readInteger(env, 'DOCX_MAX_UNZIPPED_MB', 8, 1, 1_024) * MIB,
       pdfMaxPages: readInteger(env, 'PDF_MAX_PAGES', 2_000, 1, 1_000_000),
     },
   };
+}
+
+function readParseProcesses(env: Env): number {
+  // Renamed when parsing moved from threads to processes: an old setting must not be ignored quietly.
+  if (env.DOCUMENT_PARSE_THREADS !== undefined) {
+    throw new ConfigError(
+      'DOCUMENT_PARSE_THREADS is now DOCUMENT_PARSE_PROCESSES (documents are parsed in child processes): rename it.',
+    );
+  }
+  return readInteger(env, 'DOCUMENT_PARSE_PROCESSES', 2, 1, 64);
 }
 
 /** S3's bucket naming rules (lower case, digits, dots, hyphens; 3 to 63 characters). */
