@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { InProcessEvents, MemberRemoved, OnEventInTransaction } from 'src/platform/events/in-process-events';
+import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
+import { ActionAnswered } from 'src/modules/conversations/application/conversations.events';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { renderAction } from 'src/modules/conversations/application/action-views';
@@ -60,7 +62,7 @@ export class ActionApprovalsService {
               output: [{ type: 'text', text: DECLINED_TEXT }],
               executionDurationMs: 0,
             });
-      if (done) this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
+      if (done) this.inProcessEvents.emitAfterCommit(ActionAnswered, { actionId: action.id });
       return done;
     });
     const now = await this.actions.current(action);
@@ -76,11 +78,11 @@ export class ActionApprovalsService {
    * A member who leaves takes their waiting tool calls along: each is declined with the removal, so
    * a later approval finds nothing to run, and their runs go on as after a refusal.
    */
-  @OnEventInTransaction('workspace.member_removed')
+  @OnEventInTransaction(MemberRemoved)
   async declineForRemovedMember({ workspaceId, user }: MemberRemoved): Promise<void> {
     const declined = await this.actions.declineAwaitingApprover(workspaceId, user.id, APPROVER_LEFT_TEXT);
     for (const action of declined)
-      this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
+      this.inProcessEvents.emitAfterCommit(ActionAnswered, { actionId: action.id });
   }
 
   /** The calls of a conversation that wait for approval, oldest first. */

@@ -24,6 +24,7 @@ import {
   DOCUMENT_TITLE_MAX,
 } from 'src/modules/data-sources/domain/document';
 import { SEARCH_QUERY_MAX, TOP_K_MAX, TOP_K_MIN } from 'src/modules/data-sources/domain/document-search';
+import { FilesConfig } from 'src/modules/files/files.config';
 
 /** Lists are capped by the configured limits (400 naming them); this bound only keeps bodies small. */
 const LIST_MAX = 1000;
@@ -74,7 +75,7 @@ export function documentBodyLimit(maxTextBytes: number): number {
   return 3 * maxTextBytes + JSON_BODY_LIMIT_BYTES;
 }
 
-@JsonBodyLimit((config) => documentBodyLimit(config.documents.maxTextBytes))
+@JsonBodyLimit(FilesConfig, (files) => documentBodyLimit(files.documentMaxTextBytes))
 export class UpsertDocumentDto {
   /** @example "Refund policy" */
   @IsOptional()

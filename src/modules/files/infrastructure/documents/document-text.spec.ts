@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { loadAppConfig } from 'src/platform/config/app-config';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
 import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import type { FileRecord, FileUseCase } from 'src/modules/files/domain/file';
 import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
+import { FilesConfig } from 'src/modules/files/files.config';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -13,9 +14,14 @@ const log = {
   warn: () => undefined,
   error: () => undefined,
 } as unknown as OperatorLog;
-const config = loadAppConfig({ CONTENT_FRAGMENT_BUDGET_BYTES: '2048', PDF_MAX_PAGES: '3' });
+const config = FilesConfig.from({ PDF_MAX_PAGES: '3' });
 const parser = new ProcessPoolDocumentParser(config, log);
-const texts = new FileTextsService(parser, config, log);
+const texts = new FileTextsService(
+  parser,
+  config,
+  ConversationsConfig.from({ CONTENT_FRAGMENT_BUDGET_BYTES: '2048' }),
+  log,
+);
 
 function extract(contentType: string, bytes: Buffer, useCase: FileUseCase = 'conversation') {
   const file = { sId: 'fil_x', contentType, useCase } as FileRecord;

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { loadAppConfig } from 'src/platform/config/app-config';
+import { FilesConfig } from 'src/modules/files/files.config';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
 import { ParserProcessPool } from 'src/modules/files/infrastructure/documents/parser-process-pool';
 import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
@@ -75,7 +75,7 @@ function parserWith(env: Record<string, string>) {
     warn: (_context: string, fields: Record<string, unknown>) => warnings.push(fields),
     error: () => undefined,
   } as unknown as OperatorLog;
-  return { parser: new ProcessPoolDocumentParser(loadAppConfig(env), log), warnings };
+  return { parser: new ProcessPoolDocumentParser(FilesConfig.from(env), log), warnings };
 }
 
 describe('ProcessPoolDocumentParser', () => {

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppConfig, DocumentParsingSettings } from 'src/platform/config/app-config';
+import { DocumentParsingSettings, FilesConfig } from 'src/modules/files/files.config';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { DocumentKind, DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileTooLarge } from 'src/modules/files/domain/files.errors';
@@ -31,11 +31,11 @@ export class ProcessPoolDocumentParser extends DocumentParser implements OnAppli
   private readonly pool: ParserProcessPool;
 
   constructor(
-    config: AppConfig,
+    config: FilesConfig,
     private readonly log: OperatorLog,
   ) {
     super();
-    this.settings = config.files.parsing;
+    this.settings = config.parsing;
     this.pool = new ParserProcessPool({
       modulePath: PARSER_SCRIPT,
       processes: this.settings.processes,
