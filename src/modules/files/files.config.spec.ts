@@ -13,7 +13,7 @@ describe('FilesConfig', () => {
       maxBytes: { image: 5 * MIB, document: 50 * MIB, audio: 100 * MIB },
       documentMaxTextBytes: 5_000_000,
       parsing: {
-        threads: 2,
+        processes: 2,
         heapMb: 512,
         timeoutMs: 60_000,
         docxMaxUnzippedBytes: 8 * MIB,
@@ -32,7 +32,7 @@ describe('FilesConfig', () => {
       FILE_MAX_MB_DOCUMENT: '2',
       FILE_MAX_MB_AUDIO: '3',
       DOCUMENT_MAX_TEXT_BYTES: '16777216',
-      DOCUMENT_PARSE_THREADS: '1',
+      DOCUMENT_PARSE_PROCESSES: '1',
       DOCUMENT_PARSE_HEAP_MB: '128',
       DOCUMENT_PARSE_TIMEOUT_MS: '5000',
       DOCX_MAX_UNZIPPED_MB: '4',
@@ -48,7 +48,13 @@ describe('FilesConfig', () => {
       sweepIntervalSeconds: 10,
       maxBytes: { image: MIB, document: 2 * MIB, audio: 3 * MIB },
       documentMaxTextBytes: 16_777_216,
-      parsing: { threads: 1, heapMb: 128, timeoutMs: 5_000, docxMaxUnzippedBytes: 4 * MIB, pdfMaxPages: 50 },
+      parsing: {
+        processes: 1,
+        heapMb: 128,
+        timeoutMs: 5_000,
+        docxMaxUnzippedBytes: 4 * MIB,
+        pdfMaxPages: 50,
+      },
       s3: {
         bucket: 'agent-files',
         endpoint: 'http://127.0.0.1:9000',
@@ -79,6 +85,11 @@ describe('FilesConfig', () => {
     [{ FILE_MAX_MB_IMAGE: '1.5' }, /^FILE_MAX_MB_IMAGE must be an integer between 1 and 10240, got "1.5"\.$/],
     [{ DOCUMENT_PARSE_HEAP_MB: '16' }, /^DOCUMENT_PARSE_HEAP_MB must be an integer between 64/],
     [{ PDF_MAX_PAGES: '0' }, /^PDF_MAX_PAGES must be an integer between 1/],
+    [
+      { DOCUMENT_PARSE_THREADS: '2' },
+      /^DOCUMENT_PARSE_THREADS is now DOCUMENT_PARSE_PROCESSES \(documents are parsed in child processes\): rename it\.$/,
+    ],
+    [{ DOCUMENT_PARSE_THREADS: '' }, /^DOCUMENT_PARSE_THREADS is now DOCUMENT_PARSE_PROCESSES/],
     [{ DOCX_MAX_UNZIPPED_MB: '1025' }, /^DOCX_MAX_UNZIPPED_MB must be an integer between 1 and 1024/],
     [{ FILE_SWEEP_INTERVAL_SECONDS: 'often' }, /^FILE_SWEEP_INTERVAL_SECONDS must be an integer/],
     [

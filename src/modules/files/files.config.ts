@@ -90,24 +90,24 @@ const filesConfig = ConfigSchema.of({
       "UTF-8 bytes of a document's text (at most 16 MiB); the upsert route's body limit is three times this plus 1 MiB.",
   }),
   parsing: {
-    threads: integer('DOCUMENT_PARSE_THREADS', {
+    processes: integer('DOCUMENT_PARSE_PROCESSES', {
       default: 2,
       min: 1,
       max: 64,
       description:
-        'PDF and DOCX files read at once, each in a worker thread of its own; more wait their turn ([files](decisions/files.md#reading-untrusted-documents)).',
-    }),
+        'PDF and DOCX files read at once, each in a child process; more wait ([files](decisions/files.md#reading-untrusted-documents)).',
+    }).renamedFrom('DOCUMENT_PARSE_THREADS', 'documents are parsed in child processes'),
     heapMb: integer('DOCUMENT_PARSE_HEAP_MB', {
       default: 512,
       min: 64,
       max: 16_384,
       description:
-        'Heap of each document-reading thread, in MiB; a document that needs more fails with 400 `file_too_large` naming this.',
+        'Heap of each document-reading process (`--max-old-space-size`), in MiB; a document that needs more fails with 400 `file_too_large` naming this.',
     }),
     timeoutMs: duration('DOCUMENT_PARSE_TIMEOUT_MS', {
       default: 60_000,
       description:
-        'Time one PDF or DOCX may take to read; past it its thread is ended and the file fails with 400 `file_too_large`.',
+        'Time one PDF or DOCX may take to read; past it its process is killed and the file fails with 400 `file_too_large`.',
     }),
     docxMaxUnzippedBytes: integer('DOCX_MAX_UNZIPPED_MB', {
       default: 8,

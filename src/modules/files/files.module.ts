@@ -9,7 +9,7 @@ import { DocumentParser } from 'src/modules/files/application/ports/document-par
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';
 import { FilesController } from 'src/modules/files/http/files.controller';
 import { FileUrls } from 'src/modules/files/http/file-urls';
-import { WorkerPoolDocumentParser } from 'src/modules/files/infrastructure/documents/worker-pool-document-parser';
+import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
 import { blobStorageProvider } from 'src/modules/files/infrastructure/blob-storage.provider';
 import { TypeormFileRepository } from 'src/modules/files/infrastructure/typeorm-file.repository';
 import { ExpiredFilesWorker } from 'src/modules/files/workers/expired-files.worker';
@@ -28,7 +28,7 @@ import { ExpiredFilesWorker } from 'src/modules/files/workers/expired-files.work
     FileUrls,
     ExpiredFilesWorker,
     { provide: FileRepository, useClass: TypeormFileRepository },
-    { provide: DocumentParser, useClass: WorkerPoolDocumentParser },
+    { provide: DocumentParser, useClass: ProcessPoolDocumentParser },
     blobStorageProvider,
   ],
   exports: [FilesService, FileAttachmentsService, FragmentFiles],

@@ -5,27 +5,14 @@ import { InProcessEvents, MemberRemoved, OnEventInTransaction } from 'src/platfo
 import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
-import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
+import { renderAction } from 'src/modules/conversations/application/action-views';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
 
 /** What `validate-action` takes. */
 export type ApprovalAnswer = 'approved' | 'rejected';
-
-/** A call waiting for approval, as `actions/blocked` lists it. */
-export interface BlockedActionView {
-  conversationId: string;
-  messageId: string;
-  configurationId: string;
-  actionId: string;
-  functionCallName: string;
-  inputs: Record<string, unknown>;
-  metadata: { toolName: string; mcpServerName: string; agentName: string };
-  createdAt: number;
-  /** ms since the epoch: unanswered by then, the call is declined. */
-  expiresAt: number | null;
-}
 
 export const DECLINED_TEXT = 'The user declined to run this tool. Do not call it again for this request.';
 

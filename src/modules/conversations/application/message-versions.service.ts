@@ -14,13 +14,11 @@ import {
   MessageWriter,
   UserMessageDraft,
 } from 'src/modules/conversations/application/message-writer.service';
-import {
-  UserMessageView,
-  renderAgentMessage,
-} from 'src/modules/conversations/application/message-views.loader';
+import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { AgentMessage, UserMessage, agentMentions } from 'src/modules/conversations/domain/message';
 

@@ -9,12 +9,10 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import {
-  UserMessageView,
-  renderUserMessage,
-} from 'src/modules/conversations/application/message-views.loader';
+import { renderUserMessage } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import { Conversation, deriveTitle } from 'src/modules/conversations/domain/conversation';
 import {
   Mention,

@@ -38,20 +38,22 @@ import {
   UpdateConversationDto,
 } from 'src/modules/conversations/http/dto/conversation.dto';
 import { toFragmentInputs, toMentions, toMessageInput } from 'src/modules/conversations/http/message-input';
+import { presentConversation } from 'src/modules/conversations/http/conversation.presenter';
 import {
-  AgentMessageResponse,
   ConversationDeletedResponse,
   ParticipantsResponse,
-} from 'src/modules/conversations/http/conversation-lifecycle.presenter';
+} from 'src/modules/conversations/http/schemas/conversation-lifecycle.schema';
 import {
   ConversationResponse,
   ConversationsResponse,
   CreatedConversationResponse,
+} from 'src/modules/conversations/http/schemas/conversation.schema';
+import {
+  AgentMessageResponse,
   MessageResponse,
   MessagesResponse,
   UserMessageResponse,
-  presentConversation,
-} from 'src/modules/conversations/http/conversation.presenter';
+} from 'src/modules/conversations/http/schemas/message.schema';
 import { PublicConversationContent } from 'src/modules/conversations/http/public-conversation';
 
 const DEFAULT_PAGE = 50;

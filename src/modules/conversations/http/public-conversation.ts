@@ -8,13 +8,13 @@ import { PAGE_MAX } from 'src/modules/conversations/application/conversations.se
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { AgentMessage } from 'src/modules/conversations/http/schemas/agent-message.schema';
+import { ContentFragment } from 'src/modules/conversations/http/schemas/content-fragment.schema';
 import {
-  AgentMessage,
-  ContentFragment,
   ConversationView,
   CreatedConversationResponse,
-  UserMessage,
-} from 'src/modules/conversations/http/conversation.presenter';
+} from 'src/modules/conversations/http/schemas/conversation.schema';
+import { UserMessage } from 'src/modules/conversations/http/schemas/user-message.schema';
 
 /** How long a public-family creation waits for the agent messages answering its message. */
 const ANSWERS_WAIT_MS = 10_000;

@@ -15,6 +15,7 @@ import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import type { WakeUpView } from 'src/modules/wakeups/application/views/wake-up.view';
 import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpNotFound } from 'src/modules/wakeups/domain/wakeups.errors';
 
@@ -151,7 +152,7 @@ export class WakeUpsService {
 }
 
 /** The wake-up as the API shows it; shared by the HTTP presenter and the event payload. */
-export function presentWakeUpEvent(wakeUp: WakeUp, conversationSId: string, ownerSId: string) {
+export function presentWakeUpEvent(wakeUp: WakeUp, conversationSId: string, ownerSId: string): WakeUpView {
   return {
     id: wakeUp.id,
     sId: wakeUp.sId,

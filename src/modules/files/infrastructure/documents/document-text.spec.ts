@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
 import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import type { FileRecord, FileUseCase } from 'src/modules/files/domain/file';
-import { WorkerPoolDocumentParser } from 'src/modules/files/infrastructure/documents/worker-pool-document-parser';
+import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
 import { FilesConfig } from 'src/modules/files/files.config';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
@@ -15,7 +15,7 @@ const log = {
   error: () => undefined,
 } as unknown as OperatorLog;
 const config = FilesConfig.from({ PDF_MAX_PAGES: '3' });
-const parser = new WorkerPoolDocumentParser(config);
+const parser = new ProcessPoolDocumentParser(config, log);
 const texts = new FileTextsService(
   parser,
   config,
@@ -106,25 +106,5 @@ describe('FileTextsService', () => {
       code: 'file_too_large',
       message: expect.stringMatching(/XML parts take \d+ bytes; DOCX_MAX_UNZIPPED_MB allows 8 MiB\.$/),
     });
-  });
-});
-
-describe('WorkerPoolDocumentParser limits', () => {
-  const limit = { maxBytes: 1024, reason: 'test' };
-  const open = (bytes: Buffer) => async () => Readable.from([bytes]);
-
-  it('ends a parse that passes DOCUMENT_PARSE_TIMEOUT_MS, and parses the next document', async () => {
-    const slow = new WorkerPoolDocumentParser(
-      FilesConfig.from({ DOCUMENT_PARSE_TIMEOUT_MS: '2000', PDF_MAX_PAGES: '100000' }),
-    );
-    try {
-      await expect(slow.text('pdf', open(pdfOf(['page'], 20_000)), limit)).rejects.toMatchObject({
-        code: 'file_too_large',
-        message: 'Reading this PDF file took longer than DOCUMENT_PARSE_TIMEOUT_MS allows (2000 ms).',
-      });
-      expect(await slow.text('docx', open(docxOf(['Still here'])), limit)).toBe('Still here');
-    } finally {
-      await slow.onApplicationShutdown();
-    }
   });
 });
