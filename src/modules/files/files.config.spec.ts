@@ -85,11 +85,7 @@ describe('FilesConfig', () => {
     [{ FILE_MAX_MB_IMAGE: '1.5' }, /^FILE_MAX_MB_IMAGE must be an integer between 1 and 10240, got "1.5"\.$/],
     [{ DOCUMENT_PARSE_HEAP_MB: '16' }, /^DOCUMENT_PARSE_HEAP_MB must be an integer between 64/],
     [{ PDF_MAX_PAGES: '0' }, /^PDF_MAX_PAGES must be an integer between 1/],
-    [
-      { DOCUMENT_PARSE_THREADS: '2' },
-      /^DOCUMENT_PARSE_THREADS is now DOCUMENT_PARSE_PROCESSES \(documents are parsed in child processes\): rename it\.$/,
-    ],
-    [{ DOCUMENT_PARSE_THREADS: '' }, /^DOCUMENT_PARSE_THREADS is now DOCUMENT_PARSE_PROCESSES/],
+    [{ DOCUMENT_PARSE_THREADS: '2' }, /^DOCUMENT_PARSE_THREADS is now DOCUMENT_PARSE_PROCESSES/],
     [{ DOCX_MAX_UNZIPPED_MB: '1025' }, /^DOCX_MAX_UNZIPPED_MB must be an integer between 1 and 1024/],
     [{ FILE_SWEEP_INTERVAL_SECONDS: 'often' }, /^FILE_SWEEP_INTERVAL_SECONDS must be an integer/],
     [

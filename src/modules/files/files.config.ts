@@ -89,20 +89,24 @@ const filesConfig = ConfigSchema.of({
     description:
       "UTF-8 bytes of a document's text (at most 16 MiB); the upsert route's body limit is three times this plus 1 MiB.",
   }),
+  retiredParseThreads: text('DOCUMENT_PARSE_THREADS', {
+    description:
+      'Retired when documents moved from worker threads to child processes: set, it stops the start; use `DOCUMENT_PARSE_PROCESSES`.',
+  }),
   parsing: {
     processes: integer('DOCUMENT_PARSE_PROCESSES', {
       default: 2,
       min: 1,
       max: 64,
       description:
-        'PDF and DOCX files read at once, each in a child process; more wait ([files](decisions/files.md#reading-untrusted-documents)).',
-    }).renamedFrom('DOCUMENT_PARSE_THREADS', 'documents are parsed in child processes'),
+        'PDF and DOCX files read at once, each in a child process of its own; more wait their turn ([files](decisions/files.md#reading-untrusted-documents)).',
+    }),
     heapMb: integer('DOCUMENT_PARSE_HEAP_MB', {
       default: 512,
       min: 64,
       max: 16_384,
       description:
-        'Heap of each document-reading process (`--max-old-space-size`), in MiB; a document that needs more fails with 400 `file_too_large` naming this.',
+        'Heap of each document-reading process, in MiB; a document that needs more fails with 400 `file_too_large` naming this.',
     }),
     timeoutMs: duration('DOCUMENT_PARSE_TIMEOUT_MS', {
       default: 60_000,
@@ -123,33 +127,44 @@ const filesConfig = ConfigSchema.of({
       description: 'Pages of a PDF, checked before any page is read; more fails the file.',
     }),
   },
-}).then(({ s3: { bucket, accessKeyId, secretAccessKey, forcePathStyle, ...s3 }, ...files }, refuse) => {
-  if (accessKeyId !== null && secretAccessKey === null) {
-    return refuse(
-      'S3_ACCESS_KEY_ID is set without S3_SECRET_ACCESS_KEY: set both, or neither (the default AWS credential chain).',
-    );
-  }
-  if (secretAccessKey !== null && accessKeyId === null) {
-    return refuse(
-      'S3_SECRET_ACCESS_KEY is set without S3_ACCESS_KEY_ID: set both, or neither (the default AWS credential chain).',
-    );
-  }
-  return {
-    ...files,
-    // Null: file contents live under DATA_DIR/files.
-    s3:
-      bucket === null
-        ? null
-        : {
-            bucket,
-            ...s3,
-            credentials:
-              accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey } : null,
-            // Self-hosted S3-compatible servers rarely have a DNS name per bucket.
-            forcePathStyle: forcePathStyle ?? s3.endpoint !== null,
-          },
-  };
-});
+}).then(
+  (
+    { s3: { bucket, accessKeyId, secretAccessKey, forcePathStyle, ...s3 }, retiredParseThreads, ...files },
+    refuse,
+  ) => {
+    // An old setting must not be ignored quietly.
+    if (retiredParseThreads !== null) {
+      return refuse(
+        'DOCUMENT_PARSE_THREADS is now DOCUMENT_PARSE_PROCESSES (documents are parsed in child processes): rename it.',
+      );
+    }
+    if (accessKeyId !== null && secretAccessKey === null) {
+      return refuse(
+        'S3_ACCESS_KEY_ID is set without S3_SECRET_ACCESS_KEY: set both, or neither (the default AWS credential chain).',
+      );
+    }
+    if (secretAccessKey !== null && accessKeyId === null) {
+      return refuse(
+        'S3_SECRET_ACCESS_KEY is set without S3_ACCESS_KEY_ID: set both, or neither (the default AWS credential chain).',
+      );
+    }
+    return {
+      ...files,
+      // Null: file contents live under DATA_DIR/files.
+      s3:
+        bucket === null
+          ? null
+          : {
+              bucket,
+              ...s3,
+              credentials:
+                accessKeyId !== null && secretAccessKey !== null ? { accessKeyId, secretAccessKey } : null,
+              // Self-hosted S3-compatible servers rarely have a DNS name per bucket.
+              forcePathStyle: forcePathStyle ?? s3.endpoint !== null,
+            },
+    };
+  },
+);
 
 /**
  * Uploads, their limits, where contents are kept, and how document text is read. The text limit of

@@ -77,22 +77,6 @@ describe('ConfigSchema', () => {
     );
   });
 
-  it('refuses a variable under its former name, even blank, and says so in its meaning', () => {
-    const renamed = ConfigSchema.of({
-      workers: integer('WIDGET_WORKERS', { default: 2, min: 1, max: 8, description: 'Workers.' }).renamedFrom(
-        'WIDGET_THREADS',
-        'widgets are made in processes',
-      ),
-    });
-    expect(renamed.variables[0].description).toBe('Workers. Replaces `WIDGET_THREADS`, now refused.');
-    expect(renamed.parse({ WIDGET_WORKERS: '3' })).toEqual({ workers: 3 });
-    for (const old of ['4', '']) {
-      expect(() => renamed.parse({ WIDGET_THREADS: old })).toThrow(
-        'WIDGET_THREADS is now WIDGET_WORKERS (widgets are made in processes): rename it.',
-      );
-    }
-  });
-
   it('applies the rules that span variables once each variable is valid', () => {
     expect(() => WidgetConfig.from({ WIDGET_SIZE_MB: '9' })).toThrow(
       'WIDGET_SIZE_MB above 8 needs WIDGET_URL.',

@@ -36,28 +36,20 @@ function objectOf(shape: ConfigShape): z.ZodType {
 const isSet = (raw: string | undefined) => raw !== undefined && raw.trim() !== '';
 
 /**
- * The raw text of each variable, placed where the shape reads it. A variable set under its former
- * name, or set without the one it goes with, is refused here, before any value is checked, or left
- * unread, as it declares.
+ * The raw text of each variable, placed where the shape reads it. A variable set without the one
+ * it goes with is refused here, before any value is checked, or left unread, as it declares.
  */
 function rawValues(shape: ConfigShape, env: Env, ctx: z.RefinementCtx): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(shape).map(([field, node]): [string, unknown] => {
       if (!(node instanceof Variable)) return [field, rawValues(node, env, ctx)];
-      const { name } = node.doc;
-      const raw = env[name];
-      const { companion, formerName } = node.links;
-      if (formerName && env[formerName.name] !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${formerName.name} is now ${name} (${formerName.why}): rename it.`,
-        });
-      }
-      if (!companion || !isSet(raw) || isSet(env[companion.name])) return [field, raw];
+      const raw = env[node.doc.name];
+      const { companion } = node;
+      if (companion === null || !isSet(raw) || isSet(env[companion.name])) return [field, raw];
       if (companion.alone === 'refuse') {
         ctx.addIssue({
           code: 'custom',
-          message: `${name} is set but ${companion.name} is not: set both, or neither.`,
+          message: `${node.doc.name} is set but ${companion.name} is not: set both, or neither.`,
         });
       }
       return [field, undefined];

@@ -26,13 +26,6 @@ interface Companion {
   alone: 'refuse' | 'ignore';
 }
 
-/** How a variable relates to others. */
-export interface VariableLinks {
-  readonly companion?: Companion;
-  /** The name it had before; set, it stops the start rather than being ignored quietly. */
-  readonly formerName?: { name: string; why: string };
-}
-
 /** Why a raw value is refused, completing the sentence "<NAME> …". */
 class Refusal {
   constructor(readonly reason: string) {}
@@ -46,34 +39,22 @@ export class Variable<T> {
   constructor(
     readonly doc: VariableDoc,
     readonly schema: z.ZodType<T, string | undefined>,
-    readonly links: VariableLinks = {},
+    readonly companion: Companion | null = null,
   ) {}
 
   /** The same variable, its value turned into the unit or shape the code uses (MiB into bytes…). */
   map<U>(convert: (value: T) => U): Variable<U> {
-    return new Variable(this.doc, this.schema.transform(convert), this.links);
+    return new Variable(this.doc, this.schema.transform(convert), this.companion);
   }
 
   /** Set while `other` is not, this variable stops the start. */
   requires(other: string): Variable<T> {
-    return new Variable(this.doc, this.schema, {
-      ...this.links,
-      companion: { name: other, alone: 'refuse' },
-    });
+    return new Variable(this.doc, this.schema, { name: other, alone: 'refuse' });
   }
 
   /** Read only when `other` is set; without it, its value is not looked at. */
   onlyWith(other: string): Variable<T> {
-    return new Variable(this.doc, this.schema, {
-      ...this.links,
-      companion: { name: other, alone: 'ignore' },
-    });
-  }
-
-  /** This variable was called `former` (changed because `why`): `former` set, even blank, stops the start. */
-  renamedFrom(former: string, why: string): Variable<T> {
-    const doc = { ...this.doc, description: `${this.doc.description} Replaces \`${former}\`, now refused.` };
-    return new Variable(doc, this.schema, { ...this.links, formerName: { name: former, why } });
+    return new Variable(this.doc, this.schema, { name: other, alone: 'ignore' });
   }
 }
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { Readable } from 'node:stream';
+import { FilesConfig } from 'src/modules/files/files.config';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
 import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
-import { FilesConfig } from 'src/modules/files/files.config';
 import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
 
 const MIB = 1024 * 1024;

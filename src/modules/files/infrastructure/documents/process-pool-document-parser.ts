@@ -1,10 +1,10 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { DocumentParsingSettings, FilesConfig } from 'src/modules/files/files.config';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { DocumentKind, DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileTooLarge } from 'src/modules/files/domain/files.errors';
-import { DocumentParsingSettings, FilesConfig } from 'src/modules/files/files.config';
 import type { TextLimit } from 'src/modules/files/domain/text-extraction';
 import {
   ParserProcessFailed,
