@@ -10,7 +10,6 @@ import { DatabaseModule } from 'src/platform/database/database.module';
 import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
 import { HealthModule } from 'src/platform/health/health.module';
-import { AgentStatisticsModule } from 'src/modules/agents/agent-statistics.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
@@ -22,6 +21,8 @@ import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
 import { McpModule } from 'src/platform/mcp/mcp.module';
+import { CrossContextPortsModule } from 'src/platform/wiring/cross-context-ports.module';
+import { crossContextPorts } from 'src/composition/cross-context-ports';
 
 @Module({})
 export class AppModule {
@@ -53,7 +54,7 @@ export class AppModule {
         DataSourcesModule,
         FilesModule,
         FeedbackModule,
-        AgentStatisticsModule,
+        CrossContextPortsModule.bind(crossContextPorts),
       ],
     };
   }

@@ -1,4 +1,4 @@
-import type { MessagePosted } from 'src/platform/events/in-process-events';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import {
   AgentAnswer,
   AgentMessagesService,
@@ -142,7 +142,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     systemMessages,
     /** What the runtime does once a post commits: the answers of its newly mentioned agents start. */
     startAnswers(posted?: MessagePosted): Promise<AgentAnswer[]> {
-      const latest = posted ?? inProcessEvents.committedOf('conversation.message_posted').at(-1);
+      const latest = posted ?? inProcessEvents.committedOf(MessagePosted).at(-1);
       if (!latest) throw new Error('No message was posted.');
       return agentMessages.start(latest);
     },

@@ -1,4 +1,6 @@
 import { McpConfig } from 'src/platform/mcp/mcp.config';
+import { AgentMessageFinished } from 'src/modules/conversations/application/conversations.events';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import type { FileAttachmentsService } from 'src/modules/files/application/file-attachments.service';
@@ -66,8 +68,8 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
     inProcessEvents,
   );
   const outcomes = new RunOutcomesService(runRepository, actions);
-  inProcessEvents.on('conversation.agent_message_finished', (finished) => outcomes.endRun(finished));
-  inProcessEvents.on('workspace.member_removed', (removed) => approvals.declineForRemovedMember(removed));
+  inProcessEvents.on(AgentMessageFinished, (finished) => outcomes.endRun(finished));
+  inProcessEvents.on(MemberRemoved, (removed) => approvals.declineForRemovedMember(removed));
   const recovery = new RunRecoveryService(
     runRepository,
     conversations.agentMessages,

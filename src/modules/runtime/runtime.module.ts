@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
-import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
-import { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
+import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
@@ -27,12 +26,10 @@ import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-m
 import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 
-// Global: conversations show the tool calls of answers and serve their approvals through the
-// AnswerActions and ActionApprovalsService ports it provides, since this module already depends
-// on conversations.
-@Global()
+// RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
+// ActionApprovalsService ports (bound in src/composition).
 @Module({
-  imports: [ConversationsModule, AgentsModule, DataSourcesModule, IdentityModule, WakeUpsModule],
+  imports: [ConversationsModule, AgentsModule, DataSourcesModule, FilesModule, IdentityModule, WakeUpsModule],
   providers: [
     AgentRunsService,
     AgentActionsService,
@@ -49,9 +46,9 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
     { provide: ModelProviders, useClass: ConfiguredModelProviders },
     { provide: AgentRunRepository, useClass: TypeormAgentRunRepository },
     { provide: InternalToolServers, useClass: InProcessInternalToolServers },
-    { provide: AnswerActions, useClass: RunActionsReader },
-    { provide: ActionApprovalsService, useClass: ToolCallApprovalsService },
+    RunActionsReader,
+    ToolCallApprovalsService,
   ],
-  exports: [AgentRunner, AnswerActions, ActionApprovalsService],
+  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService],
 })
 export class RuntimeModule {}

@@ -3,10 +3,15 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog, TokensClassification } from 'src/platform/events/conversation-event';
-import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import {
+  AgentMessageCancelled,
+  AgentMessageFinished,
+  MessagePosted,
+} from 'src/modules/conversations/application/conversations.events';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
@@ -179,7 +184,7 @@ export class AgentMessagesService {
     return this.unitOfWork.run(async () => {
       await this.events.lockForAppend(conversation.id);
       if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
-      await this.inProcessEvents.emitInTransaction('conversation.agent_message_finished', {
+      await this.inProcessEvents.emitInTransaction(AgentMessageFinished, {
         workspaceId: conversation.workspaceId,
         conversationId: conversation.id,
         message: { id: message.id, sId: message.sId, agentSId: message.agentSId },
@@ -274,7 +279,7 @@ export class AgentMessagesService {
         { status: 'cancelled', content: message.content, error: null },
       );
       if (cancelled) {
-        this.inProcessEvents.emitAfterCommit('conversation.agent_message_cancelled', {
+        this.inProcessEvents.emitAfterCommit(AgentMessageCancelled, {
           messageId: message.id,
         });
       }

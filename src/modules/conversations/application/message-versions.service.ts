@@ -6,6 +6,7 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
@@ -112,7 +113,7 @@ export class MessageVersionsService {
         answered: new Set(previousAnswers.map((answer) => answer.agentSId)),
       };
     });
-    this.inProcessEvents.emitAfterCommit('conversation.message_posted', {
+    this.inProcessEvents.emitAfterCommit(MessagePosted, {
       caller,
       conversation: written.conversation,
       message: written.message,
@@ -157,7 +158,7 @@ export class MessageVersionsService {
       }
       return { version: await this.writeVersion(conversation, current, parent, details, true), parent };
     });
-    this.inProcessEvents.emitAfterCommit('conversation.message_posted', {
+    this.inProcessEvents.emitAfterCommit(MessagePosted, {
       caller,
       conversation,
       message: retried.parent,

@@ -7,6 +7,7 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { renderUserMessage } from 'src/modules/conversations/application/message-views.loader';
@@ -202,7 +203,7 @@ export class MessageWriter {
     written: WrittenMessage,
     newAgentMentions = agentMentions(written.message.mentions),
   ): void {
-    this.inProcessEvents.emitAfterCommit('conversation.message_posted', {
+    this.inProcessEvents.emitAfterCommit(MessagePosted, {
       caller: draft.caller,
       conversation: written.conversation,
       message: written.message,

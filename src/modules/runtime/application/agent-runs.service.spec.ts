@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import type { ModelRequest } from 'src/modules/runtime/application/ports/model-provider';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { mentionsOf, messageInput } from 'test/fakes/conversations-context';
@@ -32,7 +33,7 @@ async function setUp(options: RuntimeContextOptions = {}) {
   const helper = directory.addAgent(workspace, 'helper');
   const { conversation } = await conversations.create(ada, { title: 'Records' });
   await messages.postMessage(ada, conversation.sId, messageInput('Delete r-1', mentionsOf(helper)));
-  const [posted] = inProcessEvents.committedOf('conversation.message_posted');
+  const [posted] = inProcessEvents.committedOf(MessagePosted);
   const [run] = await context.runs.start(posted, RUNNER);
   const controller = new AbortController();
   const generate = () =>

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AgentMessageFinished, OnEventInTransaction } from 'src/platform/events/in-process-events';
+import { OnEventInTransaction } from 'src/platform/events/in-process-events';
+import { AgentMessageFinished } from 'src/modules/conversations/application/conversations.events';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 
@@ -21,7 +22,7 @@ export class RunOutcomesService {
     private readonly actions: AgentActionsService,
   ) {}
 
-  @OnEventInTransaction('conversation.agent_message_finished')
+  @OnEventInTransaction(AgentMessageFinished)
   async endRun({ workspaceId, conversationId, message, status }: AgentMessageFinished): Promise<void> {
     await this.runs.finish(workspaceId, message.id, status);
     if (status === 'succeeded') return;

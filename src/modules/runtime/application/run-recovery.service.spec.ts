@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { mentionsOf, messageInput } from 'test/fakes/conversations-context';
 import { runtimeContext } from 'test/fakes/runtime-context';
 
@@ -14,10 +15,7 @@ async function setUp() {
   const helper = directory.addAgent(workspace, 'helper');
   const { conversation } = await conversations.create(ada, { title: 'Records' });
   await messages.postMessage(ada, conversation.sId, messageInput('Delete r-1', mentionsOf(helper)));
-  const [run] = await context.runs.start(
-    inProcessEvents.committedOf('conversation.message_posted')[0],
-    'runner-a',
-  );
+  const [run] = await context.runs.start(inProcessEvents.committedOf(MessagePosted)[0], 'runner-a');
   const waitForApproval = () =>
     context.actions.record(
       run,

@@ -1,4 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
+import { ActionAnswered } from 'src/modules/runtime/application/runtime.events';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import {
   APPROVER_LEFT_TEXT,
   DECLINED_TEXT,
@@ -22,10 +25,7 @@ async function setUp() {
   const helper = directory.addAgent(workspace, 'helper');
   const { conversation } = await conversations.create(ada, { title: 'Records' });
   await messages.postMessage(ada, conversation.sId, messageInput('Delete r-1', mentionsOf(helper)));
-  const [run] = await context.runs.start(
-    inProcessEvents.committedOf('conversation.message_posted')[0],
-    'runner-a',
-  );
+  const [run] = await context.runs.start(inProcessEvents.committedOf(MessagePosted)[0], 'runner-a');
   const deadline = new Date(clock.now().getTime() + HOUR);
   const [call] = await context.actions.record(
     run,
@@ -75,7 +75,7 @@ describe('ToolCallApprovalsService.validate', () => {
     expect(view).toMatchObject({ sId: call.sId, status: 'running', agentMessageId: run.message.id });
     expect(await current()).toMatchObject({ status: 'running' });
     expect(await actionRequired()).toBe(false);
-    expect(inProcessEvents.committedOf('conversation.action_answered')).toEqual([{ actionId: call.id }]);
+    expect(inProcessEvents.committedOf(ActionAnswered)).toEqual([{ actionId: call.id }]);
   });
 
   it('denies a rejected call at once, telling the model and the stream why', async () => {
@@ -96,7 +96,7 @@ describe('ToolCallApprovalsService.validate', () => {
 
     await expect(answer(grace)).rejects.toMatchObject({ code: 'workspace_auth_error', status: 403 });
     expect(await current()).toMatchObject({ status: 'blocked_validation_required' });
-    expect(inProcessEvents.committedOf('conversation.action_answered')).toEqual([]);
+    expect(inProcessEvents.committedOf(ActionAnswered)).toEqual([]);
 
     await expect(answer(alan)).resolves.toMatchObject({ status: 'running' });
   });
@@ -140,11 +140,11 @@ describe('ToolCallApprovalsService.declineForRemovedMember', () => {
     const { ada, directory, unitOfWork, inProcessEvents, current, call, actionRequired } = await setUp();
 
     await unitOfWork.run(async () => {
-      await inProcessEvents.emitInTransaction('workspace.member_removed', {
+      await inProcessEvents.emitInTransaction(MemberRemoved, {
         workspaceId: ada.workspaceId,
         user: directory.user(ada.userId),
       });
-      expect(inProcessEvents.committedOf('conversation.action_answered')).toEqual([]);
+      expect(inProcessEvents.committedOf(ActionAnswered)).toEqual([]);
     });
 
     expect(await current()).toMatchObject({
@@ -152,7 +152,7 @@ describe('ToolCallApprovalsService.declineForRemovedMember', () => {
       output: [{ type: 'text', text: APPROVER_LEFT_TEXT }],
     });
     expect(await actionRequired()).toBe(false);
-    expect(inProcessEvents.committedOf('conversation.action_answered')).toEqual([{ actionId: call.id }]);
+    expect(inProcessEvents.committedOf(ActionAnswered)).toEqual([{ actionId: call.id }]);
   });
 
   it('undoes the declines when the removal fails', async () => {
@@ -160,7 +160,7 @@ describe('ToolCallApprovalsService.declineForRemovedMember', () => {
 
     await expect(
       unitOfWork.run(async () => {
-        await inProcessEvents.emitInTransaction('workspace.member_removed', {
+        await inProcessEvents.emitInTransaction(MemberRemoved, {
           workspaceId: ada.workspaceId,
           user: directory.user(ada.userId),
         });
@@ -169,6 +169,6 @@ describe('ToolCallApprovalsService.declineForRemovedMember', () => {
     ).rejects.toThrow('the removal failed');
 
     expect(await current()).toMatchObject({ status: 'blocked_validation_required' });
-    expect(inProcessEvents.committedOf('conversation.action_answered')).toEqual([]);
+    expect(inProcessEvents.committedOf(ActionAnswered)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { InProcessEvents, MemberRemoved, OnEventInTransaction } from 'src/platform/events/in-process-events';
+import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import {
@@ -12,9 +12,11 @@ import { renderAction } from 'src/modules/conversations/application/action-views
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import { ActionAnswered } from 'src/modules/runtime/application/runtime.events';
 import type { RunAction } from 'src/modules/runtime/domain/run-action';
 
 export const DECLINED_TEXT = 'The user declined to run this tool. Do not call it again for this request.';
@@ -64,7 +66,7 @@ export class ToolCallApprovalsService extends ActionApprovalsService {
               output: [{ type: 'text', text: DECLINED_TEXT }],
               executionDurationMs: 0,
             });
-      if (done) this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
+      if (done) this.inProcessEvents.emitAfterCommit(ActionAnswered, { actionId: action.id });
       return done;
     });
     const now = await this.actions.current(action);
@@ -80,7 +82,7 @@ export class ToolCallApprovalsService extends ActionApprovalsService {
    * A member who leaves takes their waiting tool calls along: each is declined with the removal, so
    * a later approval finds nothing to run, and their runs go on as after a refusal.
    */
-  @OnEventInTransaction('workspace.member_removed')
+  @OnEventInTransaction(MemberRemoved)
   async declineForRemovedMember({ workspaceId, user }: MemberRemoved): Promise<void> {
     const waiting = await this.runs.listAwaitingApprover(workspaceId, user.id);
     const answers = await this.agentMessages.findAnswers(workspaceId, [
@@ -89,7 +91,7 @@ export class ToolCallApprovalsService extends ActionApprovalsService {
     for (const answer of answers) {
       const declined = await this.actions.declineWaiting(answer, APPROVER_LEFT_TEXT);
       for (const action of declined)
-        this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
+        this.inProcessEvents.emitAfterCommit(ActionAnswered, { actionId: action.id });
     }
   }
 

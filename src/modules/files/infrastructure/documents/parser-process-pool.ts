@@ -75,7 +75,9 @@ export class ParserProcessPool {
 
   private take(): Promise<ParserProcess> {
     if (this.closed) return Promise.reject(stopped());
-    const reused = this.idle.pop();
+    // An idle process whose time is up may still be ending: its turn passes on when it has.
+    let reused = this.idle.pop();
+    while (reused && !reused.usable) reused = this.idle.pop();
     if (reused) return Promise.resolve(reused.wake());
     if (this.live.size < this.options.processes) return Promise.resolve(this.spawn());
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
@@ -159,11 +161,16 @@ class ParserProcess {
 
   wake(): this {
     clearTimeout(this.idleTimer);
+    this.child.ref();
+    this.child.channel?.ref();
     return this;
   }
 
+  /** Idle, it keeps nothing of the service's running (a CLI that parsed a document may exit). */
   rest(idleMs: number): this {
-    this.idleTimer = setTimeout(() => void this.end('shutdown'), idleMs);
+    this.idleTimer = setTimeout(() => void this.end('shutdown'), idleMs).unref();
+    this.child.unref();
+    this.child.channel?.unref();
     return this;
   }
 

@@ -1,17 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { FilesConfig } from 'src/modules/files/files.config';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
+import { ParserProcessPool } from 'src/modules/files/infrastructure/documents/parser-process-pool';
 import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
 import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
 
 const MIB = 1024 * 1024;
 const limit = { maxBytes: 1024, reason: 'test' };
 const open = (bytes: Buffer) => async () => Readable.from([bytes]);
-/** 60,000 pages (9 MB) take pdf.js several seconds, far longer than the time limit below. */
-const longPdf = pdfOf(['page'], 60_000);
+/** 200,000 pages (30 MB) take pdf.js tens of seconds, longer than the time limit below. */
+const longPdf = pdfOf(['page'], 200_000);
+/**
+ * Parser processes run niced: on a machine whose cores are taken by other work they get a small
+ * share of them, so the tests that do not measure time leave documents minutes.
+ */
+const UNHURRIED = { DOCUMENT_PARSE_TIMEOUT_MS: '240000' };
 
 interface ParserProcess {
   pid: number;
@@ -73,7 +80,11 @@ function parserWith(env: Record<string, string>) {
 
 describe('ProcessPoolDocumentParser', () => {
   it('parses in child processes of its own Node, each under the heap limit, at most DOCUMENT_PARSE_PROCESSES at once', async () => {
-    const { parser } = parserWith({ DOCUMENT_PARSE_PROCESSES: '2', DOCUMENT_PARSE_HEAP_MB: '96' });
+    const { parser } = parserWith({
+      ...UNHURRIED,
+      DOCUMENT_PARSE_PROCESSES: '2',
+      DOCUMENT_PARSE_HEAP_MB: '96',
+    });
     try {
       const documents = Array.from({ length: 5 }, (_, i) => docxOf([`Document ${i}`]));
       const parsed = Promise.all(documents.map((docx) => parser.text('docx', open(docx), limit)));
@@ -96,8 +107,10 @@ describe('ProcessPoolDocumentParser', () => {
   it('kills a parse that passes DOCUMENT_PARSE_TIMEOUT_MS, naming it, and the next document waiting parses in a new process', async () => {
     const { parser, warnings } = parserWith({
       DOCUMENT_PARSE_PROCESSES: '1',
-      DOCUMENT_PARSE_TIMEOUT_MS: '3000',
-      PDF_MAX_PAGES: '100000',
+      // Long enough for the next document even with a small share of the machine; the heap, ample.
+      DOCUMENT_PARSE_TIMEOUT_MS: '15000',
+      DOCUMENT_PARSE_HEAP_MB: '4096',
+      PDF_MAX_PAGES: '1000000',
     });
     try {
       const slow = parser.text('pdf', open(longPdf), limit);
@@ -110,7 +123,7 @@ describe('ProcessPoolDocumentParser', () => {
       const { seen, most } = await watchParsers(Promise.all([slowOutcome, next]));
       expect(await slowOutcome).toMatchObject({
         code: 'file_too_large',
-        message: 'Reading this PDF file took longer than DOCUMENT_PARSE_TIMEOUT_MS allows (3000 ms).',
+        message: 'Reading this PDF file took longer than DOCUMENT_PARSE_TIMEOUT_MS allows (15000 ms).',
       });
       expect(await next).toBe('Still here');
       expect(most).toBe(1);
@@ -128,7 +141,11 @@ describe('ProcessPoolDocumentParser', () => {
   });
 
   it('fails a document that exhausts the heap, naming DOCUMENT_PARSE_HEAP_MB, while this process goes on and the next document parses', async () => {
-    const { parser, warnings } = parserWith({ DOCUMENT_PARSE_PROCESSES: '1', DOCUMENT_PARSE_HEAP_MB: '64' });
+    const { parser, warnings } = parserWith({
+      ...UNHURRIED,
+      DOCUMENT_PARSE_PROCESSES: '1',
+      DOCUMENT_PARSE_HEAP_MB: '64',
+    });
     // A genuine document within DOCX_MAX_UNZIPPED_MB (8): 6 MiB of XML need about 200 MiB of mammoth's heap.
     const large = docxBombOf(6 * MIB);
     try {
@@ -147,7 +164,11 @@ describe('ProcessPoolDocumentParser', () => {
   });
 
   it('refuses as unreadable a document whose process is killed from outside, and goes on with a new process', async () => {
-    const { parser, warnings } = parserWith({ DOCUMENT_PARSE_PROCESSES: '1', PDF_MAX_PAGES: '100000' });
+    const { parser, warnings } = parserWith({
+      ...UNHURRIED,
+      DOCUMENT_PARSE_PROCESSES: '1',
+      PDF_MAX_PAGES: '1000000',
+    });
     try {
       const killed = parser.text('pdf', open(longPdf), limit).then(
         () => 'parsed',
@@ -175,7 +196,7 @@ describe('ProcessPoolDocumentParser', () => {
   });
 
   it('fails a document whose bytes cannot be read from storage with that error, and parses the next one', async () => {
-    const { parser } = parserWith({ DOCUMENT_PARSE_PROCESSES: '1' });
+    const { parser } = parserWith({ ...UNHURRIED, DOCUMENT_PARSE_PROCESSES: '1' });
     try {
       await expect(
         parser.text(
@@ -199,8 +220,33 @@ describe('ProcessPoolDocumentParser', () => {
     }
   });
 
+  it('ends a process idle for its idle time, and starts a new one for the next document', async () => {
+    const pool = new ParserProcessPool({
+      modulePath: join(__dirname, 'document-parser.process.js'),
+      processes: 1,
+      heapMb: 128,
+      timeoutMs: 240_000,
+      idleMs: 500,
+      niceness: 10,
+    });
+    const task = { kind: 'docx' as const, limit, docxMaxUnzippedBytes: MIB, pdfMaxPages: 1 };
+    try {
+      expect(await pool.run(task, open(docxOf(['First'])))).toEqual({ text: 'First' });
+      const [first] = parserProcesses();
+      expect(first).toBeDefined();
+      for (let waited = 0; parserProcesses().length > 0 && waited < 30_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(parserProcesses()).toEqual([]);
+      expect(await pool.run(task, open(docxOf(['Second'])))).toEqual({ text: 'Second' });
+      expect(parserProcesses().map((child) => child.pid)).not.toContain(first.pid);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses documents once shut down', async () => {
-    const { parser } = parserWith({});
+    const { parser } = parserWith(UNHURRIED);
     expect(await parser.text('docx', open(docxOf(['Before'])), limit)).toBe('Before');
     await parser.onApplicationShutdown();
     await expect(parser.text('docx', open(docxOf(['After'])), limit)).rejects.toThrow(
