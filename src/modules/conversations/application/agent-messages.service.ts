@@ -237,17 +237,13 @@ export class AgentMessagesService {
       () => this.actions.listForMessages(conversation.workspaceId, [message.id]),
     ]);
     const parent = messages.find((candidate) => candidate.id === message.parentMessageId);
-    const finished = messages.find((candidate) => candidate.id === message.id);
+    const finished = messages.find((candidate) => candidate.id === message.id) as AgentMessage;
+    // Only a run, which holds its agent, succeeds (cancellations and interruptions fail or cancel).
+    const agent = run.agent as AgentAnswer['agent'];
     await this.events.append(conversation.workspaceId, conversation.id, {
       type: 'agent_message_success',
       ...common,
-      // Only a run, which holds its agent, succeeds (cancellations and interruptions fail or cancel).
-      message: renderAgentMessage(
-        finished as AgentMessage,
-        parent?.sId ?? '',
-        run.agent as AgentAnswer['agent'],
-        actions,
-      ),
+      message: renderAgentMessage(finished, parent?.sId ?? '', agent, actions),
     });
   }
 
