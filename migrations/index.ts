@@ -20,6 +20,7 @@ import { RemoteServerTextsShown1795647280310 } from './1795647280310-RemoteServe
 import { NamesWithoutHiddenCharacters1795652181765 } from './1795652181765-NamesWithoutHiddenCharacters';
 import { RuntimeOwnsRuns1795656856277 } from './1795656856277-RuntimeOwnsRuns';
 import { RunUsage1795668001061 } from './1795668001061-RunUsage';
+import { WorkspaceTokenBudgets1795668508912 } from './1795668508912-WorkspaceTokenBudgets';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   NamesWithoutHiddenCharacters1795652181765,
   RuntimeOwnsRuns1795656856277,
   RunUsage1795668001061,
+  WorkspaceTokenBudgets1795668508912,
 ];
