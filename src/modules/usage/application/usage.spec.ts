@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import type { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import type { ModelChunk } from 'src/modules/runtime/application/ports/model-provider';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { TokenBudgetRepository } from 'src/modules/usage/application/ports/token-budget.repository';
@@ -47,7 +46,7 @@ function setUp(env: Record<string, string> = {}) {
   const stranger = directory.addMember(elsewhere, 'Stranger', 'admin');
   const strangerAgent = directory.addAgent(elsewhere, 'writer');
   const records = new InMemoryRunUsageRecords(context.runRepository);
-  const reports = new UsageReportService(records, directory.workspaces as unknown as WorkspacesService);
+  const reports = new UsageReportService(records, directory.workspaces);
   const budgets = new TokenBudgetService(new InMemoryTokenBudgets(), records, UsageConfig.from(env), clock);
 
   /** `caller` asks `agents` for `tokens` prompt tokens each at `at`; the runs finish a second later. */
