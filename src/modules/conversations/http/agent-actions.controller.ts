@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
@@ -14,7 +14,7 @@ import { ValidateActionDto } from 'src/modules/conversations/http/dto/agent-acti
 
 @ApiTags('conversations')
 @ApiExtraModels(ValidateActionResponse, BlockedActionsResponse)
-@Controller(bothFamilies('assistant/conversations'))
+@WorkspaceController('assistant/conversations')
 export class AgentActionsController {
   constructor(private readonly actions: ActionApprovalsService) {}
 

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
@@ -15,7 +15,7 @@ import {
 } from 'src/modules/conversations/http/dto/content-fragment.dto';
 
 @ApiTags('conversations')
-@Controller(bothFamilies('assistant/conversations/:cId/content_fragments'))
+@WorkspaceController('assistant/conversations/:cId/content_fragments')
 export class ContentFragmentsController {
   constructor(
     private readonly conversations: ConversationsService,

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
+import { Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiHeader,
@@ -27,6 +27,7 @@ import {
   MESSAGE_EVENT_SCHEMA,
 } from 'src/platform/events/conversation-event.schemas';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
+import { OnlyOn, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
@@ -80,7 +81,7 @@ function resumeCursor(header: string | undefined, query: string | undefined): bi
 
 @ApiTags('conversations')
 @ApiExtraModels(ConversationStreamEvent)
-@Controller()
+@WorkspaceController('assistant/conversations/:cId')
 export class ConversationEventsController {
   constructor(
     private readonly conversations: ConversationsService,
@@ -91,7 +92,8 @@ export class ConversationEventsController {
     private readonly config: AppConfig,
   ) {}
 
-  @Get('api/w/:wId/assistant/conversations/:cId/events')
+  @Get('events')
+  @OnlyOn('spec')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'Stream conversation events (endpoint 7): redirects to the SSE route, query kept.',
@@ -122,7 +124,8 @@ export class ConversationEventsController {
     res.end();
   }
 
-  @Get('api/sse/w/:wId/assistant/conversations/:cId/events')
+  @Get('events')
+  @OnlyOn('sse')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'The conversation event stream (Server-Sent Events).',
@@ -145,7 +148,8 @@ export class ConversationEventsController {
     this.open(res, caller, conversation.id, { types: CONVERSATION_STREAM_TYPES }, fromId);
   }
 
-  @Get('api/w/:wId/assistant/conversations/:cId/messages/:mId/events')
+  @Get('messages/:mId/events')
+  @OnlyOn('spec')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: "Stream one agent message's events (Server-Sent Events).",
@@ -176,7 +180,8 @@ export class ConversationEventsController {
     );
   }
 
-  @Get('api/v1/w/:wId/assistant/conversations/:cId/events')
+  @Get('events')
+  @OnlyOn('public')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'The conversation event stream, as Dust streams it (Server-Sent Events).',
@@ -207,7 +212,8 @@ export class ConversationEventsController {
     );
   }
 
-  @Get('api/v1/w/:wId/assistant/conversations/:cId/messages/:mId/events')
+  @Get('messages/:mId/events')
+  @OnlyOn('public')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: "Stream one agent message's events, as Dust streams them (Server-Sent Events).",
