@@ -25,7 +25,11 @@ import { AgentActionsController } from 'src/modules/conversations/http/agent-act
 import { ContentFragmentsController } from 'src/modules/conversations/http/content-fragments.controller';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
+import { ForksController } from 'src/modules/conversations/http/forks.controller';
 import { MessageCancellationController } from 'src/modules/conversations/http/message-cancellation.controller';
+import { MessagesController } from 'src/modules/conversations/http/messages.controller';
+import { ParticipantsController } from 'src/modules/conversations/http/participants.controller';
+import { ReactionsController } from 'src/modules/conversations/http/reactions.controller';
 import { TypeormActionRepository } from 'src/modules/conversations/infrastructure/typeorm-action.repository';
 import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormContentFragmentRepository } from 'src/modules/conversations/infrastructure/typeorm-content-fragment.repository';
@@ -36,6 +40,10 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
   imports: [IdentityModule, AgentsModule],
   controllers: [
     ConversationsController,
+    ParticipantsController,
+    MessagesController,
+    ReactionsController,
+    ForksController,
     ContentFragmentsController,
     ConversationEventsController,
     AgentActionsController,

@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, Param } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
@@ -10,17 +10,16 @@ import {
   BlockedActionsResponse,
   ValidateActionResponse,
 } from 'src/modules/conversations/http/agent-actions.presenter';
+import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import { ValidateActionDto } from 'src/modules/conversations/http/dto/agent-action.dto';
 
 @ApiTags('conversations')
 @ApiExtraModels(ValidateActionResponse, BlockedActionsResponse)
-@WorkspaceController('assistant/conversations')
+@WorkspaceController('assistant/conversations/:cId')
 export class AgentActionsController {
   constructor(private readonly actions: ActionApprovalsService) {}
 
-  @Post(':cId/messages/:mId/validate-action')
-  @HttpCode(200)
-  @Auth({ scopes: ['write:conversation'] })
+  @PostToConversation('messages/:mId/validate-action')
   @ApiOperation({
     summary: 'Approve or reject a tool call that waits for approval.',
     description:
@@ -37,7 +36,7 @@ export class AgentActionsController {
     return { success: true, action };
   }
 
-  @Get(':cId/actions/blocked')
+  @Get('actions/blocked')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'The tool calls of a conversation that wait for approval.',

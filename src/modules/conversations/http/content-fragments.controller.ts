@@ -1,4 +1,4 @@
-import { Body, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, Header, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
@@ -9,6 +9,7 @@ import { ContentFragmentsService } from 'src/modules/conversations/application/c
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { checkFragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { ContentFragmentResponse } from 'src/modules/conversations/http/conversation.presenter';
+import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
   ContentFragmentDto,
   ContentFragmentParams,
@@ -22,9 +23,7 @@ export class ContentFragmentsController {
     private readonly fragments: ContentFragmentsService,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scopes: ['write:conversation'] })
+  @PostToConversation()
   @ApiOperation({
     summary: 'Put a file or a piece of text in a conversation (a content fragment).',
     description:

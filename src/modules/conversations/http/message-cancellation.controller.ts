@@ -1,6 +1,6 @@
-import { Body, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { WorkspaceController } from 'src/platform/http/api-families';
@@ -13,6 +13,7 @@ import {
   CancelMessagesDto,
   CancelMessagesResponse,
 } from 'src/modules/conversations/http/dto/cancel-messages.dto';
+import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 
 /** Dust's form of cancelling (`POST …/{cId}/cancel` with `{messageIds}`), on the public family only. */
 @ApiTags('conversations')
@@ -24,9 +25,7 @@ export class MessageCancellationController {
     private readonly agentMessages: AgentMessagesService,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scopes: ['write:conversation'] })
+  @PostToConversation()
   @ApiOperation({
     summary: "Cancel the generation of agent messages (Dust's form).",
     description:
