@@ -14,6 +14,7 @@ import { MessageWriter } from 'src/modules/conversations/application/message-wri
 import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { ParticipantsService } from 'src/modules/conversations/application/participants.service';
+import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
@@ -65,6 +66,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessageVersionsService,
     ConversationDeletionService,
     ParticipantsService,
+    PublicConversationsService,
     { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },

@@ -1,5 +1,4 @@
 import { Controller, SetMetadata } from '@nestjs/common';
-import type { OpenAPIObject, OperationObject, ReferenceObject, ResponseObject } from '@nestjs/swagger';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 
 /**
@@ -96,28 +95,4 @@ function joinPath(...parts: string[]): string {
  */
 export function familyOperationId(controllerKey: string, methodKey: string): string {
   return operationIds.get(`${controllerKey}#${methodKey}`) ?? `${controllerKey}_${methodKey}`;
-}
-
-/**
- * Where a public-family route answers a richer shape than its `/api/w/` twin (same handler), the
- * document says so: each of its JSON responses naming a schema of `replacements` names the
- * replacement instead.
- */
-export function answerPublicFamilyWith(
-  document: OpenAPIObject,
-  replacements: Record<string, string>,
-): OpenAPIObject {
-  for (const [path, item] of Object.entries(document.paths)) {
-    if (!path.startsWith('/api/v1/')) continue;
-    for (const operation of Object.values(item) as OperationObject[]) {
-      for (const response of Object.values(operation.responses ?? {}) as ResponseObject[]) {
-        const json = response.content?.['application/json'];
-        const ref = (json?.schema as ReferenceObject | undefined)?.$ref;
-        const name = ref?.replace('#/components/schemas/', '');
-        if (json && name && replacements[name])
-          json.schema = { $ref: `#/components/schemas/${replacements[name]}` };
-      }
-    }
-  }
-  return document;
 }

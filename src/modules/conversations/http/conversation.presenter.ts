@@ -1,10 +1,4 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import type {
-  ConversationDetails,
-  ForkAuthor,
-} from 'src/modules/conversations/application/conversation-details.loader';
-import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
-import { isUnread } from 'src/modules/conversations/domain/conversation';
 
 /** The specification's four fields, and the rest of Dust's UserType. */
 class MessageUserSchema {
@@ -229,7 +223,7 @@ class ForkedFromSchema {
   @ApiProperty() sourceMessageId!: string;
   @ApiProperty() branchedAt!: number;
   @ApiProperty({ type: ForkUserSchema, nullable: true }) user!: ForkUserSchema | null;
-  @ApiProperty({ enum: ['pending', 'completed'] }) fileCopyStatus!: string;
+  @ApiProperty({ enum: ['pending', 'completed'] }) fileCopyStatus!: 'pending' | 'completed';
 }
 
 class ForkedChildSchema {
@@ -246,7 +240,7 @@ class ConversationOwnerSchema {
   @ApiProperty({ example: 'Wk3xY8qPzL' }) sId!: string;
   @ApiProperty({ example: 'Acme' }) name!: string;
   @ApiProperty({ enum: ['admin', 'builder', 'user'], description: "The caller's role in the workspace" })
-  role!: string;
+  role!: 'admin' | 'builder' | 'user';
   @ApiProperty({ type: String, nullable: true, description: 'Always null here (Dust field).' })
   segmentation!: null;
   @ApiProperty({
@@ -402,66 +396,4 @@ export class MessagesResponse {
   })
   messages!: (UserMessage | AgentMessage | ContentFragment)[];
   @ApiProperty({ type: String, nullable: true }) nextCursor!: string | null;
-}
-
-function forkUser(user: ForkAuthor | null): ForkUserSchema | null {
-  if (!user) return null;
-  return {
-    sId: user.sId,
-    id: user.id,
-    createdAt: user.createdAt.getTime(),
-    provider: user.provider,
-    username: user.username,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    fullName: user.fullName,
-    image: user.image ?? defaultPictureUrl(user.sId),
-    lastLoginAt: user.lastLoginAt?.getTime() ?? null,
-  };
-}
-
-export function presentConversation(details: ConversationDetails): ConversationView {
-  const { conversation, participation, forkedFrom, owner } = details;
-  return {
-    id: conversation.id,
-    created: conversation.createdAt.getTime(),
-    updated: conversation.updatedAt.getTime(),
-    sId: conversation.sId,
-    depth: conversation.depth,
-    unread: isUnread(conversation, participation),
-    lastReadMs: participation?.lastReadAt?.getTime() ?? null,
-    actionRequired: participation?.actionRequired ?? false,
-    hasError: conversation.hasError,
-    title: conversation.title,
-    spaceId: details.spaceSId,
-    triggerId: conversation.triggerId,
-    metadata: conversation.metadata,
-    requestedSpaceIds: conversation.requestedSpaceIds,
-    requestedGroupIds: conversation.requestedSpaceIds.map((spaceId) => [spaceId]),
-    visibility: 'unlisted',
-    owner: {
-      ...owner,
-      segmentation: null,
-      whiteListedProviders: null,
-      defaultEmbeddingProvider: null,
-    },
-    forkingData: {
-      forkedFrom: forkedFrom && {
-        parentConversationId: forkedFrom.conversation.sId,
-        parentConversationTitle: forkedFrom.conversation.title,
-        sourceMessageId: forkedFrom.sourceMessageSId,
-        branchedAt: forkedFrom.branchedAt.getTime(),
-        user: forkUser(forkedFrom.user),
-        fileCopyStatus: forkedFrom.fileCopyStatus,
-      },
-      forkedChildren: details.forkedChildren.map((child) => ({
-        childConversationId: child.conversation.sId,
-        childConversationTitle: child.conversation.title,
-        sourceMessageId: child.sourceMessageSId,
-        branchedAt: child.branchedAt.getTime(),
-        user: forkUser(child.user),
-      })),
-    },
-  };
 }

@@ -1,22 +1,23 @@
-import { Body, Delete, Get, Param, Patch, Query, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { Body, Delete, Get, Param, Patch, Query, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { WorkspaceController } from 'src/platform/http/api-families';
+import { OnlyOn, PublicFormOf, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { PageQuery } from 'src/platform/http/page-query';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
+import { renderConversation } from 'src/modules/conversations/application/conversation-views';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { ConversationDeletedResponse } from 'src/modules/conversations/http/conversation-lifecycle.presenter';
 import {
   ConversationResponse,
   ConversationsResponse,
   CreatedConversationResponse,
-  presentConversation,
 } from 'src/modules/conversations/http/conversation.presenter';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
@@ -25,10 +26,14 @@ import {
 } from 'src/modules/conversations/http/dto/conversation.dto';
 import { MESSAGE_EXAMPLE } from 'src/modules/conversations/http/dto/message.dto';
 import { toNewConversation } from 'src/modules/conversations/http/message-input';
-import { PublicConversationContent } from 'src/modules/conversations/http/public-conversation';
+import {
+  PublicConversationResponse,
+  PublicCreatedConversationResponse,
+} from 'src/modules/conversations/http/schemas/public-conversation.schema';
 
 const DEFAULT_PAGE = 50;
 
+/** What both families' creation routes declare; the public one answers the conversation with its content. */
 const CreateConversation = () =>
   applyDecorators(
     PostToConversation(),
@@ -80,15 +85,16 @@ const UpdateConversation = () =>
 
 @ApiTags('conversations')
 @WorkspaceController('assistant/conversations')
-@UseInterceptors(PublicConversationContent)
 export class ConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly publicConversations: PublicConversationsService,
     private readonly details: ConversationDetailsLoader,
     private readonly deletion: ConversationDeletionService,
   ) {}
 
   @CreateConversation()
+  @OnlyOn('spec')
   @ApiOkResponse({ type: CreatedConversationResponse })
   async create(
     @CurrentCaller() caller: Caller,
@@ -102,6 +108,16 @@ export class ConversationsController {
     if (message) response.message = message;
     if (contentFragments.length > 0) response.contentFragments = contentFragments;
     return response;
+  }
+
+  @CreateConversation()
+  @PublicFormOf('create')
+  @ApiOkResponse({ type: PublicCreatedConversationResponse })
+  createPublic(
+    @CurrentCaller() caller: Caller,
+    @Body() body: CreateConversationDto,
+  ): Promise<PublicCreatedConversationResponse> {
+    return this.publicConversations.create(caller, toNewConversation(body));
   }
 
   @Get()
@@ -122,22 +138,34 @@ export class ConversationsController {
     });
     const details = await this.details.load(caller, page.items);
     return {
-      conversations: details.map(presentConversation),
+      conversations: details.map(renderConversation),
       nextCursor: page.next === null ? null : encodeCursor(page.next),
     };
   }
 
   @GetConversation()
+  @OnlyOn('spec')
   @ApiOkResponse({ type: ConversationResponse })
   async get(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
   ): Promise<ConversationResponse> {
     const read = await this.conversations.getForReader(caller, params.cId);
-    return { conversation: presentConversation(await this.details.loadRead(caller, read)) };
+    return { conversation: renderConversation(await this.details.loadRead(caller, read)) };
+  }
+
+  @GetConversation()
+  @PublicFormOf('get')
+  @ApiOkResponse({ type: PublicConversationResponse })
+  async getPublic(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+  ): Promise<PublicConversationResponse> {
+    return { conversation: await this.publicConversations.get(caller, params.cId) };
   }
 
   @UpdateConversation()
+  @OnlyOn('spec')
   @ApiOkResponse({ type: ConversationResponse })
   async update(
     @CurrentCaller() caller: Caller,
@@ -146,6 +174,17 @@ export class ConversationsController {
   ): Promise<ConversationResponse> {
     const conversation = await this.conversations.update(caller, params.cId, body);
     return { conversation: await this.present(caller, conversation) };
+  }
+
+  @UpdateConversation()
+  @PublicFormOf('update')
+  @ApiOkResponse({ type: PublicConversationResponse })
+  async updatePublic(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Body() body: UpdateConversationDto,
+  ): Promise<PublicConversationResponse> {
+    return { conversation: await this.publicConversations.update(caller, params.cId, body) };
   }
 
   @Delete(':cId')
@@ -167,6 +206,6 @@ export class ConversationsController {
 
   private async present(caller: Caller, conversation: Conversation) {
     const [details] = await this.details.load(caller, [conversation]);
-    return presentConversation(details);
+    return renderConversation(details);
   }
 }

@@ -1,20 +1,20 @@
-import { Body, Param, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { Body, Param, applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { WorkspaceController } from 'src/platform/http/api-families';
+import { OnlyOn, PublicFormOf, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
+import { renderConversation } from 'src/modules/conversations/application/conversation-views';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
-import {
-  ConversationResponse,
-  presentConversation,
-} from 'src/modules/conversations/http/conversation.presenter';
+import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
+import { ConversationResponse } from 'src/modules/conversations/http/conversation.presenter';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import { ForkDto } from 'src/modules/conversations/http/dto/fork.dto';
-import { PublicConversationContent } from 'src/modules/conversations/http/public-conversation';
+import { PublicConversationResponse } from 'src/modules/conversations/http/schemas/public-conversation.schema';
 
+/** What both families' fork routes declare; the public one answers the fork with its content. */
 const ForkConversation = () =>
   applyDecorators(
     PostToConversation(),
@@ -30,14 +30,15 @@ const ForkConversation = () =>
 /** Forks: a new conversation from the messages of another. */
 @ApiTags('conversations')
 @WorkspaceController('assistant/conversations/:cId/fork', { operationIds: 'ConversationsController' })
-@UseInterceptors(PublicConversationContent)
 export class ForksController {
   constructor(
     private readonly forks: ForksService,
+    private readonly publicConversations: PublicConversationsService,
     private readonly details: ConversationDetailsLoader,
   ) {}
 
   @ForkConversation()
+  @OnlyOn('spec')
   @ApiOkResponse({ type: ConversationResponse })
   async fork(
     @CurrentCaller() caller: Caller,
@@ -46,6 +47,19 @@ export class ForksController {
   ): Promise<ConversationResponse> {
     const fork = await this.forks.fork(caller, params.cId, body.sourceMessageId);
     const [details] = await this.details.load(caller, [fork]);
-    return { conversation: presentConversation(details) };
+    return { conversation: renderConversation(details) };
+  }
+
+  @ForkConversation()
+  @PublicFormOf('fork')
+  @ApiOkResponse({ type: PublicConversationResponse })
+  async forkPublic(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Body() body: ForkDto,
+  ): Promise<PublicConversationResponse> {
+    return {
+      conversation: await this.publicConversations.fork(caller, params.cId, body.sourceMessageId),
+    };
   }
 }

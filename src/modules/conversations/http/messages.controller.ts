@@ -1,8 +1,8 @@
-import { Body, Get, Param, Query, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { Body, Get, Param, Query, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { WorkspaceController } from 'src/platform/http/api-families';
+import { OnlyOn, PublicFormOf, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { PageQuery } from 'src/platform/http/page-query';
@@ -12,6 +12,7 @@ import { ConversationsService } from 'src/modules/conversations/application/conv
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import { AgentMessageResponse } from 'src/modules/conversations/http/conversation-lifecycle.presenter';
 import {
   MessageResponse,
@@ -25,10 +26,10 @@ import {
   PostMessageWithFragmentsDto,
 } from 'src/modules/conversations/http/dto/message.dto';
 import { toFragmentInputs, toMentions, toMessageInput } from 'src/modules/conversations/http/message-input';
-import { PublicConversationContent } from 'src/modules/conversations/http/public-conversation';
 
 const DEFAULT_PAGE = 50;
 
+/** What both families' post routes declare; the public one answers once the message's answers exist. */
 const PostMessage = () =>
   applyDecorators(
     PostToConversation(),
@@ -51,17 +52,18 @@ const PostMessage = () =>
 /** The messages of a conversation: posted, listed, edited, retried and cancelled. */
 @ApiTags('conversations')
 @WorkspaceController('assistant/conversations/:cId/messages', { operationIds: 'ConversationsController' })
-@UseInterceptors(PublicConversationContent)
 export class MessagesController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly messagesService: MessagesService,
+    private readonly publicConversations: PublicConversationsService,
     private readonly views: MessageViews,
     private readonly agentMessages: AgentMessagesService,
     private readonly versions: MessageVersionsService,
   ) {}
 
   @PostMessage()
+  @OnlyOn('spec')
   @ApiOkResponse({ type: UserMessageResponse })
   async post(
     @CurrentCaller() caller: Caller,
@@ -71,6 +73,25 @@ export class MessagesController {
     const { contentFragments, ...message } = body;
     return {
       message: await this.messagesService.postMessage(
+        caller,
+        params.cId,
+        toMessageInput(message),
+        toFragmentInputs(contentFragments),
+      ),
+    };
+  }
+
+  @PostMessage()
+  @PublicFormOf('post')
+  @ApiOkResponse({ type: UserMessageResponse })
+  async postPublic(
+    @CurrentCaller() caller: Caller,
+    @Param() params: ConversationParams,
+    @Body() body: PostMessageWithFragmentsDto,
+  ): Promise<UserMessageResponse> {
+    const { contentFragments, ...message } = body;
+    return {
+      message: await this.publicConversations.postMessage(
         caller,
         params.cId,
         toMessageInput(message),
