@@ -156,10 +156,54 @@ function contextBlocks(context) {
   ];
 }
 
+/**
+ * Only platform modules are global (rule 7b): a global context module hides who depends on it.
+ * A port that one context declares and another answers is bound in src/composition.
+ */
+const globalModulesOutsidePlatform = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/platform/**'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "Decorator[expression.callee.name='Global']",
+        message:
+          '@Global() is for platform modules (src/platform) only: import the module, or bind a cross-context port in src/composition.',
+      },
+      {
+        selector:
+          "ObjectExpression:has(> Property[key.name='module']) > Property[key.name='global'][value.value=true]",
+        message:
+          'A global dynamic module is for platform modules (src/platform) only: import the module, or bind a cross-context port in src/composition.',
+      },
+    ],
+  },
+};
+
+/** The platform carries the contexts' events and ports without knowing them (rule 6b). */
+const genericEvents = {
+  files: ['src/platform/events/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['src/modules/*', 'src/composition/*'],
+            message:
+              'platform/events only carries events: each context declares its own in its application/.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 /** The contexts are the folders of src/modules. */
 export function boundaryBlocks(projectRoot = import.meta.dirname) {
   const contexts = readdirSync(join(projectRoot, 'src/modules'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
-  return contexts.flatMap(contextBlocks);
+  return [...contexts.flatMap(contextBlocks), globalModulesOutsidePlatform, genericEvents];
 }

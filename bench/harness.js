@@ -3,7 +3,9 @@
  * (or DATABASE_URL), drive it with autocannon, and summarise a run as one table row.
  */
 const { execFile, spawn } = require('node:child_process');
-const { chmodSync, mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { randomBytes } = require('node:crypto');
+const { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const { request } = require('node:http');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -76,6 +78,53 @@ function procStatus(pid, field) {
     .split('\n')
     .find((l) => l.startsWith(`${field}:`));
   return Number(line.split(/\s+/)[1]) * 1024;
+}
+
+/** Resets a process's peak RSS (`VmHWM`) to its current one (Linux ≥ 4.0); false where it is not allowed. */
+function resetPeak(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Streams `size` bytes, the `chunks` given, as the part `file` of a multipart body to `url` (a
+ * signed upload URL); resolves the status and the body's text.
+ */
+function multipartUpload(url, { contentType, fileName, size, chunks }) {
+  const boundary = `bench${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+      `Content-Type: ${contentType}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': head.length + size + tail.length,
+      },
+    });
+    req.once('error', reject);
+    req.once('response', (res) => {
+      let body = '';
+      res.on('data', (data) => (body += data));
+      res.on('end', () => resolve({ status: res.statusCode, body }));
+    });
+    const parts = chunks[Symbol.iterator]();
+    const write = () => {
+      for (let next = parts.next(); !next.done; next = parts.next()) {
+        if (!req.write(next.value)) return req.once('drain', write);
+      }
+      req.end(tail);
+    };
+    req.write(head);
+    write();
+  });
 }
 
 /** A workspace with an all-scopes key, made by the admin CLI on the service's database. */
@@ -155,6 +204,8 @@ module.exports = {
   freePort,
   startService,
   procStatus,
+  resetPeak,
+  multipartUpload,
   fetchJson,
   load,
   bootstrap,

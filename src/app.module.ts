@@ -1,15 +1,15 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { ConfigModule } from '@nestjs/config';
+import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { createDataSourceOptions } from 'src/app.data-source';
 import { ClockModule } from 'src/platform/clock/clock.module';
-import { AppConfig } from 'src/platform/config/app-config';
+import type { Configuration } from 'src/platform/config/configuration';
+import { ConfigurationModule } from 'src/platform/config/configuration.module';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
 import { HealthModule } from 'src/platform/health/health.module';
-import { AgentStatisticsModule } from 'src/modules/agents/agent-statistics.module';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
@@ -21,33 +21,22 @@ import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
 import { McpModule } from 'src/platform/mcp/mcp.module';
-
-@Global()
-@Module({})
-class AppConfigModule {
-  static register(config: AppConfig): DynamicModule {
-    return {
-      module: AppConfigModule,
-      providers: [{ provide: AppConfig, useValue: config }],
-      exports: [AppConfig],
-    };
-  }
-}
+import { CrossContextPortsModule } from 'src/platform/wiring/cross-context-ports.module';
+import { crossContextPorts } from 'src/composition/cross-context-ports';
 
 @Module({})
 export class AppModule {
   /** The validated configuration and the resolved database URL come from the caller (main, CLI, tests). */
   static forRoot(
-    config: AppConfig,
+    configuration: Configuration,
     databaseUrl: string,
     logOutput: 'stdout' | 'stderr' = 'stdout',
   ): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ ...config })] }),
-        AppConfigModule.register(config),
-        LoggingModule.forRoot(config.logLevel, logOutput),
+        ConfigurationModule.register(configuration),
+        LoggingModule.forRoot(configuration.get(PlatformConfig).logLevel, logOutput),
         ClockModule,
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
@@ -65,7 +54,7 @@ export class AppModule {
         DataSourcesModule,
         FilesModule,
         FeedbackModule,
-        AgentStatisticsModule,
+        CrossContextPortsModule.bind(crossContextPorts),
       ],
     };
   }

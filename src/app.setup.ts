@@ -2,7 +2,6 @@ import { StreamableFile, type INestApplication, type NestApplicationOptions } fr
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppConfig } from 'src/platform/config/app-config';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
 import { familyOperationId } from 'src/platform/http/api-families';
 import { answerClientErrorsWithEnvelope, refusedMalformedUrl } from 'src/platform/http/client-errors';
@@ -100,7 +99,7 @@ export function configureApp(app: NestExpressApplication): OpenAPIObject {
     pendingBody(req);
     next();
   });
-  app.useGlobalPipes(createValidationPipe(app.get(AppConfig)));
+  app.useGlobalPipes(createValidationPipe((token) => app.get(token)));
   app.useGlobalFilters(new ApiExceptionFilter());
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('api/docs', app, document, {

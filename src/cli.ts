@@ -9,7 +9,9 @@ import { AppModule } from 'src/app.module';
 import { NEST_APP_OPTIONS, buildOpenApiDocument, createHttpAdapter } from 'src/app.setup';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { AppConfig, loadAppConfigOrExit } from 'src/platform/config/app-config';
+import { CONFIGURATIONS } from 'src/app.config';
+import { readConfigurationOrExit } from 'src/platform/config/configuration';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { resolveDatabase } from 'src/platform/database/database-resolver';
 import { generateMigration } from 'src/platform/database/generate-migration';
 import { migrateWithLock } from 'src/platform/database/migrate';
@@ -132,8 +134,8 @@ function findCommand(argv: string[]): { command: Command; args: string[] } {
 async function main(argv: string[]): Promise<void> {
   exitOnUnsupportedNode();
   const { command, args } = findCommand(argv);
-  const config: AppConfig = loadAppConfigOrExit();
-  const database = await resolveDatabase(config, () => undefined);
+  const configuration = readConfigurationOrExit(CONFIGURATIONS);
+  const database = await resolveDatabase(configuration.get(PlatformConfig), () => undefined);
   const opened: { close(): Promise<unknown> }[] = [];
   const context: CommandContext = {
     args,
@@ -144,7 +146,7 @@ async function main(argv: string[]): Promise<void> {
     },
     app: async () => {
       const app = await NestFactory.createApplicationContext(
-        AppModule.forRoot(config, database.url, 'stderr'),
+        AppModule.forRoot(configuration, database.url, 'stderr'),
         {
           logger: false,
         },
@@ -155,7 +157,7 @@ async function main(argv: string[]): Promise<void> {
     },
     httpApp: async () => {
       const app = await NestFactory.create<NestExpressApplication>(
-        AppModule.forRoot(config, database.url, 'stderr'),
+        AppModule.forRoot(configuration, database.url, 'stderr'),
         createHttpAdapter(),
         { ...NEST_APP_OPTIONS, logger: false },
       );

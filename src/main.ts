@@ -4,7 +4,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 import { AppModule } from 'src/app.module';
 import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup';
-import { loadAppConfigOrExit } from 'src/platform/config/app-config';
+import { CONFIGURATIONS } from 'src/app.config';
+import { readConfigurationOrExit } from 'src/platform/config/configuration';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { resolveDatabase } from 'src/platform/database/database-resolver';
 import type { DatabaseHandle } from 'src/platform/database/embedded-postgres';
 import { migrateWithLock } from 'src/platform/database/migrate';
@@ -13,13 +15,14 @@ import { DataSource } from 'typeorm';
 
 async function main(): Promise<void> {
   exitOnUnsupportedNode();
-  const config = loadAppConfigOrExit();
+  const configuration = readConfigurationOrExit(CONFIGURATIONS);
+  const config = configuration.get(PlatformConfig);
   const log = pino({ level: config.logLevel }).child({ context: 'Bootstrap' });
   const database = await resolveDatabase(config, (message) => log.debug(message));
   let app: NestExpressApplication | undefined;
   try {
     app = await NestFactory.create<NestExpressApplication>(
-      AppModule.forRoot(config, database.url),
+      AppModule.forRoot(configuration, database.url),
       createHttpAdapter(),
       NEST_APP_OPTIONS,
     );

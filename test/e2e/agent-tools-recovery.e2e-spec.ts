@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { ToolSettings } from 'src/platform/config/app-config';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 import { expect } from 'test/support/expect';
 import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
@@ -24,13 +23,18 @@ describe('tool calls waiting for approval across processes', () => {
   let wId: string;
   let mcp: McpTestServer;
   let agent: string;
-  const runs = { heartbeatMs: 100, staleAfterMs: 1_000, localModelChunkDelayMs: 0, concurrency: 8 };
+  const runs = {
+    RUN_HEARTBEAT_MS: 100,
+    RUN_STALE_AFTER_MS: 1_000,
+    LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+    RUN_CONCURRENCY: 8,
+  };
 
   /** Another process on the same database. */
-  const sibling = (tools: Partial<ToolSettings> = {}) =>
+  const sibling = (tools: { TOOL_APPROVAL_TIMEOUT_MS?: number } = {}) =>
     createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { runs, tools: { approvalPollMs: 100, ...tools } },
+      env: { ...runs, TOOL_APPROVAL_POLL_MS: 100, ...tools },
     });
 
   const agentMessage = async (target: TestApp, actor: KeyHolder, cId: string) =>
@@ -57,7 +61,7 @@ describe('tool calls waiting for approval across processes', () => {
 
   beforeAll(async () => {
     mcp = await startMcpTestServer();
-    t = await createTestApp({ config: { runs, tools: { approvalPollMs: 100 } } });
+    t = await createTestApp({ env: { ...runs, TOOL_APPROVAL_POLL_MS: 100 } });
     world = new World(t);
     a = await world.workspace();
     wId = a.workspace.sId;
@@ -136,7 +140,7 @@ describe('tool calls waiting for approval across processes', () => {
   });
 
   it('declines a call nobody answers in time, and the run goes on', async () => {
-    const hurried = await sibling({ approvalTimeoutMs: 400 });
+    const hurried = await sibling({ TOOL_APPROVAL_TIMEOUT_MS: 400 });
     try {
       const conversation = await new ApiWorld(hurried).conversation(a.admin, {
         message: '/tool vault__delete_record {"id": "r-late"}',

@@ -115,10 +115,19 @@ describe('agents calling tools', () => {
     mcp = await startMcpTestServer();
     const openaiUrl = await openai.start();
     t = await createTestApp({
-      config: {
-        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
-        tools: { callTimeoutMs: 1_500, approvalTimeoutMs: 60_000, approvalPollMs: 100, maxCallsPerStep: 3 },
+      env: {
+        OPENAI_BASE_URL: openaiUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: 5_000,
+        OPENAI_MAX_RETRIES: 0,
+        RUN_HEARTBEAT_MS: 200,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 8,
+        TOOL_CALL_TIMEOUT_MS: 1_500,
+        TOOL_APPROVAL_TIMEOUT_MS: 60_000,
+        TOOL_APPROVAL_POLL_MS: 100,
+        TOOL_MAX_CALLS_PER_STEP: 3,
       },
     });
     world = new World(t);

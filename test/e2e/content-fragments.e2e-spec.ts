@@ -78,14 +78,12 @@ describe('content fragments', () => {
   beforeAll(async () => {
     openaiUrl = await openai.start();
     t = await createTestApp({
-      config: {
-        openai: {
-          baseUrl: openaiUrl,
-          apiKey: 'sk-test',
-          timeoutMs: 5_000,
-          maxRetries: 0,
-          textOnlyModels: ['gpt-text-only'],
-        },
+      env: {
+        OPENAI_BASE_URL: openaiUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: 5_000,
+        OPENAI_MAX_RETRIES: 0,
+        OPENAI_TEXT_ONLY_MODELS: 'gpt-text-only',
       },
     });
     world = new World(t);
@@ -368,9 +366,12 @@ describe('content fragments', () => {
 
   it('shows images newest first within CONTENT_FRAGMENT_IMAGE_BYTES, describing the rest and saying why', async () => {
     const small = await createTestApp({
-      config: {
-        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
-        contentFragmentImageMaxBytes: 6_000,
+      env: {
+        OPENAI_BASE_URL: openaiUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: 5_000,
+        OPENAI_MAX_RETRIES: 0,
+        CONTENT_FRAGMENT_IMAGE_BYTES: 6_000,
       },
     });
     try {
@@ -504,9 +505,12 @@ describe('content fragments', () => {
 
   it('cuts what passes the budget, saying so in the text the model reads', async () => {
     const small = await createTestApp({
-      config: {
-        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
-        contentFragmentBudgetBytes: 1_024,
+      env: {
+        OPENAI_BASE_URL: openaiUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: 5_000,
+        OPENAI_MAX_RETRIES: 0,
+        CONTENT_FRAGMENT_BUDGET_BYTES: 1_024,
       },
     });
     try {

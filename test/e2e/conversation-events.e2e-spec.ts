@@ -20,7 +20,12 @@ describe('conversation event stream', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      config: { sse: { heartbeatMs: 100, idleTimeoutMs: 60_000, pollMs: 60_000, slowClientTimeoutMs: 500 } },
+      env: {
+        SSE_HEARTBEAT_MS: 100,
+        SSE_IDLE_TIMEOUT_MS: 60_000,
+        SSE_POLL_MS: 60_000,
+        SSE_SLOW_CLIENT_TIMEOUT_MS: 500,
+      },
     });
     baseUrl = await t.listen();
     world = new World(t);
@@ -246,7 +251,12 @@ describe('conversation event stream', () => {
   it('closes idle streams and every stream at shutdown', async () => {
     const quiet = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { sse: { heartbeatMs: 50, idleTimeoutMs: 300, pollMs: 100, slowClientTimeoutMs: 1000 } },
+      env: {
+        SSE_HEARTBEAT_MS: 50,
+        SSE_IDLE_TIMEOUT_MS: 300,
+        SSE_POLL_MS: 100,
+        SSE_SLOW_CLIENT_TIMEOUT_MS: 1000,
+      },
     });
     const url = await quiet.listen();
     const { sId: cId } = await world.conversation(a.admin, { title: 'Live' });

@@ -59,11 +59,18 @@ describe('conversation lifecycle', () => {
   beforeAll(async () => {
     const openaiUrl = await openai.start();
     t = await createTestApp({
-      config: {
-        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 30_000, maxRetries: 0 },
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      env: {
+        OPENAI_BASE_URL: openaiUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: 30_000,
+        OPENAI_MAX_RETRIES: 0,
+        RUN_HEARTBEAT_MS: 200,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 8,
         // The periodic re-check is far away: a stream that closes does so because of the deletion.
-        sse: { accessRecheckMs: 600_000, pollMs: 60_000 },
+        SSE_ACCESS_RECHECK_MS: 600_000,
+        SSE_POLL_MS: 60_000,
       },
     });
     baseUrl = await t.listen();

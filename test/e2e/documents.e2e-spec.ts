@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { documentBodyLimit } from 'src/modules/data-sources/http/dto/documents.dto';
+import { FilesConfig } from 'src/modules/files/files.config';
 import { JSON_BODY_LIMIT_BYTES } from 'src/platform/http/json-body-parser';
 import { expect, expectError } from 'test/support/expect';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
-const LIMITS = { maxTextBytes: 20_000, maxPerDataSource: 5, maxTags: 3, maxParents: 3 };
+const LIMITS = {
+  DOCUMENT_MAX_TEXT_BYTES: 20_000,
+  DOCUMENTS_PER_DATA_SOURCE_MAX: 5,
+  DOCUMENT_MAX_TAGS: 3,
+  DOCUMENT_MAX_PARENTS: 3,
+};
 
 interface SearchBody {
   documents: {
@@ -63,7 +69,7 @@ describe('documents of data sources and their search', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ config: { documents: LIMITS } });
+    t = await createTestApp({ env: LIMITS });
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);
     member = await world.member(a.workspace, 'user');
@@ -278,8 +284,8 @@ describe('documents of data sources and their search', () => {
   describe('limits and validation', () => {
     it('refuses a body over each configured limit, naming it, and writes nothing', async () => {
       const cases: [Record<string, unknown>, RegExp][] = [
-        [{ text: 'x'.repeat(LIMITS.maxTextBytes + 1) }, /DOCUMENT_MAX_TEXT_BYTES/],
-        [{ text: 'é'.repeat(LIMITS.maxTextBytes / 2 + 1) }, /DOCUMENT_MAX_TEXT_BYTES/],
+        [{ text: 'x'.repeat(LIMITS.DOCUMENT_MAX_TEXT_BYTES + 1) }, /DOCUMENT_MAX_TEXT_BYTES/],
+        [{ text: 'é'.repeat(LIMITS.DOCUMENT_MAX_TEXT_BYTES / 2 + 1) }, /DOCUMENT_MAX_TEXT_BYTES/],
         [{ text: 'x', tags: ['a', 'b', 'c', 'd'] }, /DOCUMENT_MAX_TAGS/],
         [{ text: 'x', parents: ['a', 'b', 'c', 'd'] }, /DOCUMENT_MAX_PARENTS/],
       ];
@@ -532,11 +538,14 @@ describe('documents of data sources and their search', () => {
 
     beforeAll(async () => {
       big = await createTestApp({
-        config: {
-          documents: { maxTextBytes: MAX_TEXT, maxPerDataSource: PER_SOURCE, maxTags: 8, maxParents: 8 },
+        env: {
+          DOCUMENT_MAX_TEXT_BYTES: MAX_TEXT,
+          DOCUMENTS_PER_DATA_SOURCE_MAX: PER_SOURCE,
+          DOCUMENT_MAX_TAGS: 8,
+          DOCUMENT_MAX_PARENTS: 8,
         },
       });
-      expect(big.config.documents.maxTextBytes).toBe(MAX_TEXT);
+      expect(big.app.get(FilesConfig).documentMaxTextBytes).toBe(MAX_TEXT);
       w = await new World(big).workspace();
       space = await new World(big).globalSpace(w.admin);
     });

@@ -71,9 +71,10 @@ describe("Dust's client", () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     t = await createTestApp({
-      config: {
-        publicBaseUrl: url,
-        tools: { approvalTimeoutMs: 60_000, approvalPollMs: 100 },
+      env: {
+        PUBLIC_BASE_URL: url,
+        TOOL_APPROVAL_TIMEOUT_MS: 60_000,
+        TOOL_APPROVAL_POLL_MS: 100,
       },
     });
     await t.app.listen(port, '127.0.0.1');

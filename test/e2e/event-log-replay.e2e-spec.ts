@@ -11,6 +11,7 @@ import {
 } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
+import { SseConfig } from 'src/platform/http/sse.config';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 
@@ -114,7 +115,13 @@ describe('event log replay (property)', () => {
       },
     };
     const res = new CapturedResponse();
-    const stream = new SseStream(res as unknown as ServerResponse, watched, afterId, t.config.sse, batch);
+    const stream = new SseStream(
+      res as unknown as ServerResponse,
+      watched,
+      afterId,
+      t.app.get(SseConfig),
+      batch,
+    );
     // Caught up once a read brought less than a batch and nothing else is under way.
     const deadline = Date.now() + 5_000;
     while (pending > 0 || lastSize === batch) {

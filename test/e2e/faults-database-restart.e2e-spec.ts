@@ -54,8 +54,11 @@ describe('the database restarts under a running app', () => {
     t = await createTestApp({
       databaseUrl: postgres.url,
       // Only the doorbell can deliver within the test's time: the slow poll never runs.
-      config: {
-        sse: { heartbeatMs: 1000, idleTimeoutMs: 600_000, pollMs: 600_000, slowClientTimeoutMs: 30_000 },
+      env: {
+        SSE_HEARTBEAT_MS: 1000,
+        SSE_IDLE_TIMEOUT_MS: 600_000,
+        SSE_POLL_MS: 600_000,
+        SSE_SLOW_CLIENT_TIMEOUT_MS: 30_000,
       },
     });
     baseUrl = await t.listen();

@@ -5,7 +5,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from 'src/platform/config/app-config';
 import { expect } from 'test/support/expect';
 import { asBytes } from 'test/support/bytes';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -20,7 +19,6 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 describe('files in an S3-compatible bucket', () => {
   let server: S3rver;
   let directory: string;
-  let s3: S3Settings;
   let client: S3Client;
   let t: TestApp;
   let world: World;
@@ -51,10 +49,18 @@ describe('files in an S3-compatible bucket', () => {
     const endpoint = `http://127.0.0.1:${port}`;
     // s3rver's fixed credentials.
     const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    s3 = { bucket: BUCKET, endpoint, region: 'us-east-1', credentials, forcePathStyle: true };
     client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    t = await createTestApp({ config: { s3 } });
+    t = await createTestApp({
+      env: {
+        S3_BUCKET: BUCKET,
+        S3_ENDPOINT: endpoint,
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: credentials.accessKeyId,
+        S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        S3_FORCE_PATH_STYLE: true,
+      },
+    });
     world = new World(t);
     a = await world.workspace();
   });

@@ -6,7 +6,6 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
 import { UrlSigner } from 'src/platform/auth/url-signer';
-import { loadAppConfig } from 'src/platform/config/app-config';
 import { FilesService } from 'src/modules/files/application/files.service';
 import { expect, expectError } from 'test/support/expect';
 import { asBytes } from 'test/support/bytes';
@@ -98,10 +97,10 @@ describe('files', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      config: {
-        publicBaseUrl: 'https://files.example.test',
+      env: {
+        PUBLIC_BASE_URL: 'https://files.example.test',
         // Far above what this file creates in a minute; the limit has its own test.
-        files: { ...loadAppConfig({}).files, createRatePerMinute: 10_000 },
+        FILE_CREATE_RATE_PER_MINUTE: 10_000,
       },
     });
     world = new World(t);
@@ -789,7 +788,7 @@ describe('files', () => {
     it('fails expired files once, however many processes sweep, and removes what they left', async () => {
       const other = await createTestApp({
         databaseUrl: t.config.databaseUrl!,
-        config: { dataDir: t.config.dataDir },
+        env: { DATA_DIR: t.config.dataDir },
       });
       try {
         const waiting = await world.file<FileBody>(member, textFile(100));
@@ -835,7 +834,7 @@ describe('files', () => {
     it('answers the creation over the per-workspace limit with 429 and Retry-After', async () => {
       const limited = await createTestApp({
         databaseUrl: t.config.databaseUrl!,
-        config: { files: { ...t.config.files, createRatePerMinute: 3 } },
+        env: { FILE_CREATE_RATE_PER_MINUTE: 3 },
       });
       try {
         const c = await world.workspace();

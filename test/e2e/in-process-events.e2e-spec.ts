@@ -5,8 +5,10 @@ import {
   InProcessEvents,
   OnCommittedEvent,
   OnEventInTransaction,
-  WakeUpScheduled,
 } from 'src/platform/events/in-process-events';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
+import { WorkspaceCreated } from 'src/modules/identity/application/identity.events';
+import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
@@ -20,18 +22,18 @@ class TestListeners {
   static failPosted = false;
   static failWorkspaceCreated = false;
 
-  @OnCommittedEvent('wake_up.scheduled')
+  @OnCommittedEvent(WakeUpScheduled)
   noteScheduled({ dueAt }: WakeUpScheduled): void {
     const inTransaction = TestListeners.unitOfWork.manager().queryRunner !== undefined;
     TestListeners.scheduled.push({ dueAt, inTransaction });
   }
 
-  @OnCommittedEvent('conversation.message_posted')
+  @OnCommittedEvent(MessagePosted)
   failOnPosted(): void {
     if (TestListeners.failPosted) throw new Error('posted listener failed on purpose');
   }
 
-  @OnEventInTransaction('workspace.created')
+  @OnEventInTransaction(WorkspaceCreated)
   failOnWorkspaceCreated(): void {
     if (TestListeners.failWorkspaceCreated) throw new Error('workspace listener failed on purpose');
   }
@@ -46,8 +48,11 @@ describe('in-process events', () => {
   beforeAll(async () => {
     t = await createTestApp({
       controllers: [TestListeners],
-      config: {
-        runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      env: {
+        RUN_HEARTBEAT_MS: 1000,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 8,
       },
     });
     unitOfWork = t.app.get(TypeormUnitOfWork);
@@ -75,14 +80,14 @@ describe('in-process events', () => {
     const dueAt = new Date(Date.now() + 60_000);
     await expect(
       unitOfWork.run(async () => {
-        events.emitAfterCommit('wake_up.scheduled', { dueAt });
+        events.emitAfterCommit(WakeUpScheduled, { dueAt });
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
     expect(TestListeners.scheduled).toEqual([]);
 
     await unitOfWork.run(async () => {
-      events.emitAfterCommit('wake_up.scheduled', { dueAt });
+      events.emitAfterCommit(WakeUpScheduled, { dueAt });
       expect(TestListeners.scheduled).toEqual([]);
     });
     expect(TestListeners.scheduled).toEqual([{ dueAt, inTransaction: false }]);

@@ -76,9 +76,13 @@ describe('internal tool servers', () => {
   beforeAll(async () => {
     const openaiUrl = await openai.start();
     t = await createTestApp({
-      config: {
-        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0 },
-        tools: { reasoningModelId: REASONING_MODEL, runAgentMaxDepth: MAX_DEPTH },
+      env: {
+        OPENAI_BASE_URL: openaiUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: 5_000,
+        OPENAI_MAX_RETRIES: 0,
+        REASONING_MODEL_ID: REASONING_MODEL,
+        RUN_AGENT_MAX_DEPTH: MAX_DEPTH,
       },
     });
     world = new World(t);

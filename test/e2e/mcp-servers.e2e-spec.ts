@@ -597,7 +597,7 @@ describe('remote MCP servers without private networks', () => {
     t = await createTestApp();
     strict = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { tools: { allowPrivateNetworks: false } },
+      env: { MCP_ALLOW_PRIVATE_NETWORKS: false },
     });
     world = new World(t);
     a = await world.workspace();

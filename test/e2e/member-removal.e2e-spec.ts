@@ -34,9 +34,13 @@ describe('removing a member', () => {
   beforeAll(async () => {
     mcp = await startMcpTestServer();
     t = await createTestApp({
-      config: {
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 4 },
-        tools: { approvalTimeoutMs: 60_000, approvalPollMs: 100 },
+      env: {
+        RUN_HEARTBEAT_MS: 200,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 4,
+        TOOL_APPROVAL_TIMEOUT_MS: 60_000,
+        TOOL_APPROVAL_POLL_MS: 100,
       },
     });
     world = new World(t);

@@ -135,8 +135,11 @@ describe('queries of a message post', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      config: {
-        runs: { heartbeatMs: 60_000, staleAfterMs: 600_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      env: {
+        RUN_HEARTBEAT_MS: 60_000,
+        RUN_STALE_AFTER_MS: 600_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 8,
       },
     });
     const world = new World(t);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AppConfig, loadAppConfig } from 'src/platform/config/app-config';
+import { AgentsConfig } from 'src/modules/agents/agents.config';
 import type {
   ModelChunk,
   ModelRequest,
@@ -31,9 +31,12 @@ describe('openai provider against an OpenAI-compatible server', () => {
   beforeAll(async () => {
     const baseUrl = await openai.start();
     provider = new OpenAiModelProvider(
-      new AppConfig({
-        ...loadAppConfig({ LOG_LEVEL: 'silent' }),
-        openai: { baseUrl, apiKey: 'sk-test', timeoutMs: 5_000, maxRetries: 0, textOnlyModels: ['text-1'] },
+      AgentsConfig.from({
+        OPENAI_BASE_URL: baseUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: '5000',
+        OPENAI_MAX_RETRIES: '0',
+        OPENAI_TEXT_ONLY_MODELS: 'text-1',
       }),
     );
   });

@@ -30,7 +30,7 @@ describe('the public family', () => {
   const cancelPath = (cId: string) => `${v1(paths.conversation(wId, cId))}/cancel`;
 
   beforeAll(async () => {
-    t = await createTestApp({ config: { sse: { v1HistoryMs: HISTORY_MS, pollMs: 60_000 } } });
+    t = await createTestApp({ env: { SSE_V1_HISTORY_MS: HISTORY_MS, SSE_POLL_MS: 60_000 } });
     baseUrl = await t.listen();
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);

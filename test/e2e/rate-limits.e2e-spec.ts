@@ -45,7 +45,7 @@ describe('rate limits per API key', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ config: { rateLimitRequests: 3, rateLimitWindowSeconds: WINDOW_SECONDS } });
+    t = await createTestApp({ env: { RATE_LIMIT_REQUESTS: 3, RATE_LIMIT_WINDOW_SECONDS: WINDOW_SECONDS } });
     world = new World(t);
     a = await world.workspace();
   });
@@ -87,11 +87,11 @@ describe('rate limits per API key', () => {
     const key = await world.key(a.admin);
     const second = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { rateLimitRequests: 10, rateLimitWindowSeconds: WINDOW_SECONDS },
+      env: { RATE_LIMIT_REQUESTS: 10, RATE_LIMIT_WINDOW_SECONDS: WINDOW_SECONDS },
     });
     const first = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { rateLimitRequests: 10, rateLimitWindowSeconds: WINDOW_SECONDS },
+      env: { RATE_LIMIT_REQUESTS: 10, RATE_LIMIT_WINDOW_SECONDS: WINDOW_SECONDS },
     });
     try {
       for (let i = 0; i < 6; i++) await api(first, key).get(me()).expect(200);
@@ -121,7 +121,7 @@ describe('rate limits per API key', () => {
     const key = await world.key(a.admin);
     const other = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { rateLimitRequests: 10, rateLimitWindowSeconds: WINDOW_SECONDS },
+      env: { RATE_LIMIT_REQUESTS: 10, RATE_LIMIT_WINDOW_SECONDS: WINDOW_SECONDS },
     });
     await Promise.all([api(other, key).get(me()).expect(200), api(other, key).get(me()).expect(200)]);
     await other.close();

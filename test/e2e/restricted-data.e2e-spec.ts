@@ -68,9 +68,12 @@ describe('data of a restricted space brought into a conversation', () => {
   beforeAll(async () => {
     // Streams close here because of the change itself, not the periodic re-check.
     t = await createTestApp({
-      config: {
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 4 },
-        sse: { accessRecheckMs: 600_000 },
+      env: {
+        RUN_HEARTBEAT_MS: 200,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 4,
+        SSE_ACCESS_RECHECK_MS: 600_000,
       },
     });
     baseUrl = await t.listen();

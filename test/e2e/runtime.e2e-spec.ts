@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { RunSettings } from 'src/platform/config/app-config';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 import { localAnswer } from 'src/modules/runtime/domain/local-answer';
@@ -24,18 +23,24 @@ describe('agent runtime', () => {
   const openai = new FakeOpenAi();
 
   /** Another process on the same database, with its own pace and number of answers at once. */
-  const siblingApp = (runs: Pick<RunSettings, 'localModelChunkDelayMs' | 'concurrency'>) =>
+  const siblingApp = (runs: { LOCAL_MODEL_CHUNK_DELAY_MS: number; RUN_CONCURRENCY: number }) =>
     createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, ...runs } },
+      env: { RUN_HEARTBEAT_MS: 200, RUN_STALE_AFTER_MS: 60_000, ...runs },
     });
 
   beforeAll(async () => {
     const openaiUrl = await openai.start();
     t = await createTestApp({
-      config: {
-        openai: { baseUrl: openaiUrl, apiKey: 'sk-test', timeoutMs: 1_000, maxRetries: 2 },
-        runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 10, concurrency: 8 },
+      env: {
+        OPENAI_BASE_URL: openaiUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: 1_000,
+        OPENAI_MAX_RETRIES: 2,
+        RUN_HEARTBEAT_MS: 200,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 10,
+        RUN_CONCURRENCY: 8,
       },
     });
     baseUrl = await t.listen();
@@ -228,7 +233,7 @@ describe('agent runtime', () => {
     });
 
     it('fails with a clear error when the provider is not configured', async () => {
-      const bare = await createTestApp({ databaseUrl: t.config.databaseUrl!, config: { openai: null } });
+      const bare = await createTestApp({ databaseUrl: t.config.databaseUrl! });
       try {
         const { sId: cId } = await new ApiWorld(bare).conversation(a.admin, {
           message: 'hi',
@@ -247,7 +252,7 @@ describe('agent runtime', () => {
   });
 
   it('cancels a running answer, once, and tells the stream', async () => {
-    const slow = await siblingApp({ localModelChunkDelayMs: 150, concurrency: 8 });
+    const slow = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 150, RUN_CONCURRENCY: 8 });
     const slowWorld = new ApiWorld(slow);
     try {
       const { sId: cId, message } = await slowWorld.conversation(a.admin, {
@@ -287,7 +292,7 @@ describe('agent runtime', () => {
   });
 
   it('fails the runs a stopping process leaves behind, with a reason', async () => {
-    const stopping = await siblingApp({ localModelChunkDelayMs: 1_000, concurrency: 8 });
+    const stopping = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 1_000, RUN_CONCURRENCY: 8 });
     const { sId: cId } = await new ApiWorld(stopping).conversation(a.admin, {
       message: 'Never finished',
       mentions: [agents.assistant],
@@ -311,7 +316,7 @@ describe('agent runtime', () => {
       [await world.messages(a.admin, later), await world.messages(a.admin, earlier)] as const;
 
     beforeAll(async () => {
-      slow = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 4 });
+      slow = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 4 });
     });
     afterAll(() => slow.close());
 
@@ -354,7 +359,7 @@ describe('agent runtime', () => {
     let otherAgents: Record<string, string>;
 
     beforeAll(async () => {
-      shared = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 2 });
+      shared = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 2 });
       sharedWorld = new ApiWorld(shared);
       other = await world.workspace();
       otherAgents = await world.globalAgents(other);
@@ -399,7 +404,7 @@ describe('agent runtime', () => {
     let single: TestApp;
 
     beforeAll(async () => {
-      single = await siblingApp({ localModelChunkDelayMs: 250, concurrency: 1 });
+      single = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 1 });
     });
     afterAll(() => single.close());
 
@@ -429,7 +434,7 @@ describe('agent runtime', () => {
     });
 
     it('answers the waiting messages of a stopping process with an interrupted run', async () => {
-      const stopping = await siblingApp({ localModelChunkDelayMs: 1_000, concurrency: 1 });
+      const stopping = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 1_000, RUN_CONCURRENCY: 1 });
       const cIds: string[] = [];
       for (const content of ['Running', 'Waiting', 'Waiting too']) {
         const { sId } = await new ApiWorld(stopping).conversation(a.admin, {

@@ -62,7 +62,12 @@ describe('the search and include_data tools', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      config: { runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 4 } },
+      env: {
+        RUN_HEARTBEAT_MS: 200,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 4,
+      },
     });
     world = new World(t);
     [a, b] = await Promise.all([world.workspace(), world.workspace()]);

@@ -38,8 +38,11 @@ describe('event stream access and caps', () => {
   beforeAll(async () => {
     // The periodic re-check is far away here: closes in these tests come from the changes themselves.
     t = await createTestApp({
-      config: {
-        sse: { accessRecheckMs: 600_000, maxStreamsPerKey: 2, maxStreamsPerWorkspace: 3, pollMs: 60_000 },
+      env: {
+        SSE_ACCESS_RECHECK_MS: 600_000,
+        SSE_MAX_KEY_STREAMS: 2,
+        SSE_MAX_WORKSPACE_STREAMS: 3,
+        SSE_POLL_MS: 60_000,
       },
     });
     baseUrl = await t.listen();
@@ -134,7 +137,7 @@ describe('event stream access and caps', () => {
   it('closes a stream on another process when its key is revoked', async () => {
     const other = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { sse: { accessRecheckMs: 600_000 } },
+      env: { SSE_ACCESS_RECHECK_MS: 600_000 },
     });
     const otherUrl = await other.listen();
     const key = await world.key(a.admin);
@@ -199,7 +202,7 @@ describe('event stream access and caps', () => {
   it('re-checks every stream periodically, with the membership as it is now', async () => {
     const periodic = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
-      config: { sse: { accessRecheckMs: 300 } },
+      env: { SSE_ACCESS_RECHECK_MS: 300 },
     });
     const periodicUrl = await periodic.listen();
     const member = await world.member(a.workspace, 'user');

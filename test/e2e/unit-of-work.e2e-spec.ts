@@ -31,4 +31,43 @@ describe('unit of work', () => {
     expect(await unitOfWork.run(() => unitOfWork.all(reads(inside)))).toEqual(['a', 'b']);
     expect(inside).toEqual(['start a', 'end a', 'start b', 'end b']);
   });
+
+  it('runs the victim of a deadlock again, so both transactions commit and each after-commit runs once', async () => {
+    const manager = () => unitOfWork.manager();
+    await manager().query('CREATE TABLE deadlock_rows (id int PRIMARY KEY, value int NOT NULL)');
+    await manager().query('INSERT INTO deadlock_rows VALUES (1, 0), (2, 0)');
+    const attempts = { first: 0, second: 0 };
+    const committed: string[] = [];
+    let bothHoldTheirFirstRow!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothHoldTheirFirstRow = resolve));
+    let holding = 0;
+    /** Locks `first` then `second`; on its first attempt waits until the other holds its first row. */
+    const lockInOrder = (name: 'first' | 'second', first: number, second: number) =>
+      unitOfWork.run(async () => {
+        attempts[name]++;
+        await manager().query('UPDATE deadlock_rows SET value = value + 1 WHERE id = $1', [first]);
+        if (attempts[name] === 1) {
+          if (++holding === 2) bothHoldTheirFirstRow();
+          await barrier;
+        }
+        await manager().query('UPDATE deadlock_rows SET value = value + 1 WHERE id = $1', [second]);
+        unitOfWork.afterCommit(() => committed.push(name));
+        return name;
+      });
+
+    const results = await Promise.all([lockInOrder('first', 1, 2), lockInOrder('second', 2, 1)]);
+
+    expect(results).toEqual(['first', 'second']);
+    // PostgreSQL broke the deadlock by rolling one back; that one ran again and committed.
+    expect(attempts.first + attempts.second).toBe(3);
+    expect(committed.sort()).toEqual(['first', 'second']);
+    const rows = await manager().query<{ id: number; value: number }[]>(
+      'SELECT id, value FROM deadlock_rows ORDER BY id',
+    );
+    expect(rows).toEqual([
+      { id: 1, value: 2 },
+      { id: 2, value: 2 },
+    ]);
+    await manager().query('DROP TABLE deadlock_rows');
+  });
 });

@@ -45,8 +45,11 @@ describe('wake-ups', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      config: {
-        runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      env: {
+        RUN_HEARTBEAT_MS: 1000,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 8,
       },
     });
     world = new World(t);
@@ -224,8 +227,11 @@ describe('wake-ups', () => {
     const timed = await createTestApp({
       databaseUrl: t.config.databaseUrl!,
       overrides: [{ provide: Clock, useValue: clock }],
-      config: {
-        runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+      env: {
+        RUN_HEARTBEAT_MS: 1000,
+        RUN_STALE_AFTER_MS: 60_000,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_CONCURRENCY: 8,
       },
     });
     try {
@@ -319,8 +325,11 @@ describe('wake-ups', () => {
     beforeAll(async () => {
       timed = await createTestApp({
         overrides: [{ provide: Clock, useValue: clock }],
-        config: {
-          runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+        env: {
+          RUN_HEARTBEAT_MS: 1000,
+          RUN_STALE_AFTER_MS: 60_000,
+          LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+          RUN_CONCURRENCY: 8,
         },
       });
       scheduler = timed.app.get(WakeUpWorker);
@@ -455,8 +464,11 @@ describe('wake-ups', () => {
       [0, 1].map(() =>
         createTestApp({
           databaseUrl: t.config.databaseUrl!,
-          config: {
-            runs: { heartbeatMs: 1000, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 8 },
+          env: {
+            RUN_HEARTBEAT_MS: 1000,
+            RUN_STALE_AFTER_MS: 60_000,
+            LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+            RUN_CONCURRENCY: 8,
           },
         }),
       ),

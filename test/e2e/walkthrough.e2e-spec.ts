@@ -37,7 +37,7 @@ describe('the walk-through of docs/walkthrough.md', () => {
       throw new Error(`${TEST_ENV.serviceBuild} is not set: run e2e tests through their Jest config.`);
     blocks.push(...walkthroughBlocks(await readFile(join(dirname(build), 'docs', 'walkthrough.md'), 'utf8')));
     // As `npm start` runs: loopback tool servers refused.
-    t = await createTestApp({ config: { tools: { allowPrivateNetworks: false } } });
+    t = await createTestApp({ env: { MCP_ALLOW_PRIVATE_NETWORKS: false } });
     const databaseUrl = t.config.databaseUrl;
     if (!databaseUrl) throw new Error('The test app has no database URL for the CLI.');
     workDir = await mkdtemp(join(tmpdir(), 'wa-walkthrough-'));

@@ -39,6 +39,9 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
     return BigInt(row.id);
   }
 
+  /** One process, no concurrent transactions: nothing to order. */
+  async lockForAppend(): Promise<void> {}
+
   async readAfter(
     conversationId: number,
     afterId: bigint,

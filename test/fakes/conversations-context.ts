@@ -1,5 +1,4 @@
-import { loadAppConfig } from 'src/platform/config/app-config';
-import type { MessagePosted } from 'src/platform/events/in-process-events';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
@@ -10,6 +9,7 @@ import type { ActionRepository } from 'src/modules/conversations/application/por
 import type { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import type { Mention } from 'src/modules/conversations/domain/message';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { RecordingAccessChanges } from 'test/fakes/access-changes';
 import { FakeClock } from 'test/fakes/clock';
 import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-repository';
@@ -96,7 +96,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     noToolCalls,
     { declineWaiting: async () => undefined } as unknown as AgentActionsService,
     fragmentRepository,
-    loadAppConfig({}),
+    ConversationsConfig.from({}),
     eventLog,
     unitOfWork,
     inProcessEvents,
@@ -130,7 +130,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     systemMessages,
     /** What the runtime does once a post commits: the answers of its newly mentioned agents start. */
     startAnswers(posted?: MessagePosted): Promise<Run[]> {
-      const latest = posted ?? inProcessEvents.committedOf('conversation.message_posted').at(-1);
+      const latest = posted ?? inProcessEvents.committedOf(MessagePosted).at(-1);
       if (!latest) throw new Error('No message was posted.');
       return agentMessages.start(latest);
     },

@@ -1,15 +1,13 @@
 import type { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { CommittedEvents, InProcessEvents, InTransactionEvents } from 'src/platform/events/in-process-events';
+import { CommittedEvent, InProcessEvents, InTransactionEvent } from 'src/platform/events/in-process-events';
 
-export type CommittedEvent = {
-  [K in keyof CommittedEvents]: { name: K; payload: CommittedEvents[K] };
-}[keyof CommittedEvents];
+/** An event as emitted: its name and payload. */
+export interface EmittedEvent {
+  name: string;
+  payload: unknown;
+}
 
-export type InTransactionEvent = {
-  [K in keyof InTransactionEvents]: { name: K; payload: InTransactionEvents[K] };
-}[keyof InTransactionEvents];
-
-type Listener<K extends keyof InTransactionEvents> = (payload: InTransactionEvents[K]) => unknown;
+type Listener<P> = (payload: P) => unknown;
 
 /**
  * In-process events that a test reads back. Committed events are recorded once the emitter's
@@ -18,9 +16,9 @@ type Listener<K extends keyof InTransactionEvents> = (payload: InTransactionEven
  * they are emitted.
  */
 export class RecordingInProcessEvents extends InProcessEvents {
-  readonly committed: CommittedEvent[] = [];
-  readonly inTransaction: InTransactionEvent[] = [];
-  private readonly listeners = new Map<keyof InTransactionEvents, Listener<never>[]>();
+  readonly committed: EmittedEvent[] = [];
+  readonly inTransaction: EmittedEvent[] = [];
+  private readonly listeners = new Map<string, Listener<never>[]>();
 
   /** Without a unit of work, committed events are recorded at once (as outside a transaction). */
   constructor(private readonly unitOfWork?: UnitOfWork) {
@@ -28,28 +26,23 @@ export class RecordingInProcessEvents extends InProcessEvents {
   }
 
   /** A listener of an in-transaction event: its failure fails the emitter, as `OnEventInTransaction`'s. */
-  on<K extends keyof InTransactionEvents>(name: K, listener: Listener<K>): void {
-    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+  on<P>(event: InTransactionEvent<P>, listener: Listener<P>): void {
+    this.listeners.set(event.name, [...(this.listeners.get(event.name) ?? []), listener]);
   }
 
-  async emitInTransaction<K extends keyof InTransactionEvents>(
-    name: K,
-    payload: InTransactionEvents[K],
-  ): Promise<void> {
-    this.inTransaction.push({ name, payload } as InTransactionEvent);
-    for (const listener of this.listeners.get(name) ?? []) await (listener as Listener<K>)(payload);
+  async emitInTransaction<P>(event: InTransactionEvent<P>, payload: P): Promise<void> {
+    this.inTransaction.push({ name: event.name, payload });
+    for (const listener of this.listeners.get(event.name) ?? []) await (listener as Listener<P>)(payload);
   }
 
-  emitAfterCommit<K extends keyof CommittedEvents>(name: K, payload: CommittedEvents[K]): void {
-    const record = () => this.committed.push({ name, payload } as CommittedEvent);
+  emitAfterCommit<P>(event: CommittedEvent<P>, payload: P): void {
+    const record = () => this.committed.push({ name: event.name, payload });
     if (this.unitOfWork) this.unitOfWork.afterCommit(record);
     else record();
   }
 
-  /** The payloads of the committed events of one name, oldest first. */
-  committedOf<K extends keyof CommittedEvents>(name: K): CommittedEvents[K][] {
-    return this.committed.flatMap((event) =>
-      event.name === name ? [event.payload as CommittedEvents[K]] : [],
-    );
+  /** The payloads of the committed events of one kind, oldest first. */
+  committedOf<P>(event: CommittedEvent<P>): P[] {
+    return this.committed.flatMap((emitted) => (emitted.name === event.name ? [emitted.payload as P] : []));
   }
 }

@@ -1,3 +1,5 @@
+import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
 import { WakeUpFiringService } from 'src/modules/wakeups/application/wakeup-firing.service';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
@@ -35,8 +37,8 @@ export function wakeUpsContext(start?: Date | string) {
     inProcessEvents,
   );
   // As Nest wires the service's listeners of in-transaction events.
-  inProcessEvents.on('workspace.member_removed', (removed) => service.cancelOwnedBy(removed));
-  inProcessEvents.on('conversation.deleted', (deleted) => service.cancelInDeleted(deleted));
+  inProcessEvents.on(MemberRemoved, (removed) => service.cancelOwnedBy(removed));
+  inProcessEvents.on(ConversationDeleted, (deleted) => service.cancelInDeleted(deleted));
   const newFiringProcess = () =>
     new WakeUpFiringService(
       wakeUpRepository,

@@ -31,7 +31,8 @@ export function pdfOf(lines: string[], pages = 1): Buffer {
     length += Buffer.byteLength(parts[parts.length - 1], 'latin1');
   });
   parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
-  parts.push(...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`));
+  // One push per entry: spread, hundreds of thousands of arguments pass the call stack's size.
+  for (const offset of offsets) parts.push(`${String(offset).padStart(10, '0')} 00000 n \n`);
   parts.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`);
   return Buffer.from(parts.join(''), 'latin1');
 }

@@ -7,15 +7,11 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { CONFIGURATIONS } from 'src/app.config';
 import { AppModule } from 'src/app.module';
 import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup';
-import {
-  AppConfig,
-  AppConfigValues,
-  SseSettings,
-  ToolSettings,
-  loadAppConfig,
-} from 'src/platform/config/app-config';
+import { Configuration } from 'src/platform/config/configuration';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { randomBase62 } from 'src/platform/ids/sid';
 import { setApiDocument } from 'test/support/api-document';
 import { TEST_ENV, withDatabase } from 'test/support/test-database';
@@ -26,7 +22,8 @@ export interface TestApp {
   http: Server;
   dataSource: DataSource;
   document: OpenAPIObject;
-  config: AppConfig;
+  /** The platform's configuration (database, data directory, address); a context's is `app.get(FilesConfig)`. */
+  config: PlatformConfig;
   /**
    * Listens on a loopback port (for clients that need a real socket, such as SSE); returns the base
    * URL. Listens once: later calls return the same URL.
@@ -36,12 +33,13 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  /** `sse` is merged over the defaults, so a spec sets only the settings it is about. */
-  config?: Partial<Omit<AppConfigValues, 'sse' | 'tools'>> & {
-    sse?: Partial<SseSettings>;
-    /** Merged over the defaults; tests reach their tool servers on 127.0.0.1, so private networks are allowed unless a spec says otherwise. */
-    tools?: Partial<ToolSettings>;
-  };
+  /**
+   * Configuration variables, as an operator sets them (`{ SSE_POLL_MS: 60_000 }`); the others keep
+   * their defaults, except that tests reach their tool servers on 127.0.0.1, so
+   * MCP_ALLOW_PRIVATE_NETWORKS is true unless a spec says otherwise. The process's own environment
+   * is not read.
+   */
+  env?: Record<string, string | number | boolean>;
   /** Extra controllers, for behaviour no production route can trigger (an unexpected exception). */
   controllers?: Type[];
   /** Share a database created by an earlier createTestApp (two instances on one database). */
@@ -81,6 +79,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
+/** The variables as the environment holds them; a name no configuration declares is a mistake of the spec. */
+function variables(env: Record<string, string | number | boolean>): Record<string, string> {
+  const declared = new Set(CONFIGURATIONS.flatMap((token) => token.schema.variables.map(({ name }) => name)));
+  const unknown = Object.keys(env).filter((name) => !declared.has(name));
+  if (unknown.length > 0) throw new Error(`No configuration declares ${unknown.join(', ')}.`);
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value)]));
+}
+
 /** The app as main.ts builds it (same module, same configureApp), on its own database. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.databaseUrl
@@ -88,17 +94,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     : await createTestDatabase();
   // Its own data directory (file contents, URL signing secret), never the working copy's.
   const dataDir = await mkdtemp(join(tmpdir(), 'wa-app-'));
-  const defaults = loadAppConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
-  const config = new AppConfig({
-    ...defaults,
-    dataDir,
-    ...options.config,
-    sse: { ...defaults.sse, ...options.config?.sse },
-    tools: { ...defaults.tools, allowPrivateNetworks: true, ...options.config?.tools },
-    databaseUrl: database.url,
+  const configuration = Configuration.read(CONFIGURATIONS, {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    MCP_ALLOW_PRIVATE_NETWORKS: 'true',
+    DATA_DIR: dataDir,
+    ...variables(options.env ?? {}),
+    DATABASE_URL: database.url,
   });
   let builder = Test.createTestingModule({
-    imports: [AppModule.forRoot(config, database.url)],
+    imports: [AppModule.forRoot(configuration, database.url)],
     controllers: options.controllers ?? [],
   });
   for (const override of options.overrides ?? []) {
@@ -115,7 +119,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     http: app.getHttpServer(),
     dataSource: app.get(DataSource),
     document,
-    config,
+    config: configuration.get(PlatformConfig),
     listen: () =>
       (listening ??= app
         .listen(0, '127.0.0.1')

@@ -18,7 +18,7 @@ import { McpServerViewsController } from 'src/modules/agents/http/mcp-server-vie
 import { TypeormAgentRepository } from 'src/modules/agents/infrastructure/typeorm-agent.repository';
 import { TypeormCatalogueRepository } from 'src/modules/agents/infrastructure/typeorm-catalogue.repository';
 
-/** AgentStatistics, which the details loader needs, comes from the global AgentStatisticsModule. */
+/** AgentStatistics, which the details loader needs, is answered by contexts that depend on this one (src/composition). */
 @Module({
   imports: [IdentityModule],
   controllers: [AgentConfigurationsController, CatalogueController, McpServerViewsController],

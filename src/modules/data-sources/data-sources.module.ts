@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
@@ -14,7 +15,7 @@ import { TypeormDataSourceRepository } from 'src/modules/data-sources/infrastruc
 import { TypeormDocumentRepository } from 'src/modules/data-sources/infrastructure/typeorm-document.repository';
 
 @Module({
-  imports: [IdentityModule],
+  imports: [IdentityModule, FilesModule],
   controllers: [DataSourcesController, DataSourceViewsController, DocumentsController],
   providers: [
     DataSourcesService,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
+import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
@@ -22,7 +23,7 @@ import { TypeormRunStateRepository } from 'src/modules/runtime/infrastructure/ty
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 
 @Module({
-  imports: [ConversationsModule, AgentsModule, DataSourcesModule, IdentityModule, WakeUpsModule],
+  imports: [ConversationsModule, AgentsModule, DataSourcesModule, FilesModule, IdentityModule, WakeUpsModule],
   providers: [
     AgentRunsService,
     ModelHistoryService,

@@ -1,6 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
-import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
@@ -11,9 +10,7 @@ import { WakeUpsController } from 'src/modules/wakeups/http/wakeups.controller';
 import { TypeormWakeUpRepository } from 'src/modules/wakeups/infrastructure/typeorm-wakeup.repository';
 import { WakeUpWorker } from 'src/modules/wakeups/workers/wakeup.worker';
 
-// Global: conversations ask who holds a conversation through the ScheduledWakeUps port it
-// provides, since this module already depends on conversations.
-@Global()
+// ScheduledWakeUpsReader answers conversations' ScheduledWakeUps port (bound in src/composition).
 @Module({
   imports: [IdentityModule, AgentsModule, ConversationsModule],
   controllers: [WakeUpsController],
@@ -22,8 +19,8 @@ import { WakeUpWorker } from 'src/modules/wakeups/workers/wakeup.worker';
     WakeUpFiringService,
     WakeUpWorker,
     { provide: WakeUpRepository, useClass: TypeormWakeUpRepository },
-    { provide: ScheduledWakeUps, useClass: ScheduledWakeUpsReader },
+    ScheduledWakeUpsReader,
   ],
-  exports: [WakeUpsService, ScheduledWakeUps],
+  exports: [WakeUpsService, ScheduledWakeUpsReader],
 })
 export class WakeUpsModule {}

@@ -8,7 +8,7 @@ import {
   UrlSigner,
   loadUrlSigningSecret,
 } from 'src/platform/auth/url-signer';
-import { AppConfig, loadAppConfig } from 'src/platform/config/app-config';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 
 const PATH = '/api/w/ws12345678/files/fil_0123456789';
 
@@ -50,8 +50,8 @@ describe('UrlSigner', () => {
 });
 
 describe('loadUrlSigningSecret', () => {
-  const configIn = (dataDir: string, secret: string | null = null) =>
-    new AppConfig({ ...loadAppConfig({}), dataDir, urlSigningSecret: secret });
+  const configIn = (dataDir: string, secret?: string) =>
+    PlatformConfig.from({ DATA_DIR: dataDir, URL_SIGNING_SECRET: secret });
 
   it('prefers URL_SIGNING_SECRET', async () => {
     expect(await loadUrlSigningSecret(configIn('/nonexistent', 'e'.repeat(40)))).toBe('e'.repeat(40));

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppConfig } from 'src/platform/config/app-config';
+import type { PlatformConfig } from 'src/platform/config/platform.config';
 
 /** The file under DATA_DIR that keeps the generated secret when URL_SIGNING_SECRET is not set. */
 export const SIGNING_SECRET_FILE = 'url-signing-secret';
@@ -60,7 +60,7 @@ export class UrlSigner {
  * URL_SIGNING_SECRET, or a random secret generated on first use and kept in DATA_DIR (mode 600),
  * so every process sharing the directory signs alike and URLs survive restarts.
  */
-export async function loadUrlSigningSecret(config: AppConfig): Promise<string> {
+export async function loadUrlSigningSecret(config: PlatformConfig): Promise<string> {
   if (config.urlSigningSecret) return config.urlSigningSecret;
   const file = join(config.dataDir, SIGNING_SECRET_FILE);
   const existing = await readSecretFile(file);

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { UrlSigner, loadUrlSigningSecret } from 'src/platform/auth/url-signer';
-import { AppConfig } from 'src/platform/config/app-config';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 
 /** One signer for the process: the guard verifies with it, contexts sign with it. */
 @Global()
@@ -8,8 +8,8 @@ import { AppConfig } from 'src/platform/config/app-config';
   providers: [
     {
       provide: UrlSigner,
-      useFactory: async (config: AppConfig) => new UrlSigner(await loadUrlSigningSecret(config)),
-      inject: [AppConfig],
+      useFactory: async (config: PlatformConfig) => new UrlSigner(await loadUrlSigningSecret(config)),
+      inject: [PlatformConfig],
     },
   ],
   exports: [UrlSigner],

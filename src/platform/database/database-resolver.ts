@@ -1,9 +1,9 @@
-import type { AppConfig } from 'src/platform/config/app-config';
+import type { PlatformConfig } from 'src/platform/config/platform.config';
 import { DatabaseHandle, startOrAttachEmbeddedPostgres } from 'src/platform/database/embedded-postgres';
 
 /** `DATABASE_URL` when set; otherwise the embedded PostgreSQL under `DATA_DIR` (started or attached). */
 export async function resolveDatabase(
-  config: AppConfig,
+  config: PlatformConfig,
   log: (message: string) => void,
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {

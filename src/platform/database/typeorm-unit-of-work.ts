@@ -6,6 +6,9 @@ import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } fr
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 const CACHED_PLAN_CHANGED = '0A000';
+/** Deadlock and serialisation failure: PostgreSQL rolled the transaction back, and it may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 3;
 
 interface Transaction {
   manager: EntityManager;
@@ -22,21 +25,38 @@ export class TypeormUnitOfWork extends UnitOfWork {
     super();
   }
 
+  /**
+   * Runs `work` in a transaction, or in the current one. When PostgreSQL rolls the outermost one
+   * back to break a deadlock (or a serialisation failure), it runs again, at most three times in
+   * all: the victim of two transactions that locked in opposite orders then succeeds instead of
+   * failing its request. After-commit callbacks run once, those of the attempt that committed.
+   */
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
-    const transaction: Transaction = { manager: this.dataSource.manager, afterCommit: [] };
-    const result = await this.dataSource.transaction((manager) => {
-      transaction.manager = manager;
-      return this.current.run(transaction, work);
-    });
-    for (const callback of transaction.afterCommit) {
+    for (let attempt = 1; ; attempt++) {
+      const transaction: Transaction = { manager: this.dataSource.manager, afterCommit: [] };
+      let result: T;
       try {
-        callback();
+        result = await this.dataSource.transaction((manager) => {
+          transaction.manager = manager;
+          return this.current.run(transaction, work);
+        });
       } catch (error) {
-        this.logger.error({ err: error }, 'after-commit callback failed');
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+        this.logger.warn({ code, attempt }, 'transaction rolled back by PostgreSQL; running it again');
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+        continue;
       }
+      for (const callback of transaction.afterCommit) {
+        try {
+          callback();
+        } catch (error) {
+          this.logger.error({ err: error }, 'after-commit callback failed');
+        }
+      }
+      return result;
     }
-    return result;
   }
 
   afterCommit(callback: () => void): void {

@@ -122,6 +122,12 @@ export interface StoredConversationEvent {
 export abstract class ConversationEventLog {
   /** Appends in the current transaction; the doorbell rings once it commits. */
   abstract append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint>;
+  /**
+   * Takes, in the current transaction, the lock that orders the conversation's appends (append
+   * takes it too). A transaction that writes rows before it appends takes it first: otherwise it
+   * may hold a row that a transaction already holding this lock waits for, a deadlock.
+   */
+  abstract lockForAppend(conversationId: number): Promise<void>;
   /** Events of a conversation with id > `afterId`, oldest first (those `filter` selects, when given). */
   abstract readAfter(
     conversationId: number,

@@ -50,6 +50,12 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     });
   }
 
+  async lockForAppend(conversationId: number): Promise<void> {
+    await this.db
+      .manager()
+      .query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [EVENT_LOCK_CLASS, conversationId]);
+  }
+
   async readAfter(
     conversationId: number,
     afterId: bigint,

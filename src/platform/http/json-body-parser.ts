@@ -1,26 +1,30 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { AppConfig } from 'src/platform/config/app-config';
+import type { ConfigToken } from 'src/platform/config/config-schema';
 import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { UNSTORABLE_TEXT_MESSAGE, isStorableText } from 'src/platform/http/storable-text';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** A context's configuration object, by its class. */
+export type ConfigReader = <T>(token: ConfigToken<T>) => T;
+
 /** The body types (DTO classes) allowed more than JSON_BODY_LIMIT_BYTES, with their limit. */
-const LARGER_BODIES = new WeakMap<object, (config: AppConfig) => number>();
+const LARGER_BODIES = new WeakMap<object, (read: ConfigReader) => number>();
 
 /**
- * Lets the routes that take this body type read up to `limit(config)` bytes (a document's text
- * can be megabytes); every other body stays within JSON_BODY_LIMIT_BYTES. The other protections
- * (depth, array items, value count) hold whatever the size.
+ * Lets the routes that take this body type read up to `limit(config)` bytes, `config` being the
+ * configuration `token` stands for (a document's text can be megabytes); every other body stays
+ * within JSON_BODY_LIMIT_BYTES. The other protections (depth, array items, value count) hold
+ * whatever the size.
  */
-export function JsonBodyLimit(limit: (config: AppConfig) => number): ClassDecorator {
-  return (target) => void LARGER_BODIES.set(target, limit);
+export function JsonBodyLimit<T>(token: ConfigToken<T>, limit: (config: T) => number): ClassDecorator {
+  return (target) => void LARGER_BODIES.set(target, (read) => limit(read(token)));
 }
 
 /** The byte limit of a body validated as `metatype`. */
-export function jsonBodyLimitOf(metatype: unknown, config: AppConfig): number {
+export function jsonBodyLimitOf(metatype: unknown, read: ConfigReader): number {
   const larger = typeof metatype === 'function' ? LARGER_BODIES.get(metatype) : undefined;
-  return larger ? Math.max(JSON_BODY_LIMIT_BYTES, larger(config)) : JSON_BODY_LIMIT_BYTES;
+  return larger ? Math.max(JSON_BODY_LIMIT_BYTES, larger(read)) : JSON_BODY_LIMIT_BYTES;
 }
 /**
  * Far deeper than any request body of the API. Validation transforms bodies recursively, so a

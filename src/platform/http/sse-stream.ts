@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { SseSettings } from 'src/platform/config/app-config';
+import type { SseConfig } from 'src/platform/http/sse.config';
 
 export interface SseEvent {
   /** Position in the log (a 64-bit integer). */
@@ -86,7 +86,7 @@ export class SseStream {
     private readonly res: ServerResponse,
     private readonly source: SseSource,
     fromId: bigint,
-    private readonly settings: SseSettings,
+    private readonly settings: SseConfig,
     private readonly batch = SSE_BATCH,
   ) {
     this.lastId = fromId;

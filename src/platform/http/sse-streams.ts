@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { AppConfig } from 'src/platform/config/app-config';
+import { SseConfig } from 'src/platform/http/sse.config';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { AccessChange, AccessChanges } from 'src/platform/events/access-changes';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
@@ -52,7 +52,7 @@ export class SseStreams implements BeforeApplicationShutdown {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: SseConfig,
     accessChanges: AccessChanges,
   ) {
     this.unsubscribe = accessChanges.subscribe((change) => this.onAccessChange(change));
@@ -69,7 +69,7 @@ export class SseStreams implements BeforeApplicationShutdown {
     grant: StreamGrant,
     check: StreamAccessCheck,
   ): SseStream {
-    const { maxStreamsPerKey, maxStreamsPerWorkspace } = this.config.sse;
+    const { maxStreamsPerKey, maxStreamsPerWorkspace } = this.config;
     if ((this.perKey.get(grant.keyId) ?? 0) >= maxStreamsPerKey) {
       throw new TooManyStreams(
         `This API key already has ${maxStreamsPerKey} open event streams; close one before opening another.`,
@@ -80,7 +80,7 @@ export class SseStreams implements BeforeApplicationShutdown {
         `This workspace already has ${maxStreamsPerWorkspace} open event streams; close one before opening another.`,
       );
     }
-    const stream = new SseStream(res, source, fromId, this.config.sse);
+    const stream = new SseStream(res, source, fromId, this.config);
     const entry: OpenStream = { stream, grant, check };
     this.open.add(entry);
     this.perKey.set(grant.keyId, (this.perKey.get(grant.keyId) ?? 0) + 1);
@@ -165,7 +165,7 @@ export class SseStreams implements BeforeApplicationShutdown {
   }
 
   private startTimers(): void {
-    const { heartbeatMs, pollMs, accessRecheckMs } = this.config.sse;
+    const { heartbeatMs, pollMs, accessRecheckMs } = this.config;
     this.timers = [
       setInterval(
         () => {

@@ -1,7 +1,11 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import type { AppConfig } from 'src/platform/config/app-config';
-import { PendingJsonBody, UnreadBody, jsonBodyLimitOf } from 'src/platform/http/json-body-parser';
+import {
+  ConfigReader,
+  PendingJsonBody,
+  UnreadBody,
+  jsonBodyLimitOf,
+} from 'src/platform/http/json-body-parser';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
@@ -24,7 +28,7 @@ function describe(errors: ValidationError[], parent = ''): string[] {
 class ApiValidationPipe extends ValidationPipe {
   constructor(
     options: ConstructorParameters<typeof ValidationPipe>[0],
-    private readonly config: AppConfig,
+    private readonly readConfig: ConfigReader,
   ) {
     super(options);
   }
@@ -33,7 +37,7 @@ class ApiValidationPipe extends ValidationPipe {
     if (metadata.type === 'param') return value;
     if (value instanceof UnreadBody) throw value.refusal();
     if (value instanceof PendingJsonBody) {
-      return super.transform(await value.read(jsonBodyLimitOf(metadata.metatype, this.config)), metadata);
+      return super.transform(await value.read(jsonBodyLimitOf(metadata.metatype, this.readConfig)), metadata);
     }
     return super.transform(value, metadata) as Promise<unknown>;
   }
@@ -51,7 +55,7 @@ function refusalMessage(errors: ValidationError[]): string {
   return more > 0 ? `${listed}; and ${more} more problem${more === 1 ? '' : 's'}.` : listed;
 }
 
-export function createValidationPipe(config: AppConfig): ValidationPipe {
+export function createValidationPipe(readConfig: ConfigReader): ValidationPipe {
   return new ApiValidationPipe(
     {
       whitelist: true,
@@ -61,6 +65,6 @@ export function createValidationPipe(config: AppConfig): ValidationPipe {
       validationError: { target: false, value: false },
       exceptionFactory: (errors) => new InvalidRequestError(refusalMessage(errors)),
     },
-    config,
+    readConfig,
   );
 }

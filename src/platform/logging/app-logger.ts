@@ -1,7 +1,7 @@
 import { DynamicModule, Global, LoggerService, Module } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type Level, type Logger } from 'pino';
-import type { LogLevel } from 'src/platform/config/app-config';
+import type { LogLevel } from 'src/platform/config/platform.config';
 import type { IdentifiedRequest } from 'src/platform/logging/request-id';
 import { OperatorLog, PinoOperatorLog } from 'src/platform/logging/operator-log';
 

@@ -6,8 +6,8 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { AppConfig } from 'src/platform/config/app-config';
 import { answerTooLarge, boundedMcpFetch } from 'src/platform/mcp/bounded-answers';
+import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { describeMcpFailure } from 'src/platform/mcp/mcp-failure';
 import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import { SdkMcpSession, mcpClient } from 'src/platform/mcp/sdk-session';
@@ -31,13 +31,13 @@ export class RemoteMcpConnector extends McpConnector implements BeforeApplicatio
   private readonly network: { fetch: GuardedFetch; close(): Promise<void> };
   private readonly fetch: GuardedFetch;
 
-  constructor(config: AppConfig) {
+  constructor(config: McpConfig) {
     super();
     this.network = createGuardedFetch({
-      allowPrivateNetworks: config.tools.allowPrivateNetworks,
+      allowPrivateNetworks: config.allowPrivateNetworks,
       connectTimeoutMs: MCP_CONNECT_TIMEOUT_MS,
     });
-    this.fetch = boundedMcpFetch(this.network.fetch, config.tools.mcpMessageMaxBytes);
+    this.fetch = boundedMcpFetch(this.network.fetch, config.messageMaxBytes);
   }
 
   async connectRemote(target: RemoteMcpTarget, signal?: AbortSignal): Promise<McpSession> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { OnEventInTransaction, WorkspaceCreated } from 'src/platform/events/in-process-events';
+import { OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { generateSId } from 'src/platform/ids/sid';
+import { WorkspaceCreated } from 'src/modules/identity/application/identity.events';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 import { globalAgentDrafts } from 'src/modules/agents/domain/global-agents';
 
@@ -10,7 +11,7 @@ export class GlobalAgentsService {
   constructor(private readonly agents: AgentRepository) {}
 
   /** Created in the workspace's creating transaction: a workspace never exists without them. */
-  @OnEventInTransaction('workspace.created')
+  @OnEventInTransaction(WorkspaceCreated)
   async createGlobalAgents({ workspace }: WorkspaceCreated): Promise<void> {
     for (const draft of globalAgentDrafts(workspace.id, generateSId)) await this.agents.insertVersion(draft);
   }

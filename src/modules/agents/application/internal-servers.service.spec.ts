@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadAppConfig } from 'src/platform/config/app-config';
+import { AgentsConfig } from 'src/modules/agents/agents.config';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
 
 const offered = (env: Record<string, string>) =>
-  new InternalServersService(loadAppConfig(env))
+  new InternalServersService(AgentsConfig.from(env))
     .list()
     .filter((server) => server.available)
     .map((server) => server.name);
@@ -24,7 +24,7 @@ describe('InternalServersService', () => {
   });
 
   it('says why a server is not offered, ending with its code', () => {
-    const service = new InternalServersService(loadAppConfig({}));
+    const service = new InternalServersService(AgentsConfig.from({}));
     expect(service.unavailableReason('wake_ups')).toBeNull();
     expect(service.unavailableReason('search')).toBeNull();
     expect(service.unavailableReason('reasoning')).toBe(

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from 'src/platform/config/app-config';
 import {
   INTERNAL_MCP_SERVERS,
   InternalServer,
@@ -7,6 +6,7 @@ import {
   findInternalServer,
   internalServerUnavailableReason,
 } from 'src/modules/agents/domain/tool-catalogue';
+import { AgentsConfig } from 'src/modules/agents/agents.config';
 
 export type { InternalServer } from 'src/modules/agents/domain/tool-catalogue';
 
@@ -24,10 +24,10 @@ export interface InternalServerAvailability {
 export class InternalServersService {
   private readonly metNeeds: ReadonlySet<InternalServerNeed>;
 
-  constructor(config: AppConfig) {
+  constructor(config: AgentsConfig) {
     const met = new Set<InternalServerNeed>();
     // `reasoning` delegates to a model of the openai provider, so it needs both the model and the provider.
-    if (config.tools.reasoningModelId !== null && config.openai !== null) met.add('reasoning_model');
+    if (config.reasoningModelId !== null && config.openai !== null) met.add('reasoning_model');
     this.metNeeds = met;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
-import { AppConfig } from 'src/platform/config/app-config';
 import { OperatorLog } from 'src/platform/logging/operator-log';
+import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { describeMcpFailure } from 'src/platform/mcp/mcp-failure';
 import { McpConnectionError, McpConnector, McpSession, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import {
@@ -22,7 +22,7 @@ export interface ToolListing {
 export class ToolServerSyncService {
   constructor(
     private readonly connector: McpConnector,
-    private readonly config: AppConfig,
+    private readonly config: McpConfig,
     private readonly clock: Clock,
     private readonly log: OperatorLog,
   ) {}
@@ -37,7 +37,7 @@ export class ToolServerSyncService {
     try {
       session = await this.connector.connectRemote(target);
       // Pages past what a sync keeps are not requested: a listing of millions stops at its cap.
-      const tools = await session.listTools(AbortSignal.timeout(this.config.tools.callTimeoutMs), {
+      const tools = await session.listTools(AbortSignal.timeout(this.config.callTimeoutMs), {
         maxTools: REMOTE_TOOLS_MAX,
         maxBytes: REMOTE_TOOLS_JSON_MAX_BYTES,
       });

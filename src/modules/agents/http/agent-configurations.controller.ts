@@ -10,20 +10,22 @@ import {
   AGENT_HISTORY_MAX,
   AgentHistoryQuery,
   AgentParams,
-  CreateAgentDto,
   ListAgentsQuery,
-  UpdateAgentDto,
-} from 'src/modules/agents/http/dto/agent.dto';
+} from 'src/modules/agents/http/dto/agent-queries.dto';
+import { CreateAgentDto } from 'src/modules/agents/http/dto/create-agent.dto';
+import { UpdateAgentDto } from 'src/modules/agents/http/dto/update-agent.dto';
+import {
+  presentPrivateAgent,
+  presentPublicAgent,
+  presentSkipped,
+} from 'src/modules/agents/http/agent.presenter';
 import {
   AgentConfigurationResponse,
   AgentConfigurationsResponse,
   AgentHistoryResponse,
   ArchivedAgentResponse,
   UpdatedAgentConfigurationResponse,
-  presentPrivateAgent,
-  presentPublicAgent,
-  presentSkipped,
-} from 'src/modules/agents/http/agent.presenter';
+} from 'src/modules/agents/http/schemas/agent-configuration.schema';
 
 function toPatch(body: UpdateAgentDto): AgentPatch {
   return {

@@ -7,23 +7,25 @@ import { SpaceParams } from 'src/platform/http/route-params';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
 import {
   CreateMcpServerDto,
-  CreateSkillDto,
   McpServerParams,
   McpServerViewParams,
   ShareMcpServerDto,
   UpdateMcpServerViewDto,
-} from 'src/modules/agents/http/dto/agent.dto';
+} from 'src/modules/agents/http/dto/mcp-server.dto';
+import { CreateSkillDto } from 'src/modules/agents/http/dto/skill.dto';
+import {
+  presentRemoteServer,
+  presentServerView,
+  presentServers,
+  presentSkill,
+} from 'src/modules/agents/http/catalogue.presenter';
 import {
   McpServerViewResponse,
   McpServersResponse,
   RemoteMcpServerResponse,
   SkillResponse,
   SkillsResponse,
-  presentRemoteServer,
-  presentServerView,
-  presentServers,
-  presentSkill,
-} from 'src/modules/agents/http/catalogue.presenter';
+} from 'src/modules/agents/http/schemas/catalogue.schema';
 
 @ApiTags('skills and tool servers')
 @Controller('api/w/:wId')

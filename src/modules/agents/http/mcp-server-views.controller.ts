@@ -6,10 +6,8 @@ import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpaceParams } from 'src/platform/http/route-params';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
-import {
-  ServerViewsResponse,
-  presentSpaceServerView,
-} from 'src/modules/agents/http/mcp-server-views.presenter';
+import { presentSpaceServerView } from 'src/modules/agents/http/mcp-server-views.presenter';
+import { ServerViewsResponse } from 'src/modules/agents/http/schemas/space-server-view.schema';
 
 @ApiTags('skills and tool servers')
 @WorkspaceController('spaces/:spaceId/mcp_server_views')

@@ -1,31 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { InProcessEvents, MemberRemoved, OnEventInTransaction } from 'src/platform/events/in-process-events';
+import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
+import { ActionAnswered } from 'src/modules/conversations/application/conversations.events';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
-import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
+import { renderAction } from 'src/modules/conversations/application/action-views';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
 
 /** What `validate-action` takes. */
 export type ApprovalAnswer = 'approved' | 'rejected';
-
-/** A call waiting for approval, as `actions/blocked` lists it. */
-export interface BlockedActionView {
-  conversationId: string;
-  messageId: string;
-  configurationId: string;
-  actionId: string;
-  functionCallName: string;
-  inputs: Record<string, unknown>;
-  metadata: { toolName: string; mcpServerName: string; agentName: string };
-  createdAt: number;
-  /** ms since the epoch: unanswered by then, the call is declined. */
-  expiresAt: number | null;
-}
 
 export const DECLINED_TEXT = 'The user declined to run this tool. Do not call it again for this request.';
 
@@ -73,7 +62,7 @@ export class ActionApprovalsService {
               output: [{ type: 'text', text: DECLINED_TEXT }],
               executionDurationMs: 0,
             });
-      if (done) this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
+      if (done) this.inProcessEvents.emitAfterCommit(ActionAnswered, { actionId: action.id });
       return done;
     });
     const now = await this.actions.current(action);
@@ -89,11 +78,11 @@ export class ActionApprovalsService {
    * A member who leaves takes their waiting tool calls along: each is declined with the removal, so
    * a later approval finds nothing to run, and their runs go on as after a refusal.
    */
-  @OnEventInTransaction('workspace.member_removed')
+  @OnEventInTransaction(MemberRemoved)
   async declineForRemovedMember({ workspaceId, user }: MemberRemoved): Promise<void> {
     const declined = await this.actions.declineAwaitingApprover(workspaceId, user.id, APPROVER_LEFT_TEXT);
     for (const action of declined)
-      this.inProcessEvents.emitAfterCommit('conversation.action_answered', { actionId: action.id });
+      this.inProcessEvents.emitAfterCommit(ActionAnswered, { actionId: action.id });
   }
 
   /** The calls of a conversation that wait for approval, oldest first. */

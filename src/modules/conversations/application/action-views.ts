@@ -1,27 +1,5 @@
-import type { ActionOutput, ActionStatus, AgentAction } from 'src/modules/conversations/domain/action';
-
-/**
- * One tool call of an agent message, as clients see it (in the message and in its events); `type`
- * and `agentMessageId` are those of Dust's tool actions.
- */
-export interface ActionView {
-  sId: string;
-  id: number;
-  type: 'tool_action';
-  /** Row id of the agent message (its `agentMessageId`). */
-  agentMessageId: number;
-  /** The function the model called: `<server>__<tool>`. */
-  functionCallName: string;
-  mcpServerName: string;
-  toolName: string;
-  params: Record<string, unknown>;
-  status: ActionStatus;
-  output: ActionOutput | null;
-  /** The run's step (0-based) whose model answer asked for the call. */
-  step: number;
-  createdAt: number;
-  executionDurationMs: number | null;
-}
+import type { ActionView } from 'src/modules/conversations/application/views/action.view';
+import type { AgentAction } from 'src/modules/conversations/domain/action';
 
 export function renderAction(action: AgentAction): ActionView {
   return {

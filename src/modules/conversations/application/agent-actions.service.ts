@@ -4,7 +4,7 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
-import type { Run } from 'src/modules/conversations/application/agent-messages.service';
+import type { Run } from 'src/modules/conversations/application/agent-run';
 import { renderAction } from 'src/modules/conversations/application/action-views';
 import {
   ActionOutcome,

@@ -1,17 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
-import { AppConfig } from 'src/platform/config/app-config';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog, TokensClassification } from 'src/platform/events/conversation-event';
-import { InProcessEvents, MessagePosted } from 'src/platform/events/in-process-events';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import {
+  AgentMessageCancelled,
+  MessagePosted,
+} from 'src/modules/conversations/application/conversations.events';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
+import type { Run } from 'src/modules/conversations/application/agent-run';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -29,6 +33,9 @@ const WAITING_DECLINED = {
   failed: 'The agent stopped before anyone answered.',
 };
 
+// Runtime reads the run's shape from here; it lives in its own file so agent actions can share it.
+export type { Run };
+
 /** A slot of a conversation as a run's history gives them: a message, or a content fragment with its text. */
 export type ConversationMessage = Message | ContentFragmentText;
 
@@ -37,14 +44,6 @@ export interface RunningMessageRef {
   workspaceId: number;
   conversationId: number;
   messageId: number;
-}
-
-/** An agent message being generated, with what its runner needs. */
-export interface Run {
-  caller: Caller;
-  conversation: Conversation;
-  message: AgentMessage;
-  agent: AgentDetails['agent'];
 }
 
 /** The agent messages of conversations: created at the next ranks, filled while generating, then finished once. */
@@ -58,7 +57,7 @@ export class AgentMessagesService {
     private readonly actions: ActionRepository,
     private readonly agentActions: AgentActionsService,
     private readonly fragments: ContentFragmentRepository,
-    private readonly config: AppConfig,
+    private readonly config: ConversationsConfig,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
@@ -162,6 +161,8 @@ export class AgentMessagesService {
     classification: TokensClassification = 'tokens',
   ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
+      // The edit or cancellation that stops this message holds the append lock when it updates it.
+      await this.events.lockForAppend(run.conversation.id);
       if (!(await this.messages.saveProgress(run.caller.workspaceId, run.message.id, contentSoFar)))
         return false;
       await this.events.append(run.caller.workspaceId, run.conversation.id, {
@@ -187,6 +188,7 @@ export class AgentMessagesService {
   ): Promise<boolean> {
     const { conversation, message } = run;
     return this.unitOfWork.run(async () => {
+      await this.events.lockForAppend(conversation.id);
       if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
       if (outcome.status !== 'succeeded')
         await this.agentActions.declineWaiting(conversation, message, WAITING_DECLINED[outcome.status]);
@@ -279,7 +281,7 @@ export class AgentMessagesService {
         { status: 'cancelled', content: message.content, error: null },
       );
       if (cancelled) {
-        this.inProcessEvents.emitAfterCommit('conversation.agent_message_cancelled', {
+        this.inProcessEvents.emitAfterCommit(AgentMessageCancelled, {
           messageId: message.id,
         });
       }

@@ -7,6 +7,7 @@ import { generateSId } from 'src/platform/ids/sid';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+import type { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
 import {
   ContentFragment,
@@ -15,33 +16,6 @@ import {
   FragmentInput,
 } from 'src/modules/conversations/domain/content-fragment';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-
-/** The wire form of a content fragment, in the message list and in its event. */
-export interface ContentFragmentView {
-  type: 'content_fragment';
-  sId: string;
-  id: number;
-  rank: number;
-  version: number;
-  created: number;
-  title: string;
-  contentType: string;
-  fileId: string | null;
-  textBytes: number;
-  // Dust's fields besides ours.
-  visibility: 'visible';
-  /** Dust's id of the fragment across its versions: its sId (fragments have one version). */
-  contentFragmentId: string;
-  contentFragmentVersion: 'latest';
-  /** Where its text is read: the API path of the fragment's text. */
-  textUrl: string;
-  /** A URL the content came from: none is recorded. */
-  sourceUrl: null;
-  /** Who put it there, as Dust describes it: not recorded with the fragment. */
-  context: { username: null; fullName: null; email: null; profilePictureUrl: null };
-  /** Set by Dust for a fragment taken from a data source node; never here. */
-  contentNodeData: null;
-}
 
 /** The path of a fragment's text (GET, a reader of the conversation). */
 export function fragmentTextPath(workspaceSId: string, conversationSId: string, fragmentSId: string): string {

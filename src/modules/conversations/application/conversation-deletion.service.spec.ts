@@ -1,4 +1,8 @@
 import { describe, expect, it, jest } from '@jest/globals';
+import {
+  AgentMessageCancelled,
+  ConversationDeleted,
+} from 'src/modules/conversations/application/conversations.events';
 import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
 import { conversationsContext, mentionsOf, messageInput } from 'test/fakes/conversations-context';
 
@@ -78,9 +82,7 @@ describe('ConversationDeletionService', () => {
         payload: { workspaceId: ada.workspaceId, conversationId: conversation.id },
       },
     ]);
-    expect(inProcessEvents.committedOf('conversation.agent_message_cancelled')).toEqual([
-      { messageId: running.id },
-    ]);
+    expect(inProcessEvents.committedOf(AgentMessageCancelled)).toEqual([{ messageId: running.id }]);
   });
 
   it("lets an admin delete another member's conversation", async () => {
@@ -141,7 +143,7 @@ describe('ConversationDeletionService', () => {
   it('undoes the deletion when what another context holds in the conversation cannot go', async () => {
     const context = await setUp();
     const { service, conversations, ada, conversation, inProcessEvents, accessChanges } = context;
-    inProcessEvents.on('conversation.deleted', () => {
+    inProcessEvents.on(ConversationDeleted, () => {
       throw new Error('wake-ups unavailable');
     });
 

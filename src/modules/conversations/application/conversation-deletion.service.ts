@@ -4,6 +4,7 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { ForbiddenError } from 'src/platform/errors/domain-error';
+import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -47,7 +48,7 @@ export class ConversationDeletionService {
       await this.accessChanges.announce({ kind: 'conversation_changed', conversationId: conversation.id });
       const running = await this.messages.listRunning(caller.workspaceId, conversation.id);
       await this.agentMessages.cancelRunning(conversation, running);
-      await this.inProcessEvents.emitInTransaction('conversation.deleted', {
+      await this.inProcessEvents.emitInTransaction(ConversationDeleted, {
         workspaceId: caller.workspaceId,
         conversationId: conversation.id,
       });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { PAGE_MAX } from 'src/modules/conversations/application/conversations.service';
 import { conversationsContext, mentionsOf, messageInput } from 'test/fakes/conversations-context';
 
@@ -66,7 +67,7 @@ describe('ConversationsService', () => {
       'user_message_new',
       'conversation_title',
     ]);
-    expect(inProcessEvents.committedOf('conversation.message_posted')).toEqual([
+    expect(inProcessEvents.committedOf(MessagePosted)).toEqual([
       expect.objectContaining({
         newAgentMentions: [helper.sId],
         message: expect.objectContaining({ rank: 0 }),

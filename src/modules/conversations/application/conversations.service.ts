@@ -7,12 +7,12 @@ import { generateSId } from 'src/platform/ids/sid';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import {
-  ContentFragmentView,
   ContentFragmentsService,
   FragmentInput,
 } from 'src/modules/conversations/application/content-fragments.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
-import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import type { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
+import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import {
   ConversationRead,
   ConversationRepository,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import type { AgentMessage } from 'src/modules/conversations/application/messages.service';
 import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { conversationsContext, mentionsOf, messageInput } from 'test/fakes/conversations-context';
@@ -115,7 +116,7 @@ describe('MessageVersionsService.edit', () => {
         .slice(-2)
         .map((event) => event.messageId),
     ).toEqual(answers.map((answer) => answer.sId));
-    const [posted] = inProcessEvents.committedOf('conversation.message_posted').slice(-1);
+    const [posted] = inProcessEvents.committedOf(MessagePosted).slice(-1);
     expect(posted).toMatchObject({ message: { sId: edited.sId }, newAgentMentions: [] });
     expect(posted.rerun?.map((answer) => answer.sId)).toEqual(answers.map((answer) => answer.sId));
   });
@@ -131,7 +132,7 @@ describe('MessageVersionsService.edit', () => {
       [running.rank, 1, 'cancelled', ''],
     ]);
     expect(answers[1]).toMatchObject({ completedAt: clock.now() });
-    const [posted] = inProcessEvents.committedOf('conversation.message_posted').slice(-1);
+    const [posted] = inProcessEvents.committedOf(MessagePosted).slice(-1);
     expect(posted.newAgentMentions).toEqual([critic.sId]);
     expect(posted.rerun?.map((answer) => answer.rank)).toEqual([answered.rank]);
   });
@@ -155,7 +156,7 @@ describe('MessageVersionsService.edit', () => {
       context;
     await edit();
     const before = messageRepository.allIn(conversation.id);
-    const posts = inProcessEvents.committedOf('conversation.message_posted').length;
+    const posts = inProcessEvents.committedOf(MessagePosted).length;
 
     const refusals: [() => Promise<unknown>, string, number][] = [
       [() => edit(grace, 'Mine now'), 'workspace_auth_error', 403],
@@ -167,7 +168,7 @@ describe('MessageVersionsService.edit', () => {
       await expect(refused()).rejects.toMatchObject({ code, status });
 
     expect(messageRepository.allIn(conversation.id)).toEqual(before);
-    expect(inProcessEvents.committedOf('conversation.message_posted')).toHaveLength(posts);
+    expect(inProcessEvents.committedOf(MessagePosted)).toHaveLength(posts);
   });
 
   it('refuses a mention of an unknown agent, and an edit while another member has a wake-up scheduled', async () => {
@@ -204,7 +205,7 @@ describe('MessageVersionsService.retry', () => {
 
     expect(retried).toMatchObject({ rank: answered.rank, version: 1, status: 'created', content: '' });
     expect(versionsAt(answered.rank).map((message) => message.version)).toEqual([0, 1]);
-    const [posted] = inProcessEvents.committedOf('conversation.message_posted').slice(-1);
+    const [posted] = inProcessEvents.committedOf(MessagePosted).slice(-1);
     expect(posted).toMatchObject({ message: { sId: question.sId }, newAgentMentions: [] });
     expect(posted.rerun?.map((answer) => answer.sId)).toEqual([retried.sId]);
   });

@@ -6,6 +6,7 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
@@ -14,13 +15,11 @@ import {
   MessageWriter,
   UserMessageDraft,
 } from 'src/modules/conversations/application/message-writer.service';
-import {
-  UserMessageView,
-  renderAgentMessage,
-} from 'src/modules/conversations/application/message-views.loader';
+import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { AgentMessage, UserMessage, agentMentions } from 'src/modules/conversations/domain/message';
 
@@ -114,7 +113,7 @@ export class MessageVersionsService {
         answered: new Set(previousAnswers.map((answer) => answer.agentSId)),
       };
     });
-    this.inProcessEvents.emitAfterCommit('conversation.message_posted', {
+    this.inProcessEvents.emitAfterCommit(MessagePosted, {
       caller,
       conversation: written.conversation,
       message: written.message,
@@ -159,7 +158,7 @@ export class MessageVersionsService {
       }
       return { version: await this.writeVersion(conversation, current, parent, details, true), parent };
     });
-    this.inProcessEvents.emitAfterCommit('conversation.message_posted', {
+    this.inProcessEvents.emitAfterCommit(MessagePosted, {
       caller,
       conversation,
       message: retried.parent,

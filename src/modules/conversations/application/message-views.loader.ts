@@ -2,113 +2,30 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AgentDetails, AgentsService, AgentVersion } from 'src/modules/agents/application/agents.service';
-import {
-  LightAgentConfiguration,
-  lightAgentConfiguration,
-} from 'src/modules/agents/application/light-agent-configuration';
+import { lightAgentConfiguration } from 'src/modules/agents/application/light-agent-configuration';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { ActionView, renderAction } from 'src/modules/conversations/application/action-views';
-import {
-  ContentFragmentView,
-  renderContentFragment,
-} from 'src/modules/conversations/application/content-fragments.service';
+import { renderAction } from 'src/modules/conversations/application/action-views';
+import { renderContentFragment } from 'src/modules/conversations/application/content-fragments.service';
 import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type {
+  AgentMessageView,
+  MessageUserView,
+  MessageView,
+  ReactionView,
+  SlotView,
+  UserMessageView,
+} from 'src/modules/conversations/application/views/message.view';
 import type { AgentAction } from 'src/modules/conversations/domain/action';
 import type { ContentFragment } from 'src/modules/conversations/domain/content-fragment';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import {
   AgentMessage,
-  AgentMessageStatus,
-  Mention,
   Message,
-  MessageContext,
   Reaction,
   UserMessage,
   agentMentions,
 } from 'src/modules/conversations/domain/message';
-
-/** The specification's four fields, and the rest of Dust's UserType. */
-export interface MessageUserView {
-  sId: string;
-  id: number;
-  createdAt: number;
-  provider: string | null;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  image: string;
-}
-
-export interface RichMentionView {
-  id: string;
-  type: 'agent';
-  label: string;
-  pictureUrl: string;
-  description: string;
-  dismissed: boolean;
-  status: string;
-  userFavorite: boolean;
-}
-
-export interface ReactionView {
-  emoji: string;
-  users: { userId: string; username: string; fullName: string }[];
-}
-
-/** The user message of the specification's table, field for field. */
-export interface UserMessageView {
-  type: 'user_message';
-  sId: string;
-  created: number;
-  version: number;
-  rank: number;
-  content: string;
-  id: number;
-  visibility: 'visible';
-  user: MessageUserView;
-  mentions: Mention[];
-  richMentions: RichMentionView[];
-  context: { [K in keyof MessageContext]: string };
-  reactions: ReactionView[];
-}
-
-/**
- * An agent's answer: one slot per mentioned agent, after the user message it answers. Besides our
- * fields, those of Dust's agent message, so that Dust's client reads it.
- */
-export interface AgentMessageView {
-  type: 'agent_message';
-  sId: string;
-  id: number;
-  /** Dust keeps agent messages in a table of their own; here it is the message's row id. */
-  agentMessageId: number;
-  version: number;
-  rank: number;
-  created: number;
-  visibility: 'visible';
-  parentMessageId: string;
-  /** Set by Dust when an agent message hands over to another; answers here always answer a user message. */
-  parentAgentMessageId: null;
-  configuration: LightAgentConfiguration;
-  status: AgentMessageStatus;
-  content: string;
-  /** Model reasoning is not kept apart from the answer. */
-  chainOfThought: null;
-  /** The answer's text as one entry: per-step outputs are not kept apart. */
-  rawContents: { step: number; content: string }[];
-  error: { code: string; message: string; metadata: null } | null;
-  completedTs: number | null;
-  /** The tool calls the answer made, in call order. */
-  actions: ActionView[];
-}
-
-export type MessageView = UserMessageView | AgentMessageView;
-
-/** A slot of the message list: a message or a content fragment. */
-export type SlotView = MessageView | ContentFragmentView;
 
 /** A message's author or reactor, as identity's application gives users. */
 type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];

@@ -7,14 +7,13 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import {
-  UserMessageView,
-  renderUserMessage,
-} from 'src/modules/conversations/application/message-views.loader';
+import { renderUserMessage } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import { Conversation, deriveTitle } from 'src/modules/conversations/domain/conversation';
 import {
   Mention,
@@ -204,7 +203,7 @@ export class MessageWriter {
     written: WrittenMessage,
     newAgentMentions = agentMentions(written.message.mentions),
   ): void {
-    this.inProcessEvents.emitAfterCommit('conversation.message_posted', {
+    this.inProcessEvents.emitAfterCommit(MessagePosted, {
       caller: draft.caller,
       conversation: written.conversation,
       message: written.message,

@@ -13,7 +13,7 @@ import {
   FragmentInput,
 } from 'src/modules/conversations/application/content-fragments.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
-import type { UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';

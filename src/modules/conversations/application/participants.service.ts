@@ -4,29 +4,12 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import {
-  ConversationRepository,
-  ParticipantAction,
-} from 'src/modules/conversations/application/ports/conversation.repository';
+import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import type { ConversationParticipantsView } from 'src/modules/conversations/application/views/conversation-participants.view';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 
 export type { ParticipantAction } from 'src/modules/conversations/application/ports/conversation.repository';
-
-/** Who takes part in a conversation, as Dust's `ConversationParticipantsType` lists them. */
-export interface ConversationParticipants {
-  users: {
-    sId: string;
-    fullName: string;
-    username: string;
-    email: string;
-    pictureUrl: string | null;
-    /** The same picture under the name the API's other user objects give it. */
-    image: string | null;
-    action: ParticipantAction;
-  }[];
-  agents: { configurationId: string; name: string; pictureUrl: string }[];
-}
 
 @Injectable()
 export class ParticipantsService {
@@ -43,7 +26,7 @@ export class ParticipantsService {
    * The members who posted, reacted or follow (first comers first), and the agents that answered
    * (in the order they first did), for any reader of the conversation.
    */
-  async list(caller: Caller, sId: string): Promise<ConversationParticipants> {
+  async list(caller: Caller, sId: string): Promise<ConversationParticipantsView> {
     const conversation = await this.conversations.get(caller, sId);
     const [people, agentSIds] = await this.unitOfWork.all([
       () => this.conversationRepository.listParticipants(caller.workspaceId, conversation.id),

@@ -11,20 +11,19 @@ import {
   PAGE_MAX,
 } from 'src/modules/conversations/application/conversations.service';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
-import {
-  AgentMessageView,
-  MessageViews,
-  SlotView,
-  UserMessageView,
-} from 'src/modules/conversations/application/message-views.loader';
+import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { MessageInput } from 'src/modules/conversations/application/message-writer.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
+import type {
+  AgentMessageView,
+  SlotView,
+  UserMessageView,
+} from 'src/modules/conversations/application/views/message.view';
 import type {
   PublicConversationView,
   PublicCreatedConversationView,
 } from 'src/modules/conversations/application/views/public-conversation.view';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import { agentMentions } from 'src/modules/conversations/domain/message';
 
 /** How long a creation or a post waits for the agent messages answering its message. */
 export const ANSWERS_WAIT_MS = 10_000;
@@ -100,7 +99,7 @@ export class PublicConversationsService {
     afterEventId: bigint,
     message: UserMessageView,
   ): Promise<void> {
-    const agents = agentMentions(message.mentions).length;
+    const agents = new Set(message.mentions.flatMap((mention) => mention.configurationId ?? [])).size;
     if (agents === 0) return;
     const answers = new Set<string>();
     await this.feed.waitFor(

@@ -32,7 +32,7 @@ import { MessagesService } from 'src/modules/conversations/application/messages.
 import { SseFraming, dustFraming } from 'src/platform/http/sse-stream';
 import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { AppConfig } from 'src/platform/config/app-config';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { StreamQuery } from 'src/modules/conversations/http/dto/event-stream.dto';
 
 /** Event ids are bigint positions in the log: digits, at most the 64-bit maximum. */
@@ -85,7 +85,7 @@ export class ConversationEventsController {
     private readonly events: ConversationEventLog,
     private readonly feed: ConversationEventFeed,
     private readonly streams: SseStreams,
-    private readonly config: AppConfig,
+    private readonly config: ConversationsConfig,
   ) {}
 
   @Get('events')
@@ -190,8 +190,7 @@ export class ConversationEventsController {
   ): Promise<void> {
     const cursor = resumeCursor(lastEventId, query.lastEventId);
     const conversation = await this.conversations.get(caller, params.cId);
-    const fromId =
-      cursor ?? (await this.events.lastIdOlderThan(conversation.id, this.config.sse.v1HistoryMs));
+    const fromId = cursor ?? (await this.events.lastIdOlderThan(conversation.id, this.config.v1HistoryMs));
     this.open(
       res,
       caller,

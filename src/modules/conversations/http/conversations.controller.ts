@@ -13,12 +13,12 @@ import { renderConversation } from 'src/modules/conversations/application/conver
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import { ConversationDeletedResponse } from 'src/modules/conversations/http/conversation-lifecycle.presenter';
+import { ConversationDeletedResponse } from 'src/modules/conversations/http/schemas/conversation-lifecycle.schema';
 import {
   ConversationResponse,
   ConversationsResponse,
   CreatedConversationResponse,
-} from 'src/modules/conversations/http/conversation.presenter';
+} from 'src/modules/conversations/http/schemas/conversation.schema';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
   CreateConversationDto,

@@ -9,7 +9,7 @@ import { ConversationDetailsLoader } from 'src/modules/conversations/application
 import { renderConversation } from 'src/modules/conversations/application/conversation-views';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
-import { ConversationResponse } from 'src/modules/conversations/http/conversation.presenter';
+import { ConversationResponse } from 'src/modules/conversations/http/schemas/conversation.schema';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import { ForkDto } from 'src/modules/conversations/http/dto/fork.dto';
 import { PublicConversationResponse } from 'src/modules/conversations/http/schemas/public-conversation.schema';

@@ -13,12 +13,12 @@ import { MessageViews } from 'src/modules/conversations/application/message-view
 import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
-import { AgentMessageResponse } from 'src/modules/conversations/http/conversation-lifecycle.presenter';
 import {
+  AgentMessageResponse,
   MessageResponse,
   MessagesResponse,
   UserMessageResponse,
-} from 'src/modules/conversations/http/conversation.presenter';
+} from 'src/modules/conversations/http/schemas/message.schema';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
   EditMessageDto,

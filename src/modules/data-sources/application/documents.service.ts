@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { FilesService } from 'src/modules/files/application/files.service';
+import { FilesConfig } from 'src/modules/files/files.config';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
-import { AppConfig } from 'src/platform/config/app-config';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { chunkAndHash } from 'src/modules/data-sources/application/document-chunking';
+import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
 import { DocumentIndex } from 'src/modules/data-sources/application/ports/document-index';
 import {
   DocumentRepository,
@@ -43,7 +44,8 @@ export class DocumentsService {
     private readonly spaces: SpacesService,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
+    private readonly config: DataSourcesConfig,
+    private readonly filesConfig: FilesConfig,
     private readonly files: FilesService,
   ) {}
 
@@ -59,7 +61,7 @@ export class DocumentsService {
     input: DocumentInput,
   ): Promise<{ document: DataSourceDocument; dataSource: DataSource }> {
     const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
-    const limits = this.config.documents;
+    const limits = { ...this.config, maxTextBytes: this.filesConfig.documentMaxTextBytes };
     const valid = checkDocument(documentId, await this.withFileText(caller, input), limits, this.clock.now());
     const { chunks, hash } = await chunkAndHash(valid.text);
     const document = await this.unitOfWork.run(async () => {

@@ -9,11 +9,10 @@ import { DataSourcesService } from 'src/modules/data-sources/application/data-so
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
 import { DataSourceViewParams } from 'src/modules/data-sources/http/dto/data-sources.dto';
 import { SearchQuery } from 'src/modules/data-sources/http/dto/documents.dto';
-import { SearchResponse, presentSearchDocument } from 'src/modules/data-sources/http/documents.presenter';
-import {
-  DataSourceViewsResponse,
-  presentDataSourceView,
-} from 'src/modules/data-sources/http/data-sources.presenter';
+import { presentSearchDocument } from 'src/modules/data-sources/http/documents.presenter';
+import { presentDataSourceView } from 'src/modules/data-sources/http/data-sources.presenter';
+import { DataSourceViewsResponse } from 'src/modules/data-sources/http/schemas/data-source.schema';
+import { SearchResponse } from 'src/modules/data-sources/http/schemas/document.schema';
 
 /** Endpoint 12 of the specification, in the public (`/api/v1`) path family. */
 @ApiTags('data sources')

@@ -12,11 +12,13 @@ import {
   UpdateDataSourceViewDto,
 } from 'src/modules/data-sources/http/dto/data-sources.dto';
 import {
-  CreatedDataSourceResponse,
-  DataSourceViewResponse,
   presentCreatedDataSource,
   presentDataSourceView,
 } from 'src/modules/data-sources/http/data-sources.presenter';
+import {
+  CreatedDataSourceResponse,
+  DataSourceViewResponse,
+} from 'src/modules/data-sources/http/schemas/data-source.schema';
 
 /** Administration of data sources and of their views in the spaces of a workspace. */
 @ApiTags('data sources')

@@ -13,14 +13,13 @@ import {
   UpsertDocumentDto,
 } from 'src/modules/data-sources/http/dto/documents.dto';
 import { presentCreatedDataSource } from 'src/modules/data-sources/http/data-sources.presenter';
+import { presentDocument, presentDocumentSummary } from 'src/modules/data-sources/http/documents.presenter';
 import {
   DeletedDocumentResponse,
   DocumentResponse,
   DocumentsResponse,
   UpsertedDocumentResponse,
-  presentDocument,
-  presentDocumentSummary,
-} from 'src/modules/data-sources/http/documents.presenter';
+} from 'src/modules/data-sources/http/schemas/document.schema';
 
 const DEFAULT_PAGE = 50;
 

@@ -7,11 +7,11 @@ import { ConversationParams, MessageParams } from 'src/platform/http/route-param
 import { WorkspaceController } from 'src/platform/http/api-families';
 import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
 import { GiveFeedbackDto } from 'src/modules/feedback/http/dto/feedback.dto';
+import { presentFeedback } from 'src/modules/feedback/http/feedback.presenter';
 import {
   FeedbackSuccessResponse,
   FeedbacksResponse,
-  presentFeedback,
-} from 'src/modules/feedback/http/feedback.presenter';
+} from 'src/modules/feedback/http/schemas/feedback.schema';
 
 /** Endpoint 10 of the specification and the routes that give feedback, in the public (`/api/v1`) family. */
 @ApiTags('feedback')

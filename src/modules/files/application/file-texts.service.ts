@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { AppConfig } from 'src/platform/config/app-config';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { readPrefix } from 'src/modules/files/application/bounded-read';
@@ -8,6 +7,8 @@ import { DocumentParser } from 'src/modules/files/application/ports/document-par
 import type { FileRecord } from 'src/modules/files/domain/file';
 import { FileTypeNotSupported } from 'src/modules/files/domain/files.errors';
 import { boundText, needsText, textLimitOf, textSourceOf } from 'src/modules/files/domain/text-extraction';
+import { FilesConfig } from 'src/modules/files/files.config';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 
 /**
  * Reads a file's text once, when its upload completes, for the use cases that need it. Text types
@@ -18,7 +19,8 @@ import { boundText, needsText, textLimitOf, textSourceOf } from 'src/modules/fil
 export class FileTextsService {
   constructor(
     private readonly parser: DocumentParser,
-    private readonly config: AppConfig,
+    private readonly config: FilesConfig,
+    private readonly conversationsConfig: ConversationsConfig,
     private readonly log: OperatorLog,
   ) {}
 
@@ -36,8 +38,8 @@ export class FileTextsService {
       );
     }
     const limit = textLimitOf(file.useCase, {
-      fragmentBudgetBytes: this.config.contentFragmentBudgetBytes,
-      documentMaxTextBytes: this.config.documents.maxTextBytes,
+      fragmentBudgetBytes: this.conversationsConfig.contentFragmentBudgetBytes,
+      documentMaxTextBytes: this.config.documentMaxTextBytes,
     });
     if (source === 'utf8') {
       const { bytes, complete } = await readPrefix(await open(), limit.maxBytes);

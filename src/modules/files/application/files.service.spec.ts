@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
 import type { Clock } from 'src/platform/clock/clock';
-import { loadAppConfig } from 'src/platform/config/app-config';
 import { RateLimitError } from 'src/platform/errors/domain-error';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
 import type { ConversationsService } from 'src/modules/conversations/application/conversations.service';
@@ -15,6 +14,8 @@ import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import type { DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileRepository, NewFile } from 'src/modules/files/application/ports/file.repository';
 import { FileRecord, blobKey } from 'src/modules/files/domain/file';
+import { FilesConfig } from 'src/modules/files/files.config';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 
 class MemoryFiles extends FileRepository {
   readonly rows = new Map<number, FileRecord & { claimed: boolean; heartbeat?: Date; reason?: string }>();
@@ -120,11 +121,11 @@ function setUp(rate = 40) {
   const clock: Clock = { now: () => startedAt };
   const files = new MemoryFiles();
   const blobs = new MemoryBlobs();
-  const config = loadAppConfig({ FILE_CREATE_RATE_PER_MINUTE: String(rate) });
+  const config = FilesConfig.from({ FILE_CREATE_RATE_PER_MINUTE: String(rate) });
   const service = new FilesService(
     files,
     blobs,
-    new FileTextsService({} as DocumentParser, config, log),
+    new FileTextsService({} as DocumentParser, config, ConversationsConfig.from({}), log),
     {} as SpacesService,
     { findBySId: async () => null } as unknown as WorkspacesService,
     {} as ConversationsService,
@@ -201,7 +202,7 @@ describe('FilesService', () => {
     const [dead, alive] = await Promise.all([create(), create()]);
     const claimedAt = new Date();
     for (const file of [dead, alive]) await files.claimUpload(file.workspaceId, file.id, claimedAt);
-    const sweepMs = loadAppConfig({}).files.sweepIntervalSeconds * 1000;
+    const sweepMs = FilesConfig.from({}).sweepIntervalSeconds * 1000;
     // The window is still open: only the stopped heartbeat fails the file.
     const later = new Date(claimedAt.getTime() + 2 * sweepMs + 1);
     await files.beatUploads([alive.id], new Date(later.getTime() - service.uploadHeartbeatMs));

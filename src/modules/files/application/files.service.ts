@@ -4,7 +4,6 @@ import { pipeline } from 'node:stream';
 import { Caller } from 'src/platform/auth/caller';
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
 import { Clock } from 'src/platform/clock/clock';
-import { AppConfig } from 'src/platform/config/app-config';
 import {
   DomainError,
   ForbiddenError,
@@ -27,6 +26,7 @@ import { sanitiseFileName } from 'src/modules/files/domain/file-name';
 import { checkNewFile } from 'src/modules/files/domain/file-policy';
 import { FileNotFound } from 'src/modules/files/domain/files.errors';
 import { checkUseCaseMetadata } from 'src/modules/files/domain/use-case-metadata';
+import { FilesConfig } from 'src/modules/files/files.config';
 
 export interface NewFileInput {
   contentType: string;
@@ -70,16 +70,16 @@ export class FilesService {
     private readonly spaces: SpacesService,
     private readonly workspaces: WorkspacesService,
     private readonly conversations: ConversationsService,
-    private readonly config: AppConfig,
+    private readonly config: FilesConfig,
     private readonly clock: Clock,
     private readonly log: OperatorLog,
   ) {
-    this.creations = new TokenBuckets(config.files.createRatePerMinute, 60_000);
+    this.creations = new TokenBuckets(config.createRatePerMinute, 60_000);
   }
 
   /** A `created` record whose content may be uploaded until `expiresAt`. */
   async create(caller: Caller, input: NewFileInput): Promise<FileRecord> {
-    const contentType = checkNewFile(input, this.config.files.maxBytes);
+    const contentType = checkNewFile(input, this.config.maxBytes);
     const fileName = sanitiseFileName(input.fileName);
     const useCaseMetadata = checkUseCaseMetadata(input.useCase, input.useCaseMetadata);
     if (useCaseMetadata.spaceId) await this.spaces.findAccessible(caller, useCaseMetadata.spaceId);
@@ -89,13 +89,13 @@ export class FilesService {
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
       throw new RateLimitError(
-        `Too many files created in this workspace (at most ${this.config.files.createRatePerMinute} a minute): retry in ${seconds} s.`,
+        `Too many files created in this workspace (at most ${this.config.createRatePerMinute} a minute): retry in ${seconds} s.`,
         seconds,
       );
     }
     // Whole seconds: the signed upload URL carries its expiry in seconds.
     const expiresAt = new Date(
-      Math.floor(this.clock.now().getTime() / 1000 + this.config.files.uploadUrlTtlSeconds) * 1000,
+      Math.floor(this.clock.now().getTime() / 1000 + this.config.uploadUrlTtlSeconds) * 1000,
     );
     return this.files.create({
       sId: generatePrefixedSId('fil'),
@@ -189,7 +189,7 @@ export class FilesService {
 
   /** How often a process marks its uploads (and their partial content) alive. */
   get uploadHeartbeatMs(): number {
-    return (this.config.files.sweepIntervalSeconds * 1000) / HEARTBEATS_PER_SWEEP;
+    return (this.config.sweepIntervalSeconds * 1000) / HEARTBEATS_PER_SWEEP;
   }
 
   /** Marks the uploads this process is receiving, and their partial content, alive. */
@@ -204,9 +204,7 @@ export class FilesService {
    * failed.
    */
   async sweepExpired(now = this.clock.now()): Promise<number> {
-    const aliveSince = new Date(
-      now.getTime() - SWEEPS_BEFORE_DEAD * this.config.files.sweepIntervalSeconds * 1000,
-    );
+    const aliveSince = new Date(now.getTime() - SWEEPS_BEFORE_DEAD * this.config.sweepIntervalSeconds * 1000);
     const limits = {
       heartbeatSince: aliveSince,
       uploadStartedSince: new Date(now.getTime() - UPLOAD_MAX_DURATION_MS),

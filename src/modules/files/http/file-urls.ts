@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { UrlSigner } from 'src/platform/auth/url-signer';
-import { AppConfig } from 'src/platform/config/app-config';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import type { FileRecord } from 'src/modules/files/domain/file';
 
 /** The addresses of a file: its API path, and the absolute URLs handed to clients. */
 @Injectable()
 export class FileUrls {
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: PlatformConfig,
     private readonly signer: UrlSigner,
   ) {}
 

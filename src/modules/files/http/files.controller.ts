@@ -35,7 +35,8 @@ import type { FileRecord } from 'src/modules/files/domain/file';
 import { contentDisposition } from 'src/modules/files/http/content-disposition';
 import { CreateFileDto, FileParams, FileQuery } from 'src/modules/files/http/dto/file.dto';
 import { FileUrls } from 'src/modules/files/http/file-urls';
-import { FileResponse, presentFile } from 'src/modules/files/http/file.presenter';
+import { presentFile } from 'src/modules/files/http/file.presenter';
+import { FileResponse } from 'src/modules/files/http/schemas/file.schema';
 import { FILE_PART, MultipartUpload } from 'src/modules/files/http/multipart-upload';
 
 const BINARY = { schema: { type: 'string', format: 'binary' } };

@@ -8,8 +8,8 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import type { S3Settings } from 'src/platform/config/app-config';
 import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
+import type { S3Settings } from 'src/modules/files/files.config';
 
 /** Parts of a multipart upload: memory per upload stays near PART_SIZE × QUEUE_SIZE. */
 const PART_SIZE = 8 * 1024 * 1024;

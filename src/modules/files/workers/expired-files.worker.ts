@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from 'src/platform/config/app-config';
 import { FilesService } from 'src/modules/files/application/files.service';
+import { FilesConfig } from 'src/modules/files/files.config';
 
 /**
  * Runs the sweep of files no upload can complete on a timer in every process, and once at start
@@ -15,12 +15,12 @@ export class ExpiredFilesWorker implements OnApplicationBootstrap, BeforeApplica
 
   constructor(
     private readonly files: FilesService,
-    private readonly config: AppConfig,
+    private readonly config: FilesConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     this.timers = [
-      setInterval(() => this.sweep(), this.config.files.sweepIntervalSeconds * 1000),
+      setInterval(() => this.sweep(), this.config.sweepIntervalSeconds * 1000),
       setInterval(() => this.beat(), this.files.uploadHeartbeatMs),
     ];
     // Never what keeps a process alive.

@@ -5,6 +5,7 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { generatePrefixedSId, generateSId } from 'src/platform/ids/sid';
+import { MemberRemoved, WorkspaceCreated } from 'src/modules/identity/application/identity.events';
 import { ApiKeysService, CreatedApiKey } from 'src/modules/identity/application/api-keys.service';
 import { AuthenticationService } from 'src/modules/identity/application/authentication.service';
 import { Member, MemberRepository } from 'src/modules/identity/application/ports/member.repository';
@@ -68,7 +69,7 @@ export class WorkspacesService {
       // Awaited inside the creating transaction, errors propagated: what other contexts add (the
       // global agents) commits with the workspace or not at all. Agents depends on identity, so
       // identity cannot call it directly.
-      await this.inProcessEvents.emitInTransaction('workspace.created', { workspace, creator: user });
+      await this.inProcessEvents.emitInTransaction(WorkspaceCreated, { workspace, creator: user });
       const apiKey = await this.apiKeys.issue(workspace.id, user.id, 'bootstrap', undefined);
       return { workspace, user, apiKey };
     });
@@ -239,7 +240,7 @@ export class WorkspacesService {
       }
       await this.spaces.removeFromAll(caller.workspaceId, found.user.id);
       await this.apiKeys.revokeAllOf(caller.workspaceId, found.user.id);
-      await this.inProcessEvents.emitInTransaction('workspace.member_removed', {
+      await this.inProcessEvents.emitInTransaction(MemberRemoved, {
         workspaceId: caller.workspaceId,
         user: found.user,
       });

@@ -4,14 +4,13 @@ import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
-import { CreateApiKeyDto, KeyParams } from 'src/modules/identity/http/dto/identity.dto';
+import { CreateApiKeyDto, KeyParams } from 'src/modules/identity/http/dto/api-keys.dto';
+import { presentApiKey, presentCreatedApiKey } from 'src/modules/identity/http/identity.presenter';
 import {
   ApiKeyResponse,
   ApiKeysResponse,
   CreatedApiKeyResponse,
-  presentApiKey,
-  presentCreatedApiKey,
-} from 'src/modules/identity/http/identity.presenter';
+} from 'src/modules/identity/http/schemas/api-key.schema';
 
 @ApiTags('api keys')
 @Controller('api/w/:wId/keys')

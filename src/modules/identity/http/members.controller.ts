@@ -4,15 +4,9 @@ import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { AddMemberDto, ChangeRoleDto, MemberParams } from 'src/modules/identity/http/dto/identity.dto';
-import {
-  MeResponse,
-  MemberResponse,
-  MembersResponse,
-  presentMember,
-  presentUser,
-  presentWorkspace,
-} from 'src/modules/identity/http/identity.presenter';
+import { AddMemberDto, ChangeRoleDto, MemberParams } from 'src/modules/identity/http/dto/members.dto';
+import { presentMember, presentUser, presentWorkspace } from 'src/modules/identity/http/identity.presenter';
+import { MeResponse, MemberResponse, MembersResponse } from 'src/modules/identity/http/schemas/member.schema';
 
 @ApiTags('members')
 @Controller('api/w/:wId')

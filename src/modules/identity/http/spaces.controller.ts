@@ -6,8 +6,9 @@ import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import type { Space } from 'src/modules/identity/domain/space';
-import { CreateSpaceDto, SpaceMemberParams } from 'src/modules/identity/http/dto/identity.dto';
-import { SpaceResponse, SpacesResponse, presentSpace } from 'src/modules/identity/http/identity.presenter';
+import { CreateSpaceDto, SpaceMemberParams } from 'src/modules/identity/http/dto/spaces.dto';
+import { presentSpace } from 'src/modules/identity/http/identity.presenter';
+import { SpaceResponse, SpacesResponse } from 'src/modules/identity/http/schemas/space.schema';
 
 @ApiTags('spaces')
 @WorkspaceController('spaces')

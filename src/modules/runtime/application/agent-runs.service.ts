@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { MessagePosted } from 'src/platform/events/in-process-events';
 import { OperatorLog } from 'src/platform/logging/operator-log';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
 import {
   AgentAction,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from 'src/platform/config/app-config';
 import type { ConversationMessage } from 'src/modules/conversations/application/agent-messages.service';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import {
   FileAttachmentsService,
   FragmentImage,
@@ -22,7 +22,7 @@ type ImageShown = { image: ModelImage } | { reason: string };
 export class ModelHistoryService {
   constructor(
     private readonly files: FileAttachmentsService,
-    private readonly config: AppConfig,
+    private readonly config: ConversationsConfig,
   ) {}
 
   async messages(

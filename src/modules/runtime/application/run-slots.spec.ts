@@ -1,11 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppConfig, loadAppConfig } from 'src/platform/config/app-config';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { LendableSlot, ReleaseSlot, RunSlots } from 'src/modules/runtime/application/run-slots';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 function slots(concurrency: number, urgent = new UrgentWork()): RunSlots {
-  const defaults = loadAppConfig({});
-  return new RunSlots(new AppConfig({ ...defaults, runs: { ...defaults.runs, concurrency } }), urgent);
+  return new RunSlots(RuntimeConfig.from({ RUN_CONCURRENCY: String(concurrency) }), urgent);
 }
 
 /** Lets granted promises settle. */

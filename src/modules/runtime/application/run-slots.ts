@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from 'src/platform/config/app-config';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
 import { FairQueue } from 'src/modules/runtime/domain/fair-queue';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** Gives a held slot back; calling it again does nothing. */
 export type ReleaseSlot = () => void;
@@ -79,7 +79,7 @@ export class RunSlots {
   private waitingForIdle = false;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly config: RuntimeConfig,
     private readonly urgent: UrgentWork,
   ) {}
 

@@ -1,4 +1,4 @@
-import type { RunBudgetSettings } from 'src/platform/config/app-config';
+import type { RunBudgetSettings } from 'src/modules/runtime/runtime.config';
 import { BudgetedCall, RunBudget } from 'src/modules/runtime/domain/run-budget';
 
 const LIMITS: Record<BudgetedCall, { what: string; variable: string }> = {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { AppConfig } from 'src/platform/config/app-config';
+import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { McpCallTimeout } from 'src/platform/mcp/mcp-session';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
@@ -15,6 +15,7 @@ import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /**
  * What a run gives the runs it asks through `run_agent`: its tree's budget, its slot to lend, and
@@ -40,7 +41,8 @@ export class SubAgentRunsService {
     private readonly tools: RunToolsService,
     private readonly models: ModelProviders,
     private readonly slots: RunSlots,
-    private readonly config: AppConfig,
+    private readonly config: RuntimeConfig,
+    private readonly mcp: McpConfig,
   ) {}
 
   async ask(
@@ -115,7 +117,8 @@ export class SubAgentRunsService {
   }
 
   private async callAll(calls: ModelToolCall[], toolset: RunToolset, signal: AbortSignal) {
-    const { maxCallsPerStep, callTimeoutMs, outputMaxBytes } = this.config.tools;
+    const { maxCallsPerStep } = this.config.tools;
+    const { callTimeoutMs, outputMaxBytes } = this.mcp;
     const outputs = await Promise.all(
       calls.map(async (call, index): Promise<string> => {
         const tool = toolset.find(call.name);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock } from 'src/platform/clock/clock';
-import { AppConfig } from 'src/platform/config/app-config';
+import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { McpCallTimeout } from 'src/platform/mcp/mcp-session';
 import {
   AgentAction,
@@ -15,6 +15,7 @@ import type { OfferedTool, RunToolset } from 'src/modules/runtime/application/ru
 import { RunBudgetExceeded } from 'src/modules/runtime/application/run-tree-budget';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** A run stopped while one of its calls waited for approval: it stays running, to be resumed. */
 export class ApprovalWaitInterrupted extends Error {
@@ -43,7 +44,8 @@ export class ToolCallsService {
 
   constructor(
     private readonly actions: AgentActionsService,
-    private readonly config: AppConfig,
+    private readonly config: RuntimeConfig,
+    private readonly mcp: McpConfig,
     private readonly clock: Clock,
   ) {}
 
@@ -170,7 +172,7 @@ export class ToolCallsService {
   ): Promise<string> {
     await this.actions.markStarted(action);
     const started = this.clock.now().getTime();
-    const { callTimeoutMs, outputMaxBytes } = this.config.tools;
+    const { callTimeoutMs, outputMaxBytes } = this.mcp;
     let status: 'succeeded' | 'failed';
     let text: string;
     try {

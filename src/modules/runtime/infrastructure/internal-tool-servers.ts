@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Clock } from 'src/platform/clock/clock';
-import { AppConfig } from 'src/platform/config/app-config';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { connectInProcess } from 'src/platform/mcp/in-process-mcp';
 import { McpConnectionError, McpSession } from 'src/platform/mcp/mcp-session';
+import { AgentsConfig } from 'src/modules/agents/agents.config';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
@@ -14,6 +14,7 @@ import {
   InternalToolServers,
 } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import { ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 import { includeDataServer } from 'src/modules/runtime/infrastructure/internal-servers/include-data.server';
 import { reasoningServer } from 'src/modules/runtime/infrastructure/internal-servers/reasoning.server';
 import { runAgentServer } from 'src/modules/runtime/infrastructure/internal-servers/run-agent.server';
@@ -35,7 +36,7 @@ export class InProcessInternalToolServers extends InternalToolServers {
         context,
       ),
     reasoning: () =>
-      reasoningServer({ models: this.models, modelId: this.config.tools.reasoningModelId ?? '' }),
+      reasoningServer({ models: this.models, modelId: this.agentsConfig.reasoningModelId ?? '' }),
     search: (context) => searchServer(this.documents, context),
     include_data: (context) => includeDataServer(this.documents, context),
   };
@@ -46,7 +47,8 @@ export class InProcessInternalToolServers extends InternalToolServers {
     private readonly agents: AgentsService,
     private readonly documents: DocumentSearchService,
     private readonly models: ModelProviders,
-    private readonly config: AppConfig,
+    private readonly config: RuntimeConfig,
+    private readonly agentsConfig: AgentsConfig,
     private readonly clock: Clock,
     private readonly log: OperatorLog,
   ) {

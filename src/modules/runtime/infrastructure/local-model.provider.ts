@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppConfig } from 'src/platform/config/app-config';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 import {
   ModelChunk,
   ModelMessage,
@@ -22,7 +22,7 @@ import {
  */
 @Injectable()
 export class LocalModelProvider extends ModelProvider {
-  constructor(private readonly config: AppConfig) {
+  constructor(private readonly config: RuntimeConfig) {
     super();
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppConfig, OpenAiSettings } from 'src/platform/config/app-config';
+import { AgentsConfig, OpenAiSettings } from 'src/modules/agents/agents.config';
 import {
   ModelChunk,
   ModelError,
@@ -53,7 +53,7 @@ interface ChatCompletionChunk {
  */
 @Injectable()
 export class OpenAiModelProvider extends ModelProvider {
-  constructor(private readonly config: AppConfig) {
+  constructor(private readonly config: AgentsConfig) {
     super();
   }
 

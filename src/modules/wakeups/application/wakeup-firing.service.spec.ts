@@ -1,5 +1,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { Caller } from 'src/platform/auth/caller';
+import {
+  ConversationDeleted,
+  MessagePosted,
+} from 'src/modules/conversations/application/conversations.events';
 import type { UserMessage } from 'src/modules/conversations/application/messages.service';
 import { BATCH_SIZE } from 'src/modules/wakeups/application/wakeup-firing.service';
 import { MAX_ATTEMPTS } from 'src/modules/wakeups/domain/wakeup';
@@ -94,7 +98,7 @@ describe('WakeUpFiringService', () => {
     });
     expect(statusEvents()).toEqual(['scheduled', 'fired']);
     // The runtime hears of the message as posted by the owner, once the firing commits.
-    const [announced] = inProcessEvents.committedOf('conversation.message_posted');
+    const [announced] = inProcessEvents.committedOf(MessagePosted);
     expect(announced).toMatchObject({ caller: { userId: owner.userId }, newAgentMentions: [agent.sId] });
   });
 
@@ -333,7 +337,7 @@ describe('WakeUpFiringService', () => {
     const { wakeUp: created } = await inMinutes(1);
     await unitOfWork.run(async () => {
       await conversationRepository.softDelete(owner.workspaceId, conversation.id);
-      await inProcessEvents.emitInTransaction('conversation.deleted', {
+      await inProcessEvents.emitInTransaction(ConversationDeleted, {
         workspaceId: owner.workspaceId,
         conversationId: conversation.id,
       });

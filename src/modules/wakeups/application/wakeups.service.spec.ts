@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Caller } from 'src/platform/auth/caller';
+import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
+import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { CRON_MAX_FIRES } from 'src/modules/wakeups/domain/wakeup';
 import { messageInput } from 'test/fakes/conversations-context';
 import { wakeUpsContext } from 'test/fakes/wakeups-context';
@@ -61,7 +64,7 @@ describe('WakeUpsService', () => {
         scheduleConfig: { type: 'one_shot', fireAt: fireAt.getTime() },
       }),
     ]);
-    expect(inProcessEvents.committedOf('wake_up.scheduled')).toEqual([{ dueAt: fireAt }]);
+    expect(inProcessEvents.committedOf(WakeUpScheduled)).toEqual([{ dueAt: fireAt }]);
   });
 
   it('plans a cron wake-up from its next time in its timezone, with at most 32 firings by default', async () => {
@@ -136,7 +139,7 @@ describe('WakeUpsService', () => {
     expect(context.wakeUpRepository.all()).toEqual([]);
     expect(context.wakeUpEvents()).toEqual([]);
     expect(context.wakeUpEvents(restricted.id)).toEqual([]);
-    expect(context.inProcessEvents.committedOf('wake_up.scheduled')).toEqual([]);
+    expect(context.inProcessEvents.committedOf(WakeUpScheduled)).toEqual([]);
   });
 
   it("does not find another workspace's conversation", async () => {
@@ -160,7 +163,7 @@ describe('WakeUpsService', () => {
     });
     expect(wakeUpRepository.all()).toEqual([first.wakeUp]);
     expect(wakeUpEvents()).toHaveLength(1);
-    expect(inProcessEvents.committedOf('wake_up.scheduled')).toHaveLength(1);
+    expect(inProcessEvents.committedOf(WakeUpScheduled)).toHaveLength(1);
 
     await service.cancel(owner, conversation.sId, first.wakeUp.sId);
     const second = await oneShot(owner, 2 * HOUR);
@@ -178,7 +181,7 @@ describe('WakeUpsService', () => {
 
     expect(wakeUpRepository.all()).toEqual([]);
     expect(wakeUpEvents()).toEqual([]);
-    expect(inProcessEvents.committedOf('wake_up.scheduled')).toEqual([]);
+    expect(inProcessEvents.committedOf(WakeUpScheduled)).toEqual([]);
   });
 
   it("lists a conversation's wake-ups in creation order, with their owners", async () => {
@@ -270,7 +273,7 @@ describe('WakeUpsService', () => {
     await unitOfWork.run(async () => {
       const user = directory.user(owner.userId);
       directory.removeMember(workspace.id, owner.userId);
-      await inProcessEvents.emitInTransaction('workspace.member_removed', {
+      await inProcessEvents.emitInTransaction(MemberRemoved, {
         workspaceId: workspace.id,
         user,
       });
@@ -294,7 +297,7 @@ describe('WakeUpsService', () => {
     await oneShot();
 
     await unitOfWork.run(() =>
-      inProcessEvents.emitInTransaction('conversation.deleted', {
+      inProcessEvents.emitInTransaction(ConversationDeleted, {
         workspaceId: owner.workspaceId,
         conversationId: conversation.id,
       }),

@@ -3,18 +3,17 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
-import {
-  ConversationDeleted,
-  InProcessEvents,
-  MemberRemoved,
-  OnEventInTransaction,
-} from 'src/platform/events/in-process-events';
+import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
+import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
+import { MemberRemoved } from 'src/modules/identity/application/identity.events';
+import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
+import type { WakeUpView } from 'src/modules/wakeups/application/views/wake-up.view';
 import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpNotFound } from 'src/modules/wakeups/domain/wakeups.errors';
 
@@ -80,7 +79,7 @@ export class WakeUpsService {
         );
       }
       await this.announce(conversation, created, caller.userSId);
-      this.inProcessEvents.emitAfterCommit('wake_up.scheduled', { dueAt: plan.firstFireAt });
+      this.inProcessEvents.emitAfterCommit(WakeUpScheduled, { dueAt: plan.firstFireAt });
       return created;
     });
     return { wakeUp, conversationSId: conversation.sId, ownerSId: caller.userSId };
@@ -126,7 +125,7 @@ export class WakeUpsService {
   }
 
   /** A member who leaves takes their scheduled wake-ups along, each cancellation announced. */
-  @OnEventInTransaction('workspace.member_removed')
+  @OnEventInTransaction(MemberRemoved)
   async cancelOwnedBy({ workspaceId, user }: MemberRemoved): Promise<void> {
     for (const { wakeUp, conversationSId } of await this.wakeUps.cancelScheduledOf(workspaceId, user.id)) {
       await this.announce({ id: wakeUp.conversationId, sId: conversationSId, workspaceId }, wakeUp, user.sId);
@@ -134,7 +133,7 @@ export class WakeUpsService {
   }
 
   /** A deleted conversation's wake-up never fires; nobody can read its log, so nothing is announced. */
-  @OnEventInTransaction('conversation.deleted')
+  @OnEventInTransaction(ConversationDeleted)
   async cancelInDeleted({ workspaceId, conversationId }: ConversationDeleted): Promise<void> {
     await this.wakeUps.cancelScheduledIn(workspaceId, conversationId);
   }
@@ -151,7 +150,7 @@ export class WakeUpsService {
 }
 
 /** The wake-up as the API shows it; shared by the HTTP presenter and the event payload. */
-export function presentWakeUpEvent(wakeUp: WakeUp, conversationSId: string, ownerSId: string) {
+export function presentWakeUpEvent(wakeUp: WakeUp, conversationSId: string, ownerSId: string): WakeUpView {
   return {
     id: wakeUp.id,
     sId: wakeUp.sId,

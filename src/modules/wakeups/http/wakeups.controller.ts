@@ -6,7 +6,8 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { CreateWakeUpDto, WakeUpParams } from 'src/modules/wakeups/http/dto/wakeup.dto';
-import { WakeUpResponse, WakeUpsResponse, presentWakeUp } from 'src/modules/wakeups/http/wakeup.presenter';
+import { presentWakeUp } from 'src/modules/wakeups/http/wakeup.presenter';
+import { WakeUpResponse, WakeUpsResponse } from 'src/modules/wakeups/http/schemas/wake-up.schema';
 
 @ApiTags('wake-ups')
 @Controller('api/w/:wId/assistant/conversations/:cId/wakeups')

@@ -1,7 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
-import { OnCommittedEvent, WakeUpScheduled } from 'src/platform/events/in-process-events';
+import { OnCommittedEvent } from 'src/platform/events/in-process-events';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
+import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { WakeUpFiringService } from 'src/modules/wakeups/application/wakeup-firing.service';
 
 /** The worker sleeps at most this long, in case another process created an earlier wake-up. */
@@ -39,7 +40,7 @@ export class WakeUpWorker implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /** A wake-up created in this process may be due before the timer: wake up by then. */
-  @OnCommittedEvent('wake_up.scheduled')
+  @OnCommittedEvent(WakeUpScheduled)
   wakeUpBy({ dueAt }: WakeUpScheduled): void {
     this.schedule(dueAt.getTime());
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from 'src/platform/config/app-config';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { RateLimitDecision, RateLimitLedger } from 'src/platform/auth/rate-limit/rate-limit-ledger';
 import { RateLimitStore } from 'src/platform/auth/rate-limit/rate-limit-store';
 
@@ -23,7 +23,7 @@ export class RateLimiter implements OnApplicationBootstrap, OnApplicationShutdow
   private prunedWindow = 0;
 
   constructor(
-    config: AppConfig,
+    config: PlatformConfig,
     private readonly store: RateLimitStore,
   ) {
     this.ledger =

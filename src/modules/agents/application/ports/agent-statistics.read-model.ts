@@ -14,7 +14,7 @@ export interface FeedbackCounts {
 /**
  * Port: what the agent list shows of other contexts' data. Conversations own the agents' answers
  * and feedback owns the feedback; both depend on this context, so the composition binds this port
- * to their application services (AgentStatisticsModule) instead of this context importing them.
+ * to their application services (src/composition) instead of this context importing them.
  */
 export abstract class AgentStatistics {
   /** Per agent sId, its answers since `since`; agents without any are left out. */

@@ -9,8 +9,9 @@ export interface FragmentFile {
 }
 
 /**
- * Port: the files a conversation shows, bound by the files context (which itself depends on
- * conversations for its access rule, so it provides this rather than being imported).
+ * Port: the files a conversation shows, answered by the files context (which itself depends on
+ * conversations for its access rule, so it answers this rather than being imported; the binding
+ * is in src/composition).
  */
 export abstract class FragmentFiles {
   /**

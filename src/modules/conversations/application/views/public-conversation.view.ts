@@ -1,6 +1,6 @@
-import type { ContentFragmentView } from 'src/modules/conversations/application/content-fragments.service';
-import type { SlotView, UserMessageView } from 'src/modules/conversations/application/message-views.loader';
+import type { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import type { ConversationView } from 'src/modules/conversations/application/views/conversation.view';
+import type { SlotView, UserMessageView } from 'src/modules/conversations/application/views/message.view';
 
 /**
  * Dust's `ConversationType`, as the public family answers a conversation: endpoint 11's fields and

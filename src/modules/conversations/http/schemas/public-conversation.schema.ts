@@ -1,13 +1,12 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import type { SlotView } from 'src/modules/conversations/application/message-views.loader';
 import type * as views from 'src/modules/conversations/application/views/public-conversation.view';
+import { AgentMessage } from 'src/modules/conversations/http/schemas/agent-message.schema';
+import { ContentFragment } from 'src/modules/conversations/http/schemas/content-fragment.schema';
 import {
-  AgentMessage,
-  ContentFragment,
   ConversationView,
   CreatedConversationResponse,
-  UserMessage,
-} from 'src/modules/conversations/http/conversation.presenter';
+} from 'src/modules/conversations/http/schemas/conversation.schema';
+import { UserMessage } from 'src/modules/conversations/http/schemas/user-message.schema';
 
 /** The conversation of the public family: Dust's `ConversationType`, which carries its content. */
 @ApiExtraModels(UserMessage, AgentMessage, ContentFragment)
@@ -28,13 +27,17 @@ export class PublicConversationView extends ConversationView implements views.Pu
       },
     },
   })
-  content!: SlotView[][];
+  content!: (UserMessage | AgentMessage | ContentFragment)[][];
 }
 
 export class PublicConversationResponse {
-  @ApiProperty({ type: PublicConversationView }) conversation!: PublicConversationView;
+  conversation!: PublicConversationView;
 }
 
-export class PublicCreatedConversationResponse extends CreatedConversationResponse {
+export class PublicCreatedConversationResponse
+  extends CreatedConversationResponse
+  implements views.PublicCreatedConversationView
+{
+  // Declared again to narrow the inherited field; the plugin reads no `declare`d field.
   @ApiProperty({ type: PublicConversationView }) declare conversation: PublicConversationView;
 }

@@ -1,5 +1,4 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -32,36 +31,30 @@ const ParentsIn = () =>
   );
 
 export class CreateDataSourceDto {
-  @ApiProperty({ example: 'Engineering handbook', maxLength: DATA_SOURCE_NAME_MAX })
+  /** @example "Engineering handbook" */
   @IsString()
   @MinLength(1)
   @MaxLength(DATA_SOURCE_NAME_MAX)
   @HumanName()
   name!: string;
 
-  @ApiPropertyOptional({ maxLength: DATA_SOURCE_DESCRIPTION_MAX, description: 'Defaults to empty.' })
+  /** Defaults to empty. */
   @ValidateIf((_, value) => value !== undefined)
   @IsString()
   @MaxLength(DATA_SOURCE_DESCRIPTION_MAX)
   description?: string;
 
-  @ApiPropertyOptional({
-    enum: CONNECTOR_PROVIDERS,
-    nullable: true,
-    description: 'The connector that feeds the data source; absent or null for a folder.',
-  })
+  /** The connector that feeds the data source; absent or null for a folder. */
   @IsOptional()
   @IsIn(CONNECTOR_PROVIDERS)
   connectorProvider?: ConnectorProvider | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    example: 'english',
-    nullable: true,
-    description:
-      'The PostgreSQL text-search configuration of its documents (`pg_ts_config`): `simple` (the default) ' +
-      'works for any language; a language (`english`, `french`…) stems words and drops stop words.',
-  })
+  /**
+   * The PostgreSQL text-search configuration of its documents (`pg_ts_config`): `simple` (the
+   * default) works for any language; a language (`english`, `french`…) stems words and drops stop
+   * words.
+   * @example english
+   */
   @IsOptional()
   @IsString()
   @MaxLength(63)
@@ -69,34 +62,32 @@ export class CreateDataSourceDto {
 }
 
 export class CreateDataSourceViewDto {
-  @ApiProperty({ example: 'dts_3fZ0aBcDeF', description: 'sId of a data source of the workspace.' })
+  /**
+   * sId of a data source of the workspace.
+   * @example dts_3fZ0aBcDeF
+   */
   @IsString()
   @Matches(SID_PATTERN, { message: 'dataSourceId must be a data source sId such as dts_3fZ0aBcDeF' })
   dataSourceId!: string;
 
-  @ApiPropertyOptional({
-    type: [String],
-    nullable: true,
-    description: 'The parent nodes the view exposes; absent or null: the whole data source.',
-  })
+  /** The parent nodes the view exposes; absent or null: the whole data source. */
   @IsOptional()
   @ParentsIn()
   parentsIn?: string[] | null;
 }
 
 export class UpdateDataSourceViewDto {
-  @ApiProperty({
-    type: [String],
-    nullable: true,
-    description: 'The parent nodes the view exposes; null: the whole data source.',
-  })
+  /** The parent nodes the view exposes; null: the whole data source. */
   @ValidateIf((_, value) => value !== null)
   @ParentsIn()
   parentsIn!: string[] | null;
 }
 
 export class DataSourceViewParams extends SpaceParams {
-  @ApiProperty({ description: 'sId of the data source view (`dsv_…`).', example: 'dsv_Hb4Tz8Nc1L' })
+  /**
+   * sId of the data source view (`dsv_…`).
+   * @example dsv_Hb4Tz8Nc1L
+   */
   @IsString()
   dsvId!: string;
 }

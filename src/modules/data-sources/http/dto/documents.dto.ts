@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -24,39 +24,42 @@ import {
   DOCUMENT_TITLE_MAX,
 } from 'src/modules/data-sources/domain/document';
 import { SEARCH_QUERY_MAX, TOP_K_MAX, TOP_K_MIN } from 'src/modules/data-sources/domain/document-search';
+import { FilesConfig } from 'src/modules/files/files.config';
 
 /** Lists are capped by the configured limits (400 naming them); this bound only keeps bodies small. */
 const LIST_MAX = 1000;
 
 export class DataSourceParams extends SpaceParams {
-  @ApiProperty({ description: 'sId of the data source (`dts_…`).', example: 'dts_Pq7Rw2Kx9M' })
+  /**
+   * sId of the data source (`dts_…`).
+   * @example dts_Pq7Rw2Kx9M
+   */
   @IsString()
   dsId!: string;
 }
 
 export class DocumentParams extends DataSourceParams {
-  @ApiProperty({
-    description: "The document's id, chosen by the caller at upsert (unique in the data source).",
-    example: 'refund-policy',
-    maxLength: DOCUMENT_ID_MAX,
-  })
+  /**
+   * The document's id, chosen by the caller at upsert (unique in the data source).
+   * @example refund-policy
+   */
   @IsString()
   @MaxLength(DOCUMENT_ID_MAX)
   documentId!: string;
 }
 
 export class SectionDto {
-  @ApiProperty({ type: String, nullable: true, example: '## Refunds' })
+  /** @example "## Refunds" */
   @ValidateIf((_, value) => value !== null)
   @IsString()
   prefix!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Refunds are paid within 14 days.' })
+  /** @example "Refunds are paid within 14 days." */
   @ValidateIf((_, value) => value !== null)
   @IsString()
   content!: string | null;
 
-  @ApiProperty({ type: () => [SectionDto], description: 'Nested sections, read after the content.' })
+  /** Nested sections, read after the content. */
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => SectionDto)
@@ -72,63 +75,47 @@ export function documentBodyLimit(maxTextBytes: number): number {
   return 3 * maxTextBytes + JSON_BODY_LIMIT_BYTES;
 }
 
-@JsonBodyLimit((config) => documentBodyLimit(config.documents.maxTextBytes))
+@JsonBodyLimit(FilesConfig, (files) => documentBodyLimit(files.documentMaxTextBytes))
 export class UpsertDocumentDto {
-  @ApiPropertyOptional({
-    type: String,
-    example: 'Refund policy',
-    maxLength: DOCUMENT_TITLE_MAX,
-    nullable: true,
-  })
+  /** @example "Refund policy" */
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_TITLE_MAX)
   @HumanName()
   title?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    example: 'Customers may ask for a refund within 30 days of purchase.',
-    nullable: true,
-    description: 'The text of the document; give one of `text`, `section` or `fileId`.',
-  })
+  /**
+   * The text of the document; give one of `text`, `section` or `fileId`.
+   * @example "Customers may ask for a refund within 30 days of purchase."
+   */
   @IsOptional()
   @IsString()
   text?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    example: 'fil_9kQ2mX7vLp',
-    nullable: true,
-    description:
-      'A ready file of use case `upsert_document` of this workspace: its extracted text is the document (instead of `text` or `section`); its name and type fill `title` and `mime_type` when they are not given.',
-  })
+  /**
+   * A ready file of use case `upsert_document` of this workspace: its extracted text is the document
+   * (instead of `text` or `section`); its name and type fill `title` and `mime_type` when they are
+   * not given.
+   * @example fil_9kQ2mX7vLp
+   */
   @IsOptional()
   @IsString()
   @Matches(SID_PATTERN)
   fileId?: string | null;
 
-  @ApiPropertyOptional({
-    type: SectionDto,
-    nullable: true,
-    description: 'Structured text instead of `text`.',
-  })
+  /** Structured text instead of `text`. */
   @IsOptional()
   @ValidateNested()
   @Type(() => SectionDto)
   section?: SectionDto | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    example: 'https://intranet.example.com/policies/refunds',
-    nullable: true,
-  })
+  /** @example https://intranet.example.com/policies/refunds */
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_SOURCE_URL_MAX)
   source_url?: string | null;
 
-  @ApiPropertyOptional({ type: [String], example: ['policy', 'billing'] })
+  /** @example ["policy", "billing"] */
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(LIST_MAX)
@@ -136,12 +123,11 @@ export class UpsertDocumentDto {
   @MaxLength(DOCUMENT_TAG_MAX, { each: true })
   tags?: string[] | null;
 
-  @ApiPropertyOptional({
-    type: [String],
-    example: ['refund-policy', 'policies'],
-    description:
-      'The document and its ancestors, the document first (added when missing); views match them with `parentsIn`.',
-  })
+  /**
+   * The document and its ancestors, the document first (added when missing); views match them with
+   * `parentsIn`.
+   * @example ["refund-policy", "policies"]
+   */
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(LIST_MAX)
@@ -149,46 +135,35 @@ export class UpsertDocumentDto {
   @MaxLength(DOCUMENT_TAG_MAX, { each: true })
   parents?: string[] | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    example: 'text/markdown',
-    maxLength: DOCUMENT_MIME_TYPE_MAX,
-    nullable: true,
-  })
+  /** @example text/markdown */
   @IsOptional()
   @IsString()
   @MaxLength(DOCUMENT_MIME_TYPE_MAX)
   mime_type?: string | null;
 
-  @ApiPropertyOptional({
-    type: Number,
-    example: 1763856000000,
-    nullable: true,
-    description: "The document's date in ms since the epoch; defaults to the upsert's time.",
-  })
+  /**
+   * The document's date in ms since the epoch; defaults to the upsert's time.
+   * @example 1763856000000
+   */
   @IsOptional()
   @IsInt()
   @Min(0)
   timestamp?: number | null;
 
-  @ApiPropertyOptional({ description: 'Answer without the text (and with an empty `chunks`).' })
+  /** Answer without the text (and with an empty `chunks`). */
   @IsOptional()
   @IsBoolean()
   light_document_output?: boolean;
 }
 
 export class SearchQuery {
-  @ApiProperty({ example: 'refund within 30 days', maxLength: SEARCH_QUERY_MAX })
+  /** @example "refund within 30 days" */
   @IsString()
   @MaxLength(SEARCH_QUERY_MAX)
   query!: string;
 
-  @ApiPropertyOptional({
-    minimum: TOP_K_MIN,
-    maximum: TOP_K_MAX,
-    default: 10,
-    description: 'Chunks to return.',
-  })
+  /** Chunks to return. */
+  @ApiPropertyOptional({ minimum: TOP_K_MIN, maximum: TOP_K_MAX, default: 10 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -1,9 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -12,8 +10,8 @@ import {
   Min,
   MinLength,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
+import { NestedObject } from 'src/platform/http/nested-input';
 import { SID_PATTERN, WorkspaceParams } from 'src/platform/http/route-params';
 import { FILE_USE_CASES, FileUseCase } from 'src/modules/files/domain/file';
 
@@ -21,19 +19,19 @@ import { FILE_USE_CASES, FileUseCase } from 'src/modules/files/domain/file';
 const FILE_NAME_INPUT_MAX = 1024;
 
 export class FileUseCaseMetadataDto {
-  @ApiPropertyOptional({
-    description: '`conversation` files: the conversation (10 base62 characters).',
-    example: '3fZ0aBcDeF',
-  })
+  /**
+   * `conversation` files: the conversation (10 base62 characters).
+   * @example 3fZ0aBcDeF
+   */
   @IsOptional()
   @IsString()
   @Matches(/^[0-9A-Za-z]{10}$/, { message: 'conversationId must be 10 base62 characters' })
   conversationId?: string;
 
-  @ApiPropertyOptional({
-    description: '`folders_document` files (required): a space the caller can access.',
-    example: 'vlt_3fZ0aBcDeF',
-  })
+  /**
+   * `folders_document` files (required): a space the caller can access.
+   * @example vlt_3fZ0aBcDeF
+   */
   @IsOptional()
   @IsString()
   @Matches(SID_PATTERN, { message: 'spaceId must be a space sId' })
@@ -41,53 +39,53 @@ export class FileUseCaseMetadataDto {
 }
 
 export class CreateFileDto {
-  @ApiProperty({ example: 'text/plain' })
+  /** @example text/plain */
   @IsString()
   @MinLength(1)
   @MaxLength(255)
   contentType!: string;
 
-  @ApiProperty({
-    example: 'notes.txt',
-    description: 'Stored without path separators or control characters, cut to 255 characters.',
-  })
+  /**
+   * Stored without path separators or control characters, cut to 255 characters.
+   * @example notes.txt
+   */
   @IsString()
   @MinLength(1)
   @MaxLength(FILE_NAME_INPUT_MAX)
   fileName!: string;
 
-  @ApiProperty({ example: 1024, description: 'The size in bytes; the upload may not exceed it.' })
+  /**
+   * The size in bytes; the upload may not exceed it.
+   * @example 1024
+   */
   @IsInt()
   @Min(0)
   @Max(Number.MAX_SAFE_INTEGER)
   fileSize!: number;
 
-  @ApiPropertyOptional({
-    enum: FILE_USE_CASES,
-    default: 'conversation',
-    description: 'Left out: `conversation`, as Dust does.',
-  })
+  /** Left out: `conversation`, as Dust does. */
+  @ApiPropertyOptional()
   // Absent only: an explicit null is refused like any other value outside the list.
   @ValidateIf((_, value) => value !== undefined)
   @IsIn(FILE_USE_CASES)
   useCase: FileUseCase = 'conversation';
 
-  @ApiPropertyOptional({ type: FileUseCaseMetadataDto })
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => FileUseCaseMetadataDto)
+  @NestedObject(() => FileUseCaseMetadataDto)
   useCaseMetadata?: FileUseCaseMetadataDto;
 }
 
 export class FileParams extends WorkspaceParams {
-  @ApiProperty({ description: 'sId of the file (`fil_…`).', example: 'fil_Xq3Lm8Vb2T' })
+  /**
+   * sId of the file (`fil_…`).
+   * @example fil_Xq3Lm8Vb2T
+   */
   @IsString()
   fileId!: string;
 }
 
 export class FileQuery {
-  @ApiPropertyOptional({ enum: ['download'], description: '`download`: the content instead of the record.' })
+  /** `download`: the content instead of the record. */
   @IsOptional()
   @IsIn(['download'])
   action?: 'download';

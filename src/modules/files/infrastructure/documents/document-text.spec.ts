@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { loadAppConfig } from 'src/platform/config/app-config';
 import type { OperatorLog } from 'src/platform/logging/operator-log';
 import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import type { FileRecord, FileUseCase } from 'src/modules/files/domain/file';
-import { WorkerPoolDocumentParser } from 'src/modules/files/infrastructure/documents/worker-pool-document-parser';
+import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
+import { FilesConfig } from 'src/modules/files/files.config';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -13,9 +14,14 @@ const log = {
   warn: () => undefined,
   error: () => undefined,
 } as unknown as OperatorLog;
-const config = loadAppConfig({ CONTENT_FRAGMENT_BUDGET_BYTES: '2048', PDF_MAX_PAGES: '3' });
-const parser = new WorkerPoolDocumentParser(config);
-const texts = new FileTextsService(parser, config, log);
+const config = FilesConfig.from({ PDF_MAX_PAGES: '3' });
+const parser = new ProcessPoolDocumentParser(config, log);
+const texts = new FileTextsService(
+  parser,
+  config,
+  ConversationsConfig.from({ CONTENT_FRAGMENT_BUDGET_BYTES: '2048' }),
+  log,
+);
 
 function extract(contentType: string, bytes: Buffer, useCase: FileUseCase = 'conversation') {
   const file = { sId: 'fil_x', contentType, useCase } as FileRecord;
@@ -100,25 +106,5 @@ describe('FileTextsService', () => {
       code: 'file_too_large',
       message: expect.stringMatching(/XML parts take \d+ bytes; DOCX_MAX_UNZIPPED_MB allows 8 MiB\.$/),
     });
-  });
-});
-
-describe('WorkerPoolDocumentParser limits', () => {
-  const limit = { maxBytes: 1024, reason: 'test' };
-  const open = (bytes: Buffer) => async () => Readable.from([bytes]);
-
-  it('ends a parse that passes DOCUMENT_PARSE_TIMEOUT_MS, and parses the next document', async () => {
-    const slow = new WorkerPoolDocumentParser(
-      loadAppConfig({ DOCUMENT_PARSE_TIMEOUT_MS: '2000', PDF_MAX_PAGES: '100000' }),
-    );
-    try {
-      await expect(slow.text('pdf', open(pdfOf(['page'], 20_000)), limit)).rejects.toMatchObject({
-        code: 'file_too_large',
-        message: 'Reading this PDF file took longer than DOCUMENT_PARSE_TIMEOUT_MS allows (2000 ms).',
-      });
-      expect(await slow.text('docx', open(docxOf(['Still here'])), limit)).toBe('Still here');
-    } finally {
-      await slow.onApplicationShutdown();
-    }
   });
 });

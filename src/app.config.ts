@@ -1,0 +1,21 @@
+import type { ConfigToken } from 'src/platform/config/config-schema';
+import { PlatformConfig } from 'src/platform/config/platform.config';
+import { SseConfig } from 'src/platform/http/sse.config';
+import { McpConfig } from 'src/platform/mcp/mcp.config';
+import { AgentsConfig } from 'src/modules/agents/agents.config';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
+import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
+import { FilesConfig } from 'src/modules/files/files.config';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
+
+/** Every configuration the service reads, in the order docs/configuration.md lists them. */
+export const CONFIGURATIONS: readonly ConfigToken[] = [
+  PlatformConfig,
+  SseConfig,
+  McpConfig,
+  AgentsConfig,
+  ConversationsConfig,
+  RuntimeConfig,
+  FilesConfig,
+  DataSourcesConfig,
+];

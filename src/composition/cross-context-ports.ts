@@ -1,0 +1,24 @@
+import { bindPort, CrossContextPort } from 'src/platform/wiring/cross-context-ports.module';
+import { AgentStatistics } from 'src/modules/agents/application/ports/agent-statistics.read-model';
+import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
+import { ConversationsModule } from 'src/modules/conversations/conversations.module';
+import { FeedbackModule } from 'src/modules/feedback/feedback.module';
+import { FileAttachmentsService } from 'src/modules/files/application/file-attachments.service';
+import { FilesModule } from 'src/modules/files/files.module';
+import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
+import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
+import { AgentStatisticsAdapter } from 'src/composition/agent-statistics.adapter';
+
+/**
+ * Every port that one context declares and a context depending on it answers, in one place. The
+ * declaring context never imports the answering one; both are imported here, above them.
+ */
+export const crossContextPorts: CrossContextPort[] = [
+  // Conversations attach the files their content fragments show.
+  bindPort(FragmentFiles, { useExisting: FileAttachmentsService }, [FilesModule]),
+  // Conversations ask whose wake-up a conversation waits for.
+  bindPort(ScheduledWakeUps, { useExisting: ScheduledWakeUpsReader }, [WakeUpsModule]),
+  // The agent list shows usage (conversations) and feedback counts (feedback).
+  bindPort(AgentStatistics, { useClass: AgentStatisticsAdapter }, [ConversationsModule, FeedbackModule]),
+];

@@ -1,0 +1,42 @@
+import type { Caller } from 'src/platform/auth/caller';
+import { committedEvent, inTransactionEvent } from 'src/platform/events/in-process-events';
+import type { AgentVersion } from 'src/modules/agents/application/agents.service';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
+import type { AgentMessage, UserMessage } from 'src/modules/conversations/domain/message';
+
+/** A user message was posted or edited: what the runtime needs to answer it. */
+export interface MessagePosted {
+  caller: Caller;
+  conversation: Conversation;
+  message: UserMessage;
+  /** Agents this version mentions that the previous version did not (all of them for a new message). */
+  newAgentMentions: string[];
+  /** The latest versions of the agents the message mentions, as read for the post: runs start from these. */
+  agents: AgentVersion[];
+  /** Agent messages already written for this message (a retry, the new answers of an edit): run as they are. */
+  rerun?: AgentMessage[];
+}
+export const MessagePosted = committedEvent<MessagePosted>('conversation.message_posted');
+
+/** A conversation was deleted, in the current transaction: what other contexts schedule in it goes. */
+export interface ConversationDeleted {
+  workspaceId: number;
+  conversationId: number;
+}
+export const ConversationDeleted = inTransactionEvent<ConversationDeleted>('conversation.deleted');
+
+/** An agent message was cancelled: the process generating it stops at once. */
+export interface AgentMessageCancelled {
+  /** The agent message's row id. */
+  messageId: number;
+}
+export const AgentMessageCancelled = committedEvent<AgentMessageCancelled>(
+  'conversation.agent_message_cancelled',
+);
+
+/** A tool call waiting for approval was answered: the run waiting for it (in this process) goes on at once. */
+export interface ActionAnswered {
+  /** The action's row id. */
+  actionId: number;
+}
+export const ActionAnswered = committedEvent<ActionAnswered>('conversation.action_answered');

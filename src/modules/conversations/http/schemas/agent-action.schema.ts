@@ -1,0 +1,77 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
+import type { ActionStatus } from 'src/modules/conversations/domain/action';
+
+export class ActionOutputItemSchema {
+  type!: 'text';
+  text!: string;
+}
+
+/** One tool call of an agent message. */
+export class AgentActionSchema implements ActionView {
+  /** @example act_4fQx9LmT2a */
+  sId!: string;
+  id!: number;
+  /** Dust's kind of action: a tool call */
+  type!: 'tool_action';
+  /** Row id of the agent message (its agentMessageId) */
+  agentMessageId!: number;
+  /**
+   * The function the model called: `<server>__<tool>`.
+   * @example crm__delete_record
+   */
+  functionCallName!: string;
+  /** @example crm */
+  mcpServerName!: string;
+  /** @example delete_record */
+  toolName!: string;
+  /** @example {"id": "rec_42"} */
+  params!: Record<string, unknown>;
+  status!: ActionStatus;
+  /** Null until the call ends. */
+  output!: ActionOutputItemSchema[] | null;
+  /**
+   * The step of the run (0-based) whose model answer asked for the call; -1 for a toolset entry not
+   * offered to the run (its output says why).
+   */
+  step!: number;
+  createdAt!: number;
+  executionDurationMs!: number | null;
+}
+
+export class BlockedActionMetadataSchema {
+  /** @example delete_record */
+  toolName!: string;
+  /** @example crm */
+  mcpServerName!: string;
+  /** @example "Support triage" */
+  agentName!: string;
+}
+
+export class BlockedActionSchema implements BlockedActionView {
+  conversationId!: string;
+  /** sId of the agent message that made the call */
+  messageId!: string;
+  /** sId of the agent */
+  configurationId!: string;
+  /** @example act_4fQx9LmT2a */
+  actionId!: string;
+  /** @example crm__delete_record */
+  functionCallName!: string;
+  /** @example {"id": "rec_42"} */
+  inputs!: Record<string, unknown>;
+  metadata!: BlockedActionMetadataSchema;
+  createdAt!: number;
+  /** Unanswered by then (ms), the call is declined. */
+  expiresAt!: number | null;
+}
+
+export class ValidateActionResponse {
+  @ApiProperty({ enum: [true] }) success!: true;
+  /** The action after the answer. */
+  action!: AgentActionSchema;
+}
+
+export class BlockedActionsResponse {
+  blockedActions!: BlockedActionSchema[];
+}

@@ -1,0 +1,50 @@
+import type * as views from 'src/modules/files/application/views/file.view';
+import type { FileStatus, FileUseCase } from 'src/modules/files/domain/file';
+
+export class FileUseCaseMetadataView implements views.FileUseCaseMetadataView {
+  /** The conversation of a `conversation` file. */
+  conversationId?: string;
+  /** The space of a `folders_document` file. */
+  spaceId?: string;
+}
+
+export class FileView implements views.FileView {
+  /** @example fil_3fZ0aBcDeF */
+  sId!: string;
+  /**
+   * Same as sId.
+   * @example fil_3fZ0aBcDeF
+   */
+  id!: string;
+  /** @example text/plain */
+  contentType!: string;
+  /** @example notes.txt */
+  fileName!: string;
+  /** Bytes: as declared until ready, then as stored. */
+  fileSize!: number;
+  status!: FileStatus;
+  useCase!: FileUseCase;
+  /**
+   * While created: the pre-signed upload URL (POST multipart/form-data, one part `file`), valid
+   * without an API key until the upload window closes.
+   */
+  uploadUrl?: string;
+  /** Counts the changes of the record. */
+  version!: number;
+  /** Once ready: where the content is downloaded (with a key). */
+  downloadUrl?: string;
+  /** Ready avatars: where anyone reads the image, without a key. */
+  publicUrl?: string;
+  /**
+   * The file's API path.
+   * @example /api/w/3fZ0aBcDeF/files/fil_3fZ0aBcDeF
+   */
+  path!: string;
+  useCaseMetadata!: FileUseCaseMetadataView;
+  /** sId of the member who created the file. */
+  owner!: string;
+}
+
+export class FileResponse {
+  file!: FileView;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from 'src/platform/config/config-schema';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
+
+describe('RuntimeConfig', () => {
+  it('applies defaults when nothing is set', () => {
+    expect(RuntimeConfig.from({})).toEqual({
+      runs: { heartbeatMs: 5_000, staleAfterMs: 30_000, localModelChunkDelayMs: 25, concurrency: 8 },
+      runBudget: { maxModelCalls: 64, maxToolCalls: 128 },
+      tools: { maxCallsPerStep: 8, approvalTimeoutMs: 600_000, approvalPollMs: 1_000, runAgentMaxDepth: 2 },
+    });
+  });
+
+  it('reads the runs, their budget and the tool-call policy', () => {
+    expect(
+      RuntimeConfig.from({
+        RUN_HEARTBEAT_MS: '200',
+        RUN_STALE_AFTER_MS: '60000',
+        LOCAL_MODEL_CHUNK_DELAY_MS: '0',
+        RUN_CONCURRENCY: '32',
+        RUN_MAX_MODEL_CALLS: '10',
+        RUN_MAX_TOOL_CALLS: '20',
+        TOOL_MAX_CALLS_PER_STEP: '3',
+        TOOL_APPROVAL_TIMEOUT_MS: '60000',
+        TOOL_APPROVAL_POLL_MS: '100',
+        RUN_AGENT_MAX_DEPTH: '5',
+      }),
+    ).toEqual({
+      runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 32 },
+      runBudget: { maxModelCalls: 10, maxToolCalls: 20 },
+      tools: { maxCallsPerStep: 3, approvalTimeoutMs: 60_000, approvalPollMs: 100, runAgentMaxDepth: 5 },
+    });
+  });
+
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ RUN_CONCURRENCY: '0' }, /^RUN_CONCURRENCY must be an integer between 1 and 10000/],
+    [{ RUN_MAX_MODEL_CALLS: '0' }, /^RUN_MAX_MODEL_CALLS must be an integer between 1 and 100000/],
+    [{ RUN_MAX_TOOL_CALLS: 'many' }, /^RUN_MAX_TOOL_CALLS must be an integer between 1 and 100000/],
+    [{ RUN_HEARTBEAT_MS: '1s' }, /^RUN_HEARTBEAT_MS must be a number of milliseconds/],
+    [
+      { LOCAL_MODEL_CHUNK_DELAY_MS: '10001' },
+      /^LOCAL_MODEL_CHUNK_DELAY_MS must be an integer between 0 and 10000/,
+    ],
+    [{ TOOL_MAX_CALLS_PER_STEP: '65' }, /^TOOL_MAX_CALLS_PER_STEP must be an integer between 1 and 64/],
+    [{ RUN_AGENT_MAX_DEPTH: '6' }, /^RUN_AGENT_MAX_DEPTH must be an integer between 1 and 5/],
+  ];
+  for (const [env, message] of refused) {
+    it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {
+      expect(() => RuntimeConfig.from(env)).toThrow(ConfigError);
+      expect(() => RuntimeConfig.from(env)).toThrow(message);
+    });
+  }
+});

@@ -1,0 +1,78 @@
+import { ConfigSchema, configToken } from 'src/platform/config/config-schema';
+import { duration, integer } from 'src/platform/config/variables';
+
+const runtimeConfig = ConfigSchema.of({
+  runs: {
+    heartbeatMs: duration('RUN_HEARTBEAT_MS', {
+      default: 5_000,
+      description: 'How often a process marks its running agent messages alive.',
+    }),
+    staleAfterMs: duration('RUN_STALE_AFTER_MS', {
+      default: 30_000,
+      description:
+        'A running agent message without a heartbeat for this long (its process died) is failed with `run_interrupted`, or resumed when it waits for an approval.',
+    }),
+    // So the built-in local model's answers stream like a real model's.
+    localModelChunkDelayMs: integer('LOCAL_MODEL_CHUNK_DELAY_MS', {
+      default: 25,
+      min: 0,
+      max: 10_000,
+      description: 'Pause between the chunks of the built-in `local` model.',
+    }),
+    // A burst of mentions (a thousand wake-ups due together) cannot take every database connection.
+    concurrency: integer('RUN_CONCURRENCY', {
+      default: 8,
+      min: 1,
+      max: 10_000,
+      description:
+        'Runs a process carries out at once: a posted message (with all the agents it mentions) or a `run_agent` run past the first its asker waits for; later ones wait in turn.',
+    }),
+  },
+  // What the whole tree of runs answering one user message may spend (each agent it mentions, and
+  // every agent those ask through `run_agent`).
+  runBudget: {
+    maxModelCalls: integer('RUN_MAX_MODEL_CALLS', {
+      default: 64,
+      min: 1,
+      max: 100_000,
+      description:
+        'Model calls the runs answering one user message may make, `run_agent` runs included; past it they fail with `run_budget_exceeded`.',
+    }),
+    maxToolCalls: integer('RUN_MAX_TOOL_CALLS', {
+      default: 128,
+      min: 1,
+      max: 100_000,
+      description:
+        'Tool calls the runs answering one user message may make, `run_agent` runs included; past it they fail with `run_budget_exceeded`.',
+    }),
+  },
+  tools: {
+    maxCallsPerStep: integer('TOOL_MAX_CALLS_PER_STEP', {
+      default: 8,
+      min: 1,
+      max: 64,
+      description: 'Tool calls one model step may make; calls beyond are `failed` without running.',
+    }),
+    approvalTimeoutMs: duration('TOOL_APPROVAL_TIMEOUT_MS', {
+      default: 600_000,
+      description:
+        'A call waiting for approval longer than this is declined (`denied`), and the run goes on.',
+    }),
+    approvalPollMs: duration('TOOL_APPROVAL_POLL_MS', {
+      default: 1_000,
+      description:
+        'How often a run waiting for approval looks for an answer given on another process (answers given on its own process wake it at once).',
+    }),
+    runAgentMaxDepth: integer('RUN_AGENT_MAX_DEPTH', {
+      default: 2,
+      min: 1,
+      max: 5,
+      description: 'How deep the internal `run_agent` tool may nest agents asking agents.',
+    }),
+  },
+});
+
+/** How agent runs are carried out: heartbeats, concurrency, budgets, tool-call policy. */
+export abstract class RuntimeConfig extends configToken(runtimeConfig) {}
+
+export type RunBudgetSettings = RuntimeConfig['runBudget'];
