@@ -1,19 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { HumanName } from 'src/platform/http/human-name';
+import { NestedObject, OptionalNestedList } from 'src/platform/http/nested-input';
 import { SID_PATTERN } from 'src/platform/http/route-params';
 import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
 import { TITLE_MAX } from 'src/modules/conversations/domain/conversation';
@@ -35,23 +23,12 @@ export class CreateConversationDto {
   @Matches(SID_PATTERN)
   spaceId?: string;
 
-  @ApiPropertyOptional({ type: PostMessageDto })
   @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => PostMessageDto)
+  @NestedObject(() => PostMessageDto)
   message?: PostMessageDto;
 
-  @ApiPropertyOptional({
-    type: [ContentFragmentDto],
-    maxItems: FRAGMENTS_PER_REQUEST_MAX,
-    description: 'Files or inline text put in the conversation before its first message.',
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FRAGMENTS_PER_REQUEST_MAX)
-  @ValidateNested({ each: true })
-  @Type(() => ContentFragmentDto)
+  /** Files or inline text put in the conversation before its first message. */
+  @OptionalNestedList(() => ContentFragmentDto, FRAGMENTS_PER_REQUEST_MAX)
   contentFragments?: ContentFragmentDto[];
 
   // Dust's client sends the next three on every creation; only the behaviour this service has is taken.

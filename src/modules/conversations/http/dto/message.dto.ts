@@ -5,7 +5,6 @@ import {
   IsArray,
   IsEmail,
   IsIn,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -14,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { HumanName } from 'src/platform/http/human-name';
+import { NestedObject, OptionalNestedList } from 'src/platform/http/nested-input';
 import { SID_PATTERN } from 'src/platform/http/route-params';
 import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
 import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
@@ -103,24 +103,13 @@ export class EditMessageDto {
 }
 
 export class PostMessageDto extends EditMessageDto {
-  @ApiProperty({ type: MessageContextDto })
-  @IsObject()
-  @ValidateNested()
-  @Type(() => MessageContextDto)
+  @NestedObject(() => MessageContextDto)
   context!: MessageContextDto;
 }
 
 /** The body of a post: a message and the content fragments that come before it. */
 export class PostMessageWithFragmentsDto extends PostMessageDto {
-  @ApiPropertyOptional({
-    type: [ContentFragmentDto],
-    maxItems: FRAGMENTS_PER_REQUEST_MAX,
-    description: 'Files or inline text put in the conversation just before the message.',
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(FRAGMENTS_PER_REQUEST_MAX)
-  @ValidateNested({ each: true })
-  @Type(() => ContentFragmentDto)
+  /** Files or inline text put in the conversation just before the message. */
+  @OptionalNestedList(() => ContentFragmentDto, FRAGMENTS_PER_REQUEST_MAX)
   contentFragments?: ContentFragmentDto[];
 }
