@@ -18,6 +18,7 @@ import { ConversationDeletion1795419373717 } from './1795419373717-ConversationD
 import { DataSourceDocumentCounts1795420778338 } from './1795420778338-DataSourceDocumentCounts';
 import { RemoteServerTextsShown1795647280310 } from './1795647280310-RemoteServerTextsShown';
 import { NamesWithoutHiddenCharacters1795652181765 } from './1795652181765-NamesWithoutHiddenCharacters';
+import { RuntimeOwnsRuns1795656856277 } from './1795656856277-RuntimeOwnsRuns';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DataSourceDocumentCounts1795420778338,
   RemoteServerTextsShown1795647280310,
   NamesWithoutHiddenCharacters1795652181765,
+  RuntimeOwnsRuns1795656856277,
 ];

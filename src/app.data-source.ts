@@ -5,6 +5,7 @@ import { ConversationEventEntity } from 'src/platform/events/conversation-event.
 import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/data-sources.entities';
 import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.entities';
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/files.entities';
+import { RUNTIME_ENTITIES } from 'src/modules/runtime/infrastructure/runtime.entities';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
@@ -15,6 +16,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   ...IDENTITY_ENTITIES,
   ...AGENTS_ENTITIES,
   ...CONVERSATIONS_ENTITIES,
+  ...RUNTIME_ENTITIES,
   ConversationEventEntity,
   ...DATA_SOURCE_ENTITIES,
   ...FILES_ENTITIES,

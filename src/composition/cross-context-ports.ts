@@ -1,11 +1,16 @@
 import { bindPort, CrossContextPort } from 'src/platform/wiring/cross-context-ports.module';
 import { AgentStatistics } from 'src/modules/agents/application/ports/agent-statistics.read-model';
+import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
+import { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
 import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { FeedbackModule } from 'src/modules/feedback/feedback.module';
 import { FileAttachmentsService } from 'src/modules/files/application/file-attachments.service';
 import { FilesModule } from 'src/modules/files/files.module';
+import { RunActionsReader } from 'src/modules/runtime/application/run-actions.reader';
+import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
+import { RuntimeModule } from 'src/modules/runtime/runtime.module';
 import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentStatisticsAdapter } from 'src/composition/agent-statistics.adapter';
@@ -21,4 +26,8 @@ export const crossContextPorts: CrossContextPort[] = [
   bindPort(ScheduledWakeUps, { useExisting: ScheduledWakeUpsReader }, [WakeUpsModule]),
   // The agent list shows usage (conversations) and feedback counts (feedback).
   bindPort(AgentStatistics, { useClass: AgentStatisticsAdapter }, [ConversationsModule, FeedbackModule]),
+  // Conversations show the tool calls of answers, which the runtime records.
+  bindPort(AnswerActions, { useExisting: RunActionsReader }, [RuntimeModule]),
+  // Conversations' routes answer the calls waiting for approval through the runtime, which owns them.
+  bindPort(ActionApprovalsService, { useExisting: ToolCallApprovalsService }, [RuntimeModule]),
 ];

@@ -104,7 +104,7 @@ describe('tool calls waiting for approval across processes', () => {
       async () =>
         (
           await t.dataSource.query<{ runner_id: string }[]>(
-            'SELECT runner_id FROM messages WHERE s_id = $1',
+            'SELECT r.runner_id FROM agent_runs r JOIN messages m ON m.id = r.message_id WHERE m.s_id = $1',
             [mId],
           )
         )[0].runner_id,

@@ -1,11 +1,14 @@
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
-import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
+import {
+  AgentAnswer,
+  AgentMessagesService,
+} from 'src/modules/conversations/application/agent-messages.service';
+import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
-import type { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
+import { AnswerAction, AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import type { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import type { Mention } from 'src/modules/conversations/domain/message';
@@ -28,12 +31,21 @@ export interface ConversationsContextOptions {
   unitOfWork?: InMemoryUnitOfWork;
   directory?: FakeDirectory;
   scheduledWakeUps?: ScheduledWakeUps;
+  /** The tool calls of answers, as the runtime records them; none by default. */
+  answerActions?: AnswerActions;
+}
+
+/** Answers without tool calls: what conversations see when no runtime runs them. */
+export class NoAnswerActions extends AnswerActions {
+  async listForMessages(): Promise<AnswerAction[]> {
+    return [];
+  }
 }
 
 /**
  * The conversations context's application services, real, on the in-memory fakes of their ports
- * and of the contexts they call, sharing one clock and one unit of work. The tool calls of agent
- * runs are out of its reach: no agent message here has any.
+ * and of the contexts they call, sharing one clock and one unit of work. The tool calls of answers
+ * are the runtime's: none unless `answerActions` gives them.
  */
 export function conversationsContext(options: ConversationsContextOptions = {}) {
   const clock = options.clock ?? new FakeClock();
@@ -87,14 +99,12 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     scheduledWakeUps,
     unitOfWork,
   );
-  const noToolCalls = { listForMessages: async () => [] } as unknown as ActionRepository;
   const agentMessages = new AgentMessagesService(
     conversations,
     messages,
     conversationRepository,
     messageRepository,
-    noToolCalls,
-    { declineWaiting: async () => undefined } as unknown as AgentActionsService,
+    options.answerActions ?? new NoAnswerActions(),
     fragmentRepository,
     ConversationsConfig.from({}),
     eventLog,
@@ -102,6 +112,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     inProcessEvents,
     clock,
   );
+  const answerEffects = new AnswerEffectsService(conversationRepository, accessChanges);
   const systemMessages = new SystemMessagesService(
     conversationRepository,
     writer,
@@ -127,15 +138,16 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     conversations,
     messages,
     agentMessages,
+    answerEffects,
     systemMessages,
     /** What the runtime does once a post commits: the answers of its newly mentioned agents start. */
-    startAnswers(posted?: MessagePosted): Promise<Run[]> {
+    startAnswers(posted?: MessagePosted): Promise<AgentAnswer[]> {
       const latest = posted ?? inProcessEvents.committedOf(MessagePosted).at(-1);
       if (!latest) throw new Error('No message was posted.');
       return agentMessages.start(latest);
     },
     /** A run ends with its answer. */
-    async succeed(run: Run, content: string): Promise<void> {
+    async succeed(run: AgentAnswer, content: string): Promise<void> {
       await agentMessages.finish(run, { status: 'succeeded', content, error: null });
     },
   };

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
-import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
-import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
 import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
@@ -17,7 +16,6 @@ import { ParticipantsService } from 'src/modules/conversations/application/parti
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
-import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import { AgentUsageReadModel } from 'src/modules/conversations/application/ports/agent-usage.read-model';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -31,7 +29,6 @@ import { MessageCancellationController } from 'src/modules/conversations/http/me
 import { MessagesController } from 'src/modules/conversations/http/messages.controller';
 import { ParticipantsController } from 'src/modules/conversations/http/participants.controller';
 import { ReactionsController } from 'src/modules/conversations/http/reactions.controller';
-import { TypeormActionRepository } from 'src/modules/conversations/infrastructure/typeorm-action.repository';
 import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormContentFragmentRepository } from 'src/modules/conversations/infrastructure/typeorm-content-fragment.repository';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
@@ -58,8 +55,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessageWriter,
     ContentFragmentsService,
     AgentMessagesService,
-    AgentActionsService,
-    ActionApprovalsService,
+    AnswerEffectsService,
     ConversationDetailsLoader,
     MessageViews,
     AgentUsageService,
@@ -70,7 +66,6 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },
-    { provide: ActionRepository, useClass: TypeormActionRepository },
     { provide: ContentFragmentRepository, useClass: TypeormContentFragmentRepository },
   ],
   exports: [
@@ -78,7 +73,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessagesService,
     SystemMessagesService,
     AgentMessagesService,
-    AgentActionsService,
+    AnswerEffectsService,
     MessageViews,
     AgentUsageService,
   ],

@@ -5,28 +5,36 @@ import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module'
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
+import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
 import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
+import { RunActionsReader } from 'src/modules/runtime/application/run-actions.reader';
+import { RunOutcomesService } from 'src/modules/runtime/application/run-outcomes.service';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
+import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
+import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 import { ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
 import { InternalToolServers } from 'src/modules/runtime/application/ports/internal-tool-servers';
-import { RunStateRepository } from 'src/modules/runtime/application/ports/run-state.repository';
 import { InProcessInternalToolServers } from 'src/modules/runtime/infrastructure/internal-tool-servers';
 import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-model.provider';
 import { ConfiguredModelProviders } from 'src/modules/runtime/infrastructure/model-providers';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
-import { TypeormRunStateRepository } from 'src/modules/runtime/infrastructure/typeorm-run-state.repository';
+import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 
+// RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
+// ActionApprovalsService ports (bound in src/composition).
 @Module({
   imports: [ConversationsModule, AgentsModule, DataSourcesModule, FilesModule, IdentityModule, WakeUpsModule],
   providers: [
     AgentRunsService,
+    AgentActionsService,
     ModelHistoryService,
+    RunOutcomesService,
     RunRecoveryService,
     RunSlots,
     RunToolsService,
@@ -36,9 +44,11 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
     LocalModelProvider,
     OpenAiModelProvider,
     { provide: ModelProviders, useClass: ConfiguredModelProviders },
-    { provide: RunStateRepository, useClass: TypeormRunStateRepository },
+    { provide: AgentRunRepository, useClass: TypeormAgentRunRepository },
     { provide: InternalToolServers, useClass: InProcessInternalToolServers },
+    RunActionsReader,
+    ToolCallApprovalsService,
   ],
-  exports: [AgentRunner],
+  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService],
 })
 export class RuntimeModule {}

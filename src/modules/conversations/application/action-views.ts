@@ -1,7 +1,7 @@
+import type { AnswerAction } from 'src/modules/conversations/application/ports/answer-actions';
 import type { ActionView } from 'src/modules/conversations/application/views/action.view';
-import type { AgentAction } from 'src/modules/conversations/domain/action';
 
-export function renderAction(action: AgentAction): ActionView {
+export function renderAction(action: AnswerAction): ActionView {
   return {
     sId: action.sId,
     id: action.id,

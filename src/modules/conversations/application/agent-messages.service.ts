@@ -6,17 +6,17 @@ import { ConversationEventLog, TokensClassification } from 'src/platform/events/
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
+import type { AgentDetails } from 'src/modules/agents/application/agents.service';
 import {
   AgentMessageCancelled,
+  AgentMessageFinished,
   MessagePosted,
 } from 'src/modules/conversations/application/conversations.events';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
-import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
-import type { Run } from 'src/modules/conversations/application/agent-run';
-import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
+import { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
@@ -27,26 +27,20 @@ import { ContentFragmentText, fitToBudget } from 'src/modules/conversations/doma
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage, Message } from 'src/modules/conversations/domain/message';
 
-/** What a call still waiting for approval says once its message ends without it. */
-const WAITING_DECLINED = {
-  cancelled: 'The message was cancelled before anyone answered.',
-  failed: 'The agent stopped before anyone answered.',
-};
-
-// Runtime reads the run's shape from here; it lives in its own file so agent actions can share it.
-export type { Run };
-
 /** A slot of a conversation as a run's history gives them: a message, or a content fragment with its text. */
 export type ConversationMessage = Message | ContentFragmentText;
 
-/** A running agent message whose conversation and message are known by row id (background jobs hold ids). */
-export interface RunningMessageRef {
-  workspaceId: number;
-  conversationId: number;
-  messageId: number;
+/** An agent message being generated, with the conversation it answers in and its agent. */
+export interface AgentAnswer {
+  conversation: Conversation;
+  message: AgentMessage;
+  agent: AgentDetails['agent'];
 }
 
-/** The agent messages of conversations: created at the next ranks, filled while generating, then finished once. */
+/** The agent message an answer writes to, and its conversation. */
+export type AnswerTarget = Pick<AgentAnswer, 'conversation' | 'message'>;
+
+/** Agent messages: created at the next ranks, filled while generating, finished once (by the runtime's runs). */
 @Injectable()
 export class AgentMessagesService {
   constructor(
@@ -54,8 +48,7 @@ export class AgentMessagesService {
     private readonly messagesService: MessagesService,
     private readonly conversationRepository: ConversationRepository,
     private readonly messages: MessageRepository,
-    private readonly actions: ActionRepository,
-    private readonly agentActions: AgentActionsService,
+    private readonly actions: AnswerActions,
     private readonly fragments: ContentFragmentRepository,
     private readonly config: ConversationsConfig,
     private readonly events: ConversationEventLog,
@@ -67,9 +60,9 @@ export class AgentMessagesService {
   /**
    * One agent message per newly mentioned agent, at the next ranks, each announced by
    * `agent_message_new`: the agents are those the post read, so starting reads none again. Joins
-   * the caller's transaction, where the runtime records whose runs they are.
+   * the caller's transaction, where the runtime records their runs.
    */
-  async start(posted: MessagePosted): Promise<Run[]> {
+  async start(posted: MessagePosted): Promise<AgentAnswer[]> {
     const { caller, conversation, message } = posted;
     const agents = posted.newAgentMentions.flatMap((sId) => {
       const agent = posted.agents.find((candidate) => candidate.sId === sId);
@@ -86,7 +79,7 @@ export class AgentMessagesService {
       // Edited while it waited for its turn: the edit answers in its place (its ranks stay unused).
       const latest = await this.messages.latestVersionAt(caller.workspaceId, conversation.id, message.rank);
       if (latest !== message.version) return rerun;
-      const runs: Run[] = [...rerun];
+      const answers: AgentAnswer[] = [...rerun];
       for (const [index, agent] of agents.entries()) {
         const created = await this.messages.insertAgentMessage({
           type: 'agent_message',
@@ -112,14 +105,14 @@ export class AgentMessagesService {
           messageId: created.sId,
           message: view,
         });
-        runs.push({ caller, conversation, message: created, agent });
+        answers.push({ conversation, message: created, agent });
       }
-      return runs;
+      return answers;
     });
   }
 
-  /** The agent messages a post brought written (`rerun`) that nobody cancelled meanwhile, as runs. */
-  private async stillRunning(posted: MessagePosted): Promise<Run[]> {
+  /** The agent messages a post brought written (`rerun`) that nobody cancelled meanwhile. */
+  private async stillRunning(posted: MessagePosted): Promise<AgentAnswer[]> {
     if (!posted.rerun?.length) return [];
     const { caller, conversation } = posted;
     const current = await this.messages.findByIds(
@@ -131,7 +124,7 @@ export class AgentMessagesService {
         message.type === 'agent_message' && message.status === 'created'
           ? posted.agents.find((candidate) => candidate.sId === message.agentSId)
           : undefined;
-      return agent ? [{ caller, conversation, message: message as AgentMessage, agent }] : [];
+      return agent ? [{ conversation, message: message as AgentMessage, agent }] : [];
     });
   }
 
@@ -139,11 +132,11 @@ export class AgentMessagesService {
    * The latest version of every message before the run's own slot, and the content fragments among
    * them with their text (within the configured budget): the model's view of the conversation.
    */
-  async history(run: Run): Promise<ConversationMessage[]> {
-    const { workspaceId } = run.caller;
+  async history({ conversation, message }: AnswerTarget): Promise<ConversationMessage[]> {
+    const { workspaceId } = conversation;
     const [messages, fragments] = await this.unitOfWork.all([
-      () => this.messages.listLatestUpTo(workspaceId, run.conversation.id, run.message.rank - 1),
-      () => this.fragments.listTextsUpTo(workspaceId, run.conversation.id, run.message.rank - 1),
+      () => this.messages.listLatestUpTo(workspaceId, conversation.id, message.rank - 1),
+      () => this.fragments.listTextsUpTo(workspaceId, conversation.id, message.rank - 1),
     ]);
     if (fragments.length === 0) return messages;
     const fitted = fitToBudget(fragments, this.config.contentFragmentBudgetBytes);
@@ -155,21 +148,21 @@ export class AgentMessagesService {
    * when the run was cancelled meanwhile.
    */
   appendTokens(
-    run: Run,
+    { conversation, message }: AnswerTarget,
     text: string,
     contentSoFar: string,
     classification: TokensClassification = 'tokens',
   ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
       // The edit or cancellation that stops this message holds the append lock when it updates it.
-      await this.events.lockForAppend(run.conversation.id);
-      if (!(await this.messages.saveProgress(run.caller.workspaceId, run.message.id, contentSoFar)))
+      await this.events.lockForAppend(conversation.id);
+      if (!(await this.messages.saveProgress(conversation.workspaceId, message.id, contentSoFar)))
         return false;
-      await this.events.append(run.caller.workspaceId, run.conversation.id, {
+      await this.events.append(conversation.workspaceId, conversation.id, {
         type: 'generation_tokens',
         created: this.clock.now().getTime(),
-        configurationId: run.agent.sId,
-        messageId: run.message.sId,
+        configurationId: message.agentSId,
+        messageId: message.sId,
         text,
         classification,
       });
@@ -179,19 +172,24 @@ export class AgentMessagesService {
 
   /**
    * Records the outcome and its events, exactly once per message; false when another outcome came
-   * first. The conversation stream gets `agent_message_done` (or `agent_generation_cancelled`); the
-   * message's own stream also gets `agent_message_success` with the final message, or `agent_error`.
+   * first. Its run hears of it first, in the transaction; then the conversation stream gets
+   * `agent_message_done` (or `agent_generation_cancelled`), and the message's own stream
+   * `agent_message_success` with the final message, or `agent_error`.
    */
   finish(
-    run: Pick<Run, 'conversation' | 'message'> & { agent?: Run['agent'] },
+    run: AnswerTarget & { agent?: AgentAnswer['agent'] },
     outcome: AgentMessageOutcome,
   ): Promise<boolean> {
     const { conversation, message } = run;
     return this.unitOfWork.run(async () => {
       await this.events.lockForAppend(conversation.id);
       if (!(await this.messages.complete(conversation.workspaceId, message.id, outcome))) return false;
-      if (outcome.status !== 'succeeded')
-        await this.agentActions.declineWaiting(conversation, message, WAITING_DECLINED[outcome.status]);
+      await this.inProcessEvents.emitInTransaction(AgentMessageFinished, {
+        workspaceId: conversation.workspaceId,
+        conversationId: conversation.id,
+        message: { id: message.id, sId: message.sId, agentSId: message.agentSId },
+        status: outcome.status,
+      });
       if (outcome.status === 'failed') {
         await this.conversationRepository.update(conversation.workspaceId, conversation.id, {
           hasError: true,
@@ -221,7 +219,7 @@ export class AgentMessagesService {
   }
 
   private async announceOutcome(
-    run: Pick<Run, 'conversation' | 'message'> & { agent?: Run['agent'] },
+    run: AnswerTarget & { agent?: AgentAnswer['agent'] },
     outcome: AgentMessageOutcome,
     common: { created: number; configurationId: string; messageId: string },
   ): Promise<void> {
@@ -239,17 +237,13 @@ export class AgentMessagesService {
       () => this.actions.listForMessages(conversation.workspaceId, [message.id]),
     ]);
     const parent = messages.find((candidate) => candidate.id === message.parentMessageId);
-    const finished = messages.find((candidate) => candidate.id === message.id);
+    const finished = messages.find((candidate) => candidate.id === message.id) as AgentMessage;
+    // Only a run, which holds its agent, succeeds (cancellations and interruptions fail or cancel).
+    const agent = run.agent as AgentAnswer['agent'];
     await this.events.append(conversation.workspaceId, conversation.id, {
       type: 'agent_message_success',
       ...common,
-      // Only a run, which holds its agent, succeeds (cancellations and interruptions fail or cancel).
-      message: renderAgentMessage(
-        finished as AgentMessage,
-        parent?.sId ?? '',
-        run.agent as Run['agent'],
-        actions,
-      ),
+      message: renderAgentMessage(finished, parent?.sId ?? '', agent, actions),
     });
   }
 
@@ -288,29 +282,18 @@ export class AgentMessagesService {
     }
   }
 
-  /** A running agent message and its conversation, by row ids (a run resumed by another process). */
-  async findRunning(ref: RunningMessageRef): Promise<Pick<Run, 'conversation' | 'message'> | null> {
-    const [[conversation], [message]] = await Promise.all([
-      this.conversationRepository.findByIds(ref.workspaceId, [ref.conversationId]),
-      this.messages.findByIds(ref.workspaceId, [ref.messageId]),
+  /** Agent messages by row id, each with its conversation (background work holds ids). */
+  async findAnswers(workspaceId: number, messageIds: number[]): Promise<AnswerTarget[]> {
+    const messages = (await this.messages.findByIds(workspaceId, messageIds)).filter(
+      (message): message is AgentMessage => message.type === 'agent_message',
+    );
+    const conversations = await this.conversationRepository.findByIds(workspaceId, [
+      ...new Set(messages.map((message) => message.conversationId)),
     ]);
-    if (!conversation || message?.type !== 'agent_message' || message.status !== 'created') return null;
-    return { conversation, message };
-  }
-
-  /** Fails running messages whose run was interrupted (`run_interrupted`, saying why); returns how many. */
-  async failInterrupted(refs: RunningMessageRef[], reason: string): Promise<number> {
-    let failed = 0;
-    for (const ref of refs) {
-      const running = await this.findRunning(ref);
-      if (!running) continue;
-      const { conversation, message } = running;
-      const done = await this.finish(
-        { conversation, message },
-        { status: 'failed', content: message.content, error: { code: 'run_interrupted', message: reason } },
-      );
-      if (done) failed++;
-    }
-    return failed;
+    const byId = new Map(conversations.map((conversation) => [conversation.id, conversation]));
+    return messages.flatMap((message) => {
+      const conversation = byId.get(message.conversationId);
+      return conversation ? [{ conversation, message }] : [];
+    });
   }
 }

@@ -78,6 +78,15 @@ describe('ConversationDeletionService', () => {
     ]);
     expect(inProcessEvents.inTransaction).toEqual([
       {
+        name: 'conversation.agent_message_finished',
+        payload: {
+          workspaceId: ada.workspaceId,
+          conversationId: conversation.id,
+          message: { id: running.id, sId: running.sId, agentSId: running.agentSId },
+          status: 'cancelled',
+        },
+      },
+      {
         name: 'conversation.deleted',
         payload: { workspaceId: ada.workspaceId, conversationId: conversation.id },
       },

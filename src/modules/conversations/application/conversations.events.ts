@@ -34,9 +34,16 @@ export const AgentMessageCancelled = committedEvent<AgentMessageCancelled>(
   'conversation.agent_message_cancelled',
 );
 
-/** A tool call waiting for approval was answered: the run waiting for it (in this process) goes on at once. */
-export interface ActionAnswered {
-  /** The action's row id. */
-  actionId: number;
+/**
+ * An agent message got its outcome, in the current transaction (once per message): the run that
+ * generates it ends with it, and its calls still waiting for approval are declined unless it succeeded.
+ */
+export interface AgentMessageFinished {
+  workspaceId: number;
+  conversationId: number;
+  message: { id: number; sId: string; agentSId: string };
+  status: 'succeeded' | 'failed' | 'cancelled';
 }
-export const ActionAnswered = committedEvent<ActionAnswered>('conversation.action_answered');
+export const AgentMessageFinished = inTransactionEvent<AgentMessageFinished>(
+  'conversation.agent_message_finished',
+);

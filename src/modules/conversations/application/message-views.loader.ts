@@ -6,7 +6,7 @@ import { lightAgentConfiguration } from 'src/modules/agents/application/light-ag
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { renderAction } from 'src/modules/conversations/application/action-views';
 import { renderContentFragment } from 'src/modules/conversations/application/content-fragments.service';
-import { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
+import { AnswerAction, AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type {
   AgentMessageView,
@@ -16,7 +16,6 @@ import type {
   SlotView,
   UserMessageView,
 } from 'src/modules/conversations/application/views/message.view';
-import type { AgentAction } from 'src/modules/conversations/domain/action';
 import type { ContentFragment } from 'src/modules/conversations/domain/content-fragment';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import {
@@ -38,7 +37,7 @@ type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
 export class MessageViews {
   constructor(
     private readonly messages: MessageRepository,
-    private readonly actions: ActionRepository,
+    private readonly actions: AnswerActions,
     private readonly workspaces: WorkspacesService,
     private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
@@ -73,7 +72,7 @@ export class MessageViews {
       parentIds: answers.map((answer) => answer.parentMessageId).filter((id) => !sIds.has(id)),
       ids: answers.map((answer) => answer.id),
     });
-    const actionsByMessage = new Map<number, AgentAction[]>();
+    const actionsByMessage = new Map<number, AnswerAction[]>();
     for (const action of data.actions) {
       const list = actionsByMessage.get(action.messageId);
       if (list) list.push(action);
@@ -117,7 +116,7 @@ export class MessageViews {
     agents: AgentDetails[];
     reactions: Reaction[];
     parents: Message[];
-    actions: AgentAction[];
+    actions: AnswerAction[];
   }> {
     const reactions =
       users.length === 0
@@ -160,7 +159,7 @@ export function renderAgentMessage(
   message: AgentMessage,
   parentSId: string,
   agent: AgentVersion,
-  actions: AgentAction[],
+  actions: AnswerAction[],
 ): AgentMessageView {
   return {
     type: 'agent_message',

@@ -3,12 +3,16 @@ import { ConversationEventFeed } from 'src/platform/events/conversation-event-fe
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
-import type { ActionRepository } from 'src/modules/conversations/application/ports/action.repository';
 import {
   ANSWERS_WAIT_MS,
   PublicConversationsService,
 } from 'src/modules/conversations/application/public-conversations.service';
-import { conversationsContext, mentionsOf, messageInput } from 'test/fakes/conversations-context';
+import {
+  NoAnswerActions,
+  conversationsContext,
+  mentionsOf,
+  messageInput,
+} from 'test/fakes/conversations-context';
 import { FakeEventDoorbell } from 'test/fakes/event-doorbell';
 
 /** Lets the work started so far (reads of the fakes, and what follows them) settle. */
@@ -31,10 +35,9 @@ function setUp() {
   const helper = directory.addAgent(workspace, 'helper');
   const reviewer = directory.addAgent(workspace, 'reviewer');
   const doorbell = new FakeEventDoorbell();
-  const noToolCalls = { listForMessages: async () => [] } as unknown as ActionRepository;
   const views = new MessageViews(
     context.messageRepository,
-    noToolCalls,
+    new NoAnswerActions(),
     directory.workspaces,
     directory.agents,
     context.unitOfWork,

@@ -1,4 +1,3 @@
-import type { ActionOutput, ActionStatus } from 'src/modules/conversations/domain/action';
 import type { AgentMessageStatus, Mention, MessageContext } from 'src/modules/conversations/domain/message';
 // Foreign keys to identity's tables need their entities; nothing else of identity is used here.
 import {
@@ -129,7 +128,6 @@ export class ParticipantEntity {
 @Index(['conversationId', 'rank', 'version'], { unique: true })
 @Index(['workspaceId', 'sId'], { unique: true })
 @Index(['workspaceId', 'agentSId', 'createdAt'])
-@Index('IDX_messages_running', { synchronize: false })
 export class MessageEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -192,20 +190,6 @@ export class MessageEntity {
   @Column({ name: 'completed_at', ...timestamptz, nullable: true })
   completedAt!: Date | null;
 
-  /**
-   * The runtime's run state (written through its RunStateRepository, not by conversations): the
-   * process that generates or generated this agent message, and its last sign of life while running.
-   */
-  @Column({ name: 'runner_id', type: 'varchar', length: 64, nullable: true })
-  runnerId!: string | null;
-
-  @Column({ name: 'runner_heartbeat_at', ...timestamptz, nullable: true })
-  runnerHeartbeatAt!: Date | null;
-
-  /** The member a run acts for (its tools' caller), so a run resumed by another process acts for them too. */
-  @Column({ name: 'run_user_id', type: 'int', nullable: true })
-  runUserId!: number | null;
-
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;
 }
@@ -231,74 +215,6 @@ export class ReactionEntity {
 
   @Column({ name: 'workspace_id', type: 'int' })
   workspaceId!: number;
-
-  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
-  createdAt!: Date;
-}
-
-/** The tool calls of agent messages. */
-@Entity('agent_message_actions')
-@Index(['workspaceId', 'sId'], { unique: true })
-@Index(['messageId', 'id'])
-@Index('IDX_agent_message_actions_blocked', ['conversationId'], {
-  where: "status = 'blocked_validation_required'",
-})
-export class AgentActionEntity {
-  @PrimaryGeneratedColumn()
-  id!: number;
-
-  @Column({ name: 's_id', type: 'varchar', length: 32 })
-  sId!: string;
-
-  @Column({ name: 'workspace_id', type: 'int' })
-  workspaceId!: number;
-
-  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id' })
-  workspace?: WorkspaceEntity;
-
-  @Column({ name: 'conversation_id', type: 'int' })
-  conversationId!: number;
-
-  @Column({ name: 'message_id', type: 'int' })
-  messageId!: number;
-
-  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'message_id' })
-  message?: MessageEntity;
-
-  @Column({ type: 'int' })
-  step!: number;
-
-  @Column({ name: 'tool_call_id', type: 'varchar', length: 128 })
-  toolCallId!: string;
-
-  @Column({ name: 'function_call_name', type: 'varchar', length: 64 })
-  functionCallName!: string;
-
-  @Column({ name: 'mcp_server_name', type: 'varchar', length: 100 })
-  mcpServerName!: string;
-
-  @Column({ name: 'tool_name', type: 'varchar', length: 128 })
-  toolName!: string;
-
-  @Column({ type: 'jsonb' })
-  params!: Record<string, unknown>;
-
-  @Column({ type: 'varchar', length: 32 })
-  status!: ActionStatus;
-
-  @Column({ type: 'jsonb', nullable: true })
-  output!: ActionOutput | null;
-
-  @Column({ name: 'execution_duration_ms', type: 'int', nullable: true })
-  executionDurationMs!: number | null;
-
-  @Column({ name: 'approval_deadline', ...timestamptz, nullable: true })
-  approvalDeadline!: Date | null;
-
-  @Column({ name: 'approver_id', type: 'int', nullable: true })
-  approverId!: number | null;
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;
@@ -357,6 +273,5 @@ export const CONVERSATIONS_ENTITIES = [
   ParticipantEntity,
   MessageEntity,
   ReactionEntity,
-  AgentActionEntity,
   ContentFragmentEntity,
 ];

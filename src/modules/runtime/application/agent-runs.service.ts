@@ -3,12 +3,8 @@ import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
-import {
-  AgentAction,
-  AgentActionsService,
-  UNAVAILABLE_STEP,
-} from 'src/modules/conversations/application/agent-actions.service';
+import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
 import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
 import {
@@ -26,20 +22,18 @@ import {
   ApprovalWaitInterrupted,
   ToolCallsService,
 } from 'src/modules/runtime/application/tool-calls.service';
-import { RunStateRepository } from 'src/modules/runtime/application/ports/run-state.repository';
+import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import type { Run } from 'src/modules/runtime/application/run';
+import type { RunStep } from 'src/modules/runtime/domain/agent-run';
 import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
-
-export type { Run } from 'src/modules/conversations/application/agent-messages.service';
 
 /** Tokens are written to the log in batches: at this many characters, or after this long. */
 const FLUSH_CHARS = 200;
 const FLUSH_MS = 100;
 
-export { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
-
 /**
- * Agent runs: their agent messages created and recorded as one runner's, the answer generated and
- * saved in batches, the outcome recorded once; and the runs of runners that stopped, failed.
+ * Agent runs: their agent messages created and their runs recorded as one runner's, the answer
+ * generated and saved in batches, the outcome recorded once.
  */
 @Injectable()
 export class AgentRunsService {
@@ -49,7 +43,7 @@ export class AgentRunsService {
     private readonly tools: RunToolsService,
     private readonly toolCalls: ToolCallsService,
     private readonly subAgents: SubAgentRunsService,
-    private readonly runState: RunStateRepository,
+    private readonly runRecords: AgentRunRepository,
     private readonly models: ModelProviders,
     private readonly modelHistory: ModelHistoryService,
     private readonly unitOfWork: UnitOfWork,
@@ -59,22 +53,27 @@ export class AgentRunsService {
 
   /**
    * The agent messages answering a posted message's new mentions (and those it brings written, to
-   * run again), recorded as `runnerId`'s runs
-   * in the transaction that creates them, so a crash never leaves one without a runner.
+   * run again), their runs recorded as `runnerId`'s in the transaction that creates them, so a
+   * crash never leaves one without a runner.
    */
   async start(posted: MessagePosted, runnerId: string): Promise<Run[]> {
     if (posted.newAgentMentions.length === 0 && !posted.rerun?.length) return [];
+    const { caller } = posted;
     return this.unitOfWork.run(async () => {
-      const runs = await this.agentMessages.start(posted);
-      await this.runState.claim(
+      const answers = await this.agentMessages.start(posted);
+      const runIds = await this.runRecords.start(
         runnerId,
-        runs.map((run) => ({
-          workspaceId: run.caller.workspaceId,
-          messageId: run.message.id,
-          userId: run.caller.userId,
+        answers.map(({ conversation, message }) => ({
+          workspaceId: caller.workspaceId,
+          conversationId: conversation.id,
+          messageId: message.id,
+          userId: caller.userId,
         })),
       );
-      return runs;
+      return answers.flatMap((answer) => {
+        const runId = runIds.get(answer.message.id);
+        return runId === undefined ? [] : [{ ...answer, caller, runId }];
+      });
     });
   }
 
@@ -127,18 +126,18 @@ export class AgentRunsService {
         },
         budget,
       );
-      const [history, done] = await Promise.all([
+      const [history, record] = await Promise.all([
         this.agentMessages.history(run),
-        this.actions.listForMessage(run.caller.workspaceId, run.message.id),
+        this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
       ]);
       const provider = this.models.get(run.agent.model.providerId);
       const acceptsImages = provider.acceptsImages(run.agent.model.modelId);
       const messages = await this.modelHistory.messages(run.caller.workspaceId, history, acceptsImages);
-      let step = 0;
-      const calls = done.filter((action) => action.step !== UNAVAILABLE_STEP);
-      if (calls.length > 0) {
-        step = await this.replay(run, calls, toolset, messages, signal, budget);
-      } else if (done.length === 0 && toolset.unavailable.length > 0) {
+      const steps = record?.steps ?? [];
+      let step = record?.nextStep ?? 0;
+      if (steps.length > 0) {
+        await this.replay(run, steps, toolset, messages, signal, budget);
+      } else if (!record?.actions.length && toolset.unavailable.length > 0) {
         await this.actions.recordUnavailable(run, toolset.unavailable);
       }
       for (; step < run.agent.maxStepsPerRun; step++) {
@@ -169,24 +168,24 @@ export class AgentRunsService {
 
   /**
    * Rebuilds the steps a resumed run made, settling those of its last step still open (a call
-   * waiting for approval waits again), and counts them against its budget; returns the next step.
+   * waiting for approval waits again), and counts them against its budget.
    */
   private async replay(
     run: Run,
-    done: AgentAction[],
+    steps: RunStep[],
     toolset: RunToolset,
     messages: ModelMessage[],
     signal: AbortSignal,
     budget: RunTreeBudget,
-  ): Promise<number> {
-    const steps = [...new Set(done.map((action) => action.step))].sort((a, b) => a - b);
+  ): Promise<void> {
     budget.count('model_call', steps.length);
     budget.count(
       'tool_call',
-      done.filter((action) => action.status !== 'blocked_validation_required').length,
+      steps
+        .flatMap(({ actions }) => actions)
+        .filter((action) => action.status !== 'blocked_validation_required').length,
     );
-    for (const step of steps) {
-      const actions = done.filter((action) => action.step === step);
+    for (const { actions } of steps) {
       const results = await this.toolCalls.resume(run, actions, toolset, signal);
       const calls = actions.map((action) => ({
         id: action.toolCallId,
@@ -195,7 +194,6 @@ export class AgentRunsService {
       }));
       messages.push(...stepMessages({ text: '', calls }, results));
     }
-    return steps[steps.length - 1] + 1;
   }
 
   private request(run: Run): Omit<ModelRequest, 'messages' | 'tools'> {
@@ -209,7 +207,7 @@ export class AgentRunsService {
 
   /** This runner's runs are alive. */
   heartbeat(runnerId: string): Promise<void> {
-    return this.runState.heartbeat(runnerId);
+    return this.runRecords.heartbeat(runnerId);
   }
 
   private async fail(run: Run, content: string, error: unknown, signal: AbortSignal): Promise<void> {

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { AgentActionsService } from 'src/modules/conversations/application/agent-actions.service';
-import { AgentMessagesService, Run } from 'src/modules/conversations/application/agent-messages.service';
-import { RunStateRepository, StaleRun } from 'src/modules/runtime/application/ports/run-state.repository';
+import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import type { Run } from 'src/modules/runtime/application/run';
+import type { AgentRun } from 'src/modules/runtime/domain/agent-run';
 
 /** Stale runs handled per sweep; the next sweep takes the rest. */
 const STALE_BATCH = 100;
@@ -19,9 +20,8 @@ const RESUMED_RUN_KEY = 'resumed_run';
 @Injectable()
 export class RunRecoveryService {
   constructor(
-    private readonly runState: RunStateRepository,
+    private readonly runs: AgentRunRepository,
     private readonly agentMessages: AgentMessagesService,
-    private readonly actions: AgentActionsService,
     private readonly workspaces: WorkspacesService,
     private readonly agents: AgentsService,
     private readonly log: OperatorLog,
@@ -29,15 +29,18 @@ export class RunRecoveryService {
 
   /** Fails or takes over the runs silent for `staleAfterMs`; answers those to resume, now this runner's. */
   async recover(runnerId: string, staleAfterMs: number, reason: string): Promise<Run[]> {
-    const stale = await this.runState.findStale(staleAfterMs, STALE_BATCH);
-    const toFail: StaleRun[] = [];
+    const stale = await this.runs.findStale(staleAfterMs, STALE_BATCH);
+    const toFail: AgentRun[] = [];
     const resumed: Run[] = [];
-    for (const ref of stale) {
-      const run = (await this.waitsForApproval(ref)) ? await this.rebuild(ref) : null;
-      if (!run) toFail.push(ref);
-      else if (await this.runState.takeOver(runnerId, ref, staleAfterMs)) resumed.push(run);
+    for (const record of stale) {
+      const run = record.resumable ? await this.rebuild(record) : null;
+      // Only the sweep that takes a run over decides what becomes of it: another sweep (here or
+      // in another process) may have taken it meanwhile, and be running it.
+      if (!(await this.runs.takeOver(runnerId, record, staleAfterMs))) continue;
+      if (run) resumed.push(run);
+      else toFail.push(record);
     }
-    const failed = await this.agentMessages.failInterrupted(toFail, reason);
+    const failed = await this.failInterrupted(toFail, reason);
     if (failed > 0)
       this.log.warn(RunRecoveryService.name, { failed }, `Failed ${failed} interrupted agent run(s)`);
     if (resumed.length > 0)
@@ -49,29 +52,41 @@ export class RunRecoveryService {
     return resumed;
   }
 
-  /** A call of the run waits for an answer, or was approved and never started. */
-  private async waitsForApproval(ref: StaleRun): Promise<boolean> {
-    const actions = await this.actions.listForMessage(ref.workspaceId, ref.messageId);
-    return actions.some(
-      (action) =>
-        action.status === 'blocked_validation_required' ||
-        (action.status === 'running' && action.approvalDeadline !== null),
-    );
+  /** The run as its first runner held it: the member it acts for (with their access now) and the agent. */
+  private async rebuild(record: AgentRun): Promise<Run | null> {
+    if (record.userId === null) return null;
+    const [[answer], [caller]] = await Promise.all([
+      this.agentMessages.findAnswers(record.workspaceId, [record.messageId]),
+      this.workspaces.callersFor([
+        { workspaceId: record.workspaceId, userId: record.userId, keyId: RESUMED_RUN_KEY },
+      ]),
+    ]);
+    if (answer?.message.status !== 'created' || !caller) return null;
+    const [details] = await this.agents.describe(caller, [answer.message.agentSId]);
+    if (!details) return null;
+    return { ...answer, caller, agent: details.agent, runId: record.id };
   }
 
-  /** The run as its first runner held it: the member it acts for (with their access now) and the agent. */
-  private async rebuild(ref: StaleRun): Promise<Run | null> {
-    const [running, userId] = await Promise.all([
-      this.agentMessages.findRunning(ref),
-      this.runState.runUserId(ref),
-    ]);
-    if (!running || userId === null) return null;
-    const [caller] = await this.workspaces.callersFor([
-      { workspaceId: ref.workspaceId, userId, keyId: RESUMED_RUN_KEY },
-    ]);
-    if (!caller) return null;
-    const [details] = await this.agents.describe(caller, [running.message.agentSId]);
-    if (!details) return null;
-    return { caller, ...running, agent: details.agent };
+  /**
+   * Fails the agent messages of runs cut mid-answer (`run_interrupted`, saying why), which ends
+   * their runs; returns how many. A run whose message ended without it hearing (or is gone) ends as
+   * its message did, so that no sweep finds it again.
+   */
+  private async failInterrupted(stale: AgentRun[], reason: string): Promise<number> {
+    let failed = 0;
+    for (const record of stale) {
+      const [answer] = await this.agentMessages.findAnswers(record.workspaceId, [record.messageId]);
+      if (answer?.message.status !== 'created') {
+        await this.runs.finish(record.workspaceId, record.messageId, answer?.message.status ?? 'failed');
+        continue;
+      }
+      const done = await this.agentMessages.finish(answer, {
+        status: 'failed',
+        content: answer.message.content,
+        error: { code: 'run_interrupted', message: reason },
+      });
+      if (done) failed++;
+    }
+    return failed;
   }
 }

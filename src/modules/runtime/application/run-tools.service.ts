@@ -3,7 +3,7 @@ import { McpConnector, McpSession, McpToolDescriptor, McpToolOutput } from 'src/
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { CatalogueService, RunToolServer } from 'src/modules/agents/application/catalogue.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
-import type { Run } from 'src/modules/conversations/application/agent-messages.service';
+import type { Run } from 'src/modules/runtime/application/run';
 import {
   InternalToolContext,
   InternalToolServers,

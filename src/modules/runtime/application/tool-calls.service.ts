@@ -3,16 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Clock } from 'src/platform/clock/clock';
 import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { McpCallTimeout } from 'src/platform/mcp/mcp-session';
-import {
-  AgentAction,
-  AgentActionsService,
-  EXPIRED_TEXT,
-  NewCall,
-} from 'src/modules/conversations/application/agent-actions.service';
-import type { Run } from 'src/modules/conversations/application/agent-messages.service';
+import { AgentActionsService, EXPIRED_TEXT } from 'src/modules/runtime/application/agent-actions.service';
 import type { ModelMessage, ModelToolCall } from 'src/modules/runtime/application/ports/model-provider';
 import type { OfferedTool, RunToolset } from 'src/modules/runtime/application/run-tools.service';
+import type { Run } from 'src/modules/runtime/application/run';
 import { RunBudgetExceeded } from 'src/modules/runtime/application/run-tree-budget';
+import type { StepCall } from 'src/modules/runtime/domain/agent-run';
+import { RunAction, isSettled, outputText, wasCutWhileRunning } from 'src/modules/runtime/domain/run-action';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
@@ -62,7 +59,7 @@ export class ToolCallsService {
     const recorded = await this.actions.record(
       run,
       step,
-      prepared.map(({ call, tool, params, problem }): NewCall => ({
+      prepared.map(({ call, tool, params, problem }): StepCall => ({
         toolCallId: call.id,
         functionCallName: call.name.slice(0, 64),
         mcpServerName: tool?.mcpServerName ?? '',
@@ -80,11 +77,11 @@ export class ToolCallsService {
    * (or are declined), those that were running when their process stopped fail (running them
    * again could repeat what they did). Answers the tool messages of the whole step.
    */
-  async resume(run: Run, stepActions: AgentAction[], toolset: RunToolset, signal: AbortSignal) {
+  async resume(run: Run, stepActions: RunAction[], toolset: RunToolset, signal: AbortSignal) {
     const prepared = stepActions.map((action): PreparedCall => {
       const tool = toolset.find(action.functionCallName);
       const call = { id: action.toolCallId, name: action.functionCallName, arguments: '' };
-      const interrupted = action.status === 'running' && action.approvalDeadline === null;
+      const interrupted = wasCutWhileRunning(action);
       return {
         call,
         tool,
@@ -121,7 +118,7 @@ export class ToolCallsService {
 
   private async settleAll(
     run: Run,
-    actions: AgentAction[],
+    actions: RunAction[],
     prepared: PreparedCall[],
     toolset: RunToolset,
     signal: AbortSignal,
@@ -139,13 +136,12 @@ export class ToolCallsService {
   /** Runs (or refuses) one call and records its outcome; answers what the model is told. */
   private async settleOne(
     run: Run,
-    action: AgentAction,
+    action: RunAction,
     prepared: PreparedCall,
     toolset: RunToolset,
     signal: AbortSignal,
   ): Promise<string> {
-    if (action.status === 'succeeded' || action.status === 'failed' || action.status === 'denied')
-      return (action.output ?? []).map((item) => item.text).join('\n');
+    if (isSettled(action.status)) return outputText(action);
     if (prepared.problem !== null || !prepared.tool) {
       const text = prepared.problem ?? `There is no tool named ${action.functionCallName}.`;
       await this.actions.settle(run, action, action.status, {
@@ -158,14 +154,14 @@ export class ToolCallsService {
     let current = action;
     if (current.status === 'blocked_validation_required') {
       current = await this.waitForAnswer(run, current, signal);
-      if (current.status !== 'running') return (current.output ?? []).map((item) => item.text).join('\n');
+      if (current.status !== 'running') return outputText(current);
     }
     return this.run(run, current, prepared.tool, toolset, signal);
   }
 
   private async run(
     run: Run,
-    action: AgentAction,
+    action: RunAction,
     tool: OfferedTool,
     toolset: RunToolset,
     signal: AbortSignal,
@@ -211,7 +207,7 @@ export class ToolCallsService {
    * Waits until the call is answered (here or on another process), declining it once its deadline
    * passes. A stop of the run ends the wait.
    */
-  private async waitForAnswer(run: Run, action: AgentAction, signal: AbortSignal): Promise<AgentAction> {
+  private async waitForAnswer(run: Run, action: RunAction, signal: AbortSignal): Promise<RunAction> {
     for (;;) {
       const current = (await this.actions.current(action)) ?? action;
       if (current.status !== 'blocked_validation_required') return current;

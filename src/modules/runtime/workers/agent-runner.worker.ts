@@ -2,12 +2,14 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { randomUUID } from 'node:crypto';
 import { OnCommittedEvent } from 'src/platform/events/in-process-events';
 import {
-  ActionAnswered,
   AgentMessageCancelled,
   MessagePosted,
 } from 'src/modules/conversations/application/conversations.events';
-import { AgentRunsService, Run, ShutdownSignal } from 'src/modules/runtime/application/agent-runs.service';
+import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
+import type { Run } from 'src/modules/runtime/application/run';
+import { ActionAnswered } from 'src/modules/runtime/application/runtime.events';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
+import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
@@ -30,6 +32,8 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   /** Answers waiting for a slot or under way, and resumed runs. */
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
+  /** A sweep is under way: a slow one is not overlapped by the next tick. */
+  private sweeping = false;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -131,7 +135,8 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
    * restart): those waiting for an approval are resumed here, the others failed.
    */
   private sweep(): void {
-    if (this.stopping) return;
+    if (this.stopping || this.sweeping) return;
+    this.sweeping = true;
     this.recovery
       .recover(
         this.runnerId,
@@ -145,6 +150,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
           );
         }
       })
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not recover interrupted runs'));
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not recover interrupted runs'))
+      .finally(() => (this.sweeping = false));
   }
 }

@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from 'src/platform/clock/clock';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { renderAction } from 'src/modules/conversations/application/action-views';
+import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
+import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import type { Run } from 'src/modules/runtime/application/run';
+import { AgentRun, StepCall } from 'src/modules/runtime/domain/agent-run';
+import type { ActionOutcome, ActionStatus, RunAction } from 'src/modules/runtime/domain/run-action';
+
+/** The conversation and agent message a call belongs to, as its events name them. */
+export interface ActionTarget {
+  conversation: { id: number; workspaceId: number };
+  message: { sId: string; agentSId: string };
+}
+
+export const EXPIRED_TEXT =
+  'Nobody approved this tool call in time, so it did not run. Tell the user it needs their approval.';
+
+/**
+ * The tool calls of runs: recorded when a step asks for them, settled once (those that need
+ * approval once answered, see `ToolCallApprovalsService`). Each change writes its event for the
+ * message's stream in the same transaction, and keeps the conversation's `actionRequired` true
+ * while a call waits for its approver.
+ */
+@Injectable()
+export class AgentActionsService {
+  constructor(
+    private readonly runs: AgentRunRepository,
+    private readonly effects: AnswerEffectsService,
+    private readonly events: ConversationEventLog,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Records a step's calls: `running`, or `blocked_validation_required` until `approvalDeadline`
+   * for those that need approval (and the approver must now act in the conversation).
+   */
+  record(run: Run, step: number, calls: StepCall[], approvalDeadline: Date): Promise<RunAction[]> {
+    const { caller, conversation } = run;
+    return this.unitOfWork.run(async () => {
+      const recorded = await this.runs.insertActions(
+        AgentRun.stepCalls({ id: run.runId, workspaceId: caller.workspaceId }, step, calls, {
+          approverId: caller.userId,
+          deadline: approvalDeadline,
+        }),
+      );
+      for (const action of recorded) {
+        const common = this.common(run);
+        await this.events.append(caller.workspaceId, conversation.id, {
+          type: 'tool_params',
+          ...common,
+          action: renderAction(action),
+        });
+        if (action.status !== 'blocked_validation_required') continue;
+        await this.events.append(caller.workspaceId, conversation.id, {
+          type: 'tool_approve_execution',
+          ...common,
+          conversationId: conversation.sId,
+          actionId: action.sId,
+          inputs: action.params,
+          metadata: {
+            toolName: action.toolName,
+            mcpServerName: action.mcpServerName,
+            agentName: run.agent.name,
+          },
+          action: renderAction(action),
+        });
+      }
+      if (recorded.some((action) => action.status === 'blocked_validation_required'))
+        await this.effects.requireAction(conversation, caller.userId, true);
+      return recorded;
+    });
+  }
+
+  /**
+   * Says, on the message, why toolset entries offer nothing to this run (a server no longer shared
+   * to a space the member can access, a server not configured here), before the model's first step.
+   */
+  recordUnavailable(run: Run, servers: { name: string; reason: string }[]): Promise<void> {
+    return this.unitOfWork.run(async () => {
+      const recorded = await this.runs.insertActions(
+        AgentRun.unavailableCalls({ id: run.runId, workspaceId: run.caller.workspaceId }, servers),
+      );
+      for (const action of recorded) await this.announceSettled(run, action);
+    });
+  }
+
+  /**
+   * Settles a call that is `from` and writes its event: `agent_action_success` when it succeeded,
+   * `tool_error` otherwise. False when another outcome came first. `dataSpaceSIds`, the restricted
+   * spaces whose data the run brought in, join the conversation's requested spaces in the same
+   * transaction, announced before the event, so only their members ever read the output.
+   */
+  settle(
+    target: ActionTarget,
+    action: RunAction,
+    from: ActionStatus,
+    outcome: ActionOutcome,
+    dataSpaceSIds: readonly string[] = [],
+  ): Promise<boolean> {
+    return this.unitOfWork.run(async () => {
+      if (!(await this.runs.settleAction(action.workspaceId, action.id, from, outcome))) return false;
+      await this.effects.requestSpaces(target.conversation, dataSpaceSIds);
+      await this.announceSettled(target, { ...action, ...outcome });
+      if (from === 'blocked_validation_required') await this.refreshActionRequired(action);
+      return true;
+    });
+  }
+
+  /**
+   * The call of a running action starts. An approved call keeps its deadline until then, so a run
+   * resumed after a restart runs the approved calls that never started, and fails those that did.
+   */
+  markStarted(action: RunAction): Promise<void> {
+    return this.runs.markActionStarted(action.workspaceId, action.id);
+  }
+
+  /** An approved call moves to `running` (its run executes it); false when it no longer waited. */
+  approve(action: RunAction): Promise<boolean> {
+    return this.unitOfWork.run(async () => {
+      const moved = await this.runs.transitionAction(
+        action.workspaceId,
+        action.id,
+        'blocked_validation_required',
+        'running',
+      );
+      if (moved) await this.refreshActionRequired(action);
+      return moved;
+    });
+  }
+
+  /**
+   * Declines the calls of a message that still wait for approval, each with its event, in the
+   * current transaction: nobody needs to answer them any more. Answers those declined.
+   */
+  async declineWaiting(
+    target: ActionTarget & { message: { id: number } },
+    text: string,
+  ): Promise<RunAction[]> {
+    const { workspaceId } = target.conversation;
+    const waiting = (await this.runs.listActionsOfMessages(workspaceId, [target.message.id])).filter(
+      (action) => action.status === 'blocked_validation_required',
+    );
+    const outcome = {
+      status: 'denied' as const,
+      output: [{ type: 'text' as const, text }],
+      executionDurationMs: 0,
+    };
+    const declined: RunAction[] = [];
+    for (const action of waiting) {
+      if (!(await this.runs.settleAction(workspaceId, action.id, 'blocked_validation_required', outcome)))
+        continue;
+      declined.push(action);
+      await this.announceSettled(target, { ...action, ...outcome });
+    }
+    if (waiting.length > 0) await this.refreshActionRequired(waiting[0]);
+    return declined;
+  }
+
+  /** The call as it is now (a run polls a waiting call's status). */
+  current(action: RunAction): Promise<RunAction | null> {
+    return this.runs.findAction(action.workspaceId, action.id);
+  }
+
+  private common(target: ActionTarget) {
+    return {
+      created: this.clock.now().getTime(),
+      configurationId: target.message.agentSId,
+      messageId: target.message.sId,
+    };
+  }
+
+  private async announceSettled(target: ActionTarget, action: RunAction): Promise<void> {
+    const common = this.common(target);
+    const view = renderAction(action);
+    await this.events.append(
+      target.conversation.workspaceId,
+      target.conversation.id,
+      action.status === 'succeeded'
+        ? { type: 'agent_action_success', ...common, action: view }
+        : {
+            type: 'tool_error',
+            ...common,
+            action: view,
+            error: {
+              code: action.status === 'denied' ? 'tool_call_denied' : 'tool_call_failed',
+              message: action.output?.map((item) => item.text).join('\n') ?? '',
+            },
+          },
+    );
+  }
+
+  /** The approver must act while any call of the conversation still waits for them. */
+  private async refreshActionRequired(action: RunAction): Promise<void> {
+    if (action.approverId === null) return;
+    const waiting = await this.runs.awaitsApprover(
+      action.workspaceId,
+      action.conversationId,
+      action.approverId,
+    );
+    await this.effects.requireAction(
+      { id: action.conversationId, workspaceId: action.workspaceId },
+      action.approverId,
+      waiting,
+    );
+  }
+}

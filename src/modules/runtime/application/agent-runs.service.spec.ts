@@ -1,0 +1,203 @@
+import { describe, expect, it } from '@jest/globals';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
+import type { ModelRequest } from 'src/modules/runtime/application/ports/model-provider';
+import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
+import { mentionsOf, messageInput } from 'test/fakes/conversations-context';
+import { RuntimeContextOptions, runtimeContext } from 'test/fakes/runtime-context';
+import { until } from 'test/support/until';
+
+const RUNNER = 'runner-a';
+const APPROVAL_TIMEOUT_MS = 60_000;
+
+/** A model that calls `vault__delete_record` once, then answers with what the call gave it. */
+function callsThenAnswers(request: ModelRequest) {
+  const result = request.messages.find((message) => message.role === 'tool');
+  if (result) return [{ type: 'text' as const, text: `Answered: ${result.content}` }];
+  return [
+    {
+      type: 'tool_calls' as const,
+      calls: [{ id: 'call_1', name: 'vault__delete_record', arguments: '{"id": "r-1"}' }],
+    },
+  ];
+}
+
+/** Ada asks the helper in a new conversation; the post has committed, its answer not started. */
+async function setUp(options: RuntimeContextOptions = {}) {
+  const context = runtimeContext({
+    ...options,
+    env: { TOOL_APPROVAL_TIMEOUT_MS: String(APPROVAL_TIMEOUT_MS), ...options.env },
+  });
+  const { directory, conversations, messages, inProcessEvents } = context;
+  const workspace = directory.addWorkspace();
+  const ada = directory.addMember(workspace, 'Ada Lovelace');
+  const helper = directory.addAgent(workspace, 'helper');
+  const { conversation } = await conversations.create(ada, { title: 'Records' });
+  await messages.postMessage(ada, conversation.sId, messageInput('Delete r-1', mentionsOf(helper)));
+  const [posted] = inProcessEvents.committedOf(MessagePosted);
+  const [run] = await context.runs.start(posted, RUNNER);
+  const controller = new AbortController();
+  const generate = () =>
+    context.runs.generate(run, controller.signal, RunTreeBudget.of(context.config.runBudget));
+  const message = async () =>
+    (await context.messageRepository.findByIds(ada.workspaceId, [run.message.id]))[0];
+  const calls = () => context.runRepository.listActionsOfMessages(ada.workspaceId, [run.message.id]);
+  const actionRequired = async () =>
+    (await context.conversationRepository.participations(ada.workspaceId, [conversation.id], ada.userId)).get(
+      conversation.id,
+    )?.actionRequired;
+  const waiting = () => until(calls, (found) => found[0]?.status === 'blocked_validation_required');
+  return {
+    ...context,
+    ada,
+    helper,
+    conversation,
+    run,
+    controller,
+    generate,
+    message,
+    calls,
+    actionRequired,
+    waiting,
+  };
+}
+
+describe('AgentRunsService', () => {
+  it("records one run per answer as the runner's, acting for the member who posted", async () => {
+    const { runRepository, run, ada, conversation } = await setUp();
+
+    expect(runRepository.allRuns()).toEqual([
+      expect.objectContaining({
+        id: run.runId,
+        workspaceId: ada.workspaceId,
+        conversationId: conversation.id,
+        messageId: run.message.id,
+        userId: ada.userId,
+        status: 'running',
+        runnerId: RUNNER,
+      }),
+    ]);
+    expect(run.caller).toBe(ada);
+  });
+
+  it('writes the answer the model gives and ends the run with its message', async () => {
+    const { generate, message, runRepository, eventLog, conversation, run } = await setUp();
+
+    await generate();
+
+    expect(await message()).toMatchObject({ status: 'succeeded', content: 'Done.' });
+    expect(runRepository.allRuns()[0]).toMatchObject({ status: 'succeeded' });
+    const types = eventLog.eventsOf(conversation.id).map((event) => event.type);
+    expect(types.slice(types.indexOf('agent_message_new'))).toEqual([
+      'agent_message_new',
+      'generation_tokens',
+      'agent_message_done',
+      'agent_message_success',
+    ]);
+    expect(eventLog.eventsOfType(conversation.id, 'agent_message_done')[0]).toMatchObject({
+      messageId: run.message.sId,
+      status: 'success',
+    });
+  });
+
+  it('holds a call that needs approval until the member approves it, then runs it once and goes on', async () => {
+    const context = await setUp({
+      model: callsThenAnswers,
+      tools: [{ name: 'delete_record', needsApproval: true, answer: (args) => `deleted ${String(args.id)}` }],
+    });
+    const { generate, waiting, approvals, ada, conversation, run, toolServer, message, actionRequired } =
+      context;
+
+    const generating = generate();
+    const [call] = await waiting();
+    expect(call).toMatchObject({ step: 0, approverId: ada.userId, params: { id: 'r-1' } });
+    expect(await actionRequired()).toBe(true);
+    expect(toolServer.calls).toEqual([]);
+
+    await approvals.validate(ada, conversation.sId, run.message.sId, call.sId, 'approved');
+    await generating;
+
+    expect(toolServer.calls).toEqual([{ tool: 'delete_record', args: { id: 'r-1' } }]);
+    expect(await message()).toMatchObject({ status: 'succeeded', content: 'Answered: deleted r-1' });
+    expect((await context.calls())[0]).toMatchObject({
+      status: 'succeeded',
+      output: [{ type: 'text', text: 'deleted r-1' }],
+      approvalDeadline: null,
+    });
+    expect(await actionRequired()).toBe(false);
+  });
+
+  it('declines a call nobody answers once the clock passes its deadline, and the run goes on without it', async () => {
+    const context = await setUp({
+      model: callsThenAnswers,
+      tools: [{ name: 'delete_record', needsApproval: true }],
+    });
+    const { generate, waiting, clock, toolServer, message, actionRequired } = context;
+
+    const generating = generate();
+    await waiting();
+    clock.advance(APPROVAL_TIMEOUT_MS + 1);
+    await generating;
+
+    expect(toolServer.calls).toEqual([]);
+    const [call] = await context.calls();
+    expect(call.status).toBe('denied');
+    expect(call.output?.[0].text).toContain('Nobody approved this tool call in time');
+    expect((await message()).content).toContain('Answered: Nobody approved this tool call in time');
+    expect(await actionRequired()).toBe(false);
+  });
+
+  it('ends the run cancelled when its message is cancelled while a call waits, declining the call', async () => {
+    const context = await setUp({
+      model: callsThenAnswers,
+      tools: [{ name: 'delete_record', needsApproval: true }],
+    });
+    const { generate, waiting, agentMessages, ada, conversation, run, controller, runRepository, eventLog } =
+      context;
+
+    const generating = generate();
+    await waiting();
+    await agentMessages.cancel(ada, conversation.sId, run.message.sId);
+    // The cancellation's committed event stops the process's run, as the runner worker does.
+    controller.abort();
+    await generating;
+
+    expect(await context.message()).toMatchObject({ status: 'cancelled' });
+    expect(runRepository.allRuns()[0]).toMatchObject({ status: 'cancelled' });
+    const [call] = await context.calls();
+    expect(call).toMatchObject({
+      status: 'denied',
+      output: [{ type: 'text', text: 'The message was cancelled before anyone answered.' }],
+    });
+    expect(context.toolServer.calls).toEqual([]);
+    expect(await context.actionRequired()).toBe(false);
+    // The call's refusal is written before the cancellation, in the same transaction.
+    expect(
+      eventLog
+        .eventsOf(conversation.id)
+        .map((event) => event.type)
+        .slice(-2),
+    ).toEqual(['tool_error', 'agent_generation_cancelled']);
+  });
+
+  it('takes the restricted spaces a tool read to the conversation with the call that read them', async () => {
+    const context = await setUp({
+      model: callsThenAnswers,
+      tools: [{ name: 'delete_record', readsSpaces: ['vlt_finance'] }],
+    });
+
+    await context.generate();
+
+    expect(
+      context.conversationRepository.row(context.ada.workspaceId, context.conversation.id),
+    ).toMatchObject({
+      requestedSpaceIds: ['vlt_finance'],
+    });
+    expect(context.accessChanges.announced).toEqual([
+      { kind: 'conversation_changed', conversationId: context.conversation.id },
+    ]);
+    expect(await context.message()).toMatchObject({
+      status: 'succeeded',
+      content: 'Answered: delete_record done',
+    });
+  });
+});

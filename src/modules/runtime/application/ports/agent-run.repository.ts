@@ -1,0 +1,68 @@
+import type { AgentRun, RunOutcome } from 'src/modules/runtime/domain/agent-run';
+import type {
+  ActionOutcome,
+  ActionStatus,
+  NewRunAction,
+  RunAction,
+} from 'src/modules/runtime/domain/run-action';
+
+/** An agent message a runner starts generating, and the member it acts for. */
+export interface RunStart {
+  workspaceId: number;
+  conversationId: number;
+  messageId: number;
+  userId: number;
+}
+
+/**
+ * Port: agent runs and their tool calls. Every change applies only from the state it expects
+ * (several processes change one run) and says whether it did; every query takes the workspace id,
+ * but for the sweeps of stale runs, which look across workspaces. Times of life are the
+ * database's, so that processes whose clocks differ agree on what is stale.
+ */
+export abstract class AgentRunRepository {
+  /**
+   * Records these runs as `runnerId`'s, alive now, in the transaction that creates their agent
+   * messages (a running run already recorded for a message is this runner's from now on). Answers
+   * the runs' ids by agent message id.
+   */
+  abstract start(runnerId: string, runs: RunStart[]): Promise<Map<number, number>>;
+  /** The run of an agent message, with its calls. */
+  abstract findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null>;
+  /** A running run ends as its agent message did; false when it was no longer running. */
+  abstract finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean>;
+  /** Every running run of this runner is alive now. */
+  abstract heartbeat(runnerId: string): Promise<void>;
+  /** Running runs silent for longer than `staleAfterMs`, oldest first, at most `limit`, with their calls. */
+  abstract findStale(staleAfterMs: number, limit: number): Promise<AgentRun[]>;
+  /** Takes a stale run over for this runner; false when it is no longer stale (another took it, or it ended). */
+  abstract takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean>;
+
+  abstract insertActions(actions: NewRunAction[]): Promise<RunAction[]>;
+  abstract findAction(workspaceId: number, id: number): Promise<RunAction | null>;
+  abstract findActionBySId(workspaceId: number, sId: string): Promise<RunAction | null>;
+  /** The calls of the runs of these agent messages, each message's in call order. */
+  abstract listActionsOfMessages(workspaceId: number, messageIds: number[]): Promise<RunAction[]>;
+  /** The calls of a conversation that wait for approval, oldest first. */
+  abstract listBlocked(workspaceId: number, conversationId: number): Promise<RunAction[]>;
+  /** The calls of the workspace that wait for `userId`'s approval, oldest first. */
+  abstract listAwaitingApprover(workspaceId: number, userId: number): Promise<RunAction[]>;
+  /** Whether a call of this conversation still waits for `userId`'s approval. */
+  abstract awaitsApprover(workspaceId: number, conversationId: number, userId: number): Promise<boolean>;
+  /** Moves a call from `from` to `to` (an approved call runs); false when it was no longer `from`. */
+  abstract transitionAction(
+    workspaceId: number,
+    id: number,
+    from: ActionStatus,
+    to: ActionStatus,
+  ): Promise<boolean>;
+  /** A running call starts: it no longer counts as approved and not started. */
+  abstract markActionStarted(workspaceId: number, id: number): Promise<void>;
+  /** Settles a call that is `from`; false when it was not (another outcome came first). */
+  abstract settleAction(
+    workspaceId: number,
+    id: number,
+    from: ActionStatus,
+    outcome: ActionOutcome,
+  ): Promise<boolean>;
+}

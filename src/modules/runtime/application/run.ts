@@ -1,0 +1,9 @@
+import type { Caller } from 'src/platform/auth/caller';
+import type { AgentAnswer } from 'src/modules/conversations/application/agent-messages.service';
+
+/** A run under way: the answer it writes, the member it acts for, and its record (an `AgentRun`). */
+export interface Run extends AgentAnswer {
+  caller: Caller;
+  /** The `AgentRun`'s id. */
+  runId: number;
+}

@@ -1,0 +1,121 @@
+import type { RunStatus } from 'src/modules/runtime/domain/agent-run';
+import type { ActionOutput, ActionStatus } from 'src/modules/runtime/domain/run-action';
+// Foreign keys to the workspace and to the agent message a run generates need their entities.
+import { MessageEntity } from 'src/modules/conversations/infrastructure/conversations.entities';
+import { WorkspaceEntity } from 'src/modules/identity/infrastructure/identity.entities';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+
+const timestamptz = { type: 'timestamptz' } as const;
+
+/** The run of an agent message: its status, and the process that holds it while it runs. */
+@Entity('agent_runs')
+@Index('IDX_agent_runs_message', ['messageId'], { unique: true })
+@Index('IDX_agent_runs_conversation', ['conversationId'])
+@Index('IDX_agent_runs_running', ['runnerHeartbeatAt'], { where: "status = 'running'" })
+export class AgentRunEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ name: 'conversation_id', type: 'int' })
+  conversationId!: number;
+
+  @Column({ name: 'message_id', type: 'int' })
+  messageId!: number;
+
+  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id' })
+  message?: MessageEntity;
+
+  /** The member the run acts for; null for runs recorded before it was kept. */
+  @Column({ name: 'user_id', type: 'int', nullable: true })
+  userId!: number | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status!: RunStatus;
+
+  @Column({ name: 'runner_id', type: 'varchar', length: 64, nullable: true })
+  runnerId!: string | null;
+
+  @Column({ name: 'runner_heartbeat_at', ...timestamptz, nullable: true })
+  runnerHeartbeatAt!: Date | null;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'finished_at', ...timestamptz, nullable: true })
+  finishedAt!: Date | null;
+}
+
+/** The tool calls of runs, with the approvals they wait for. */
+@Entity('agent_run_actions')
+@Index('IDX_agent_run_actions_workspace_s_id', ['workspaceId', 'sId'], { unique: true })
+@Index('IDX_agent_run_actions_run', ['runId', 'id'])
+@Index('IDX_agent_run_actions_awaiting', ['approverId'], {
+  where: "status = 'blocked_validation_required'",
+})
+export class RunActionEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ name: 's_id', type: 'varchar', length: 32 })
+  sId!: string;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ name: 'run_id', type: 'int' })
+  runId!: number;
+
+  @ManyToOne(() => AgentRunEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'run_id' })
+  run?: AgentRunEntity;
+
+  @Column({ type: 'int' })
+  step!: number;
+
+  @Column({ name: 'tool_call_id', type: 'varchar', length: 128 })
+  toolCallId!: string;
+
+  @Column({ name: 'function_call_name', type: 'varchar', length: 64 })
+  functionCallName!: string;
+
+  @Column({ name: 'mcp_server_name', type: 'varchar', length: 100 })
+  mcpServerName!: string;
+
+  @Column({ name: 'tool_name', type: 'varchar', length: 128 })
+  toolName!: string;
+
+  @Column({ type: 'jsonb' })
+  params!: Record<string, unknown>;
+
+  @Column({ type: 'varchar', length: 32 })
+  status!: ActionStatus;
+
+  @Column({ type: 'jsonb', nullable: true })
+  output!: ActionOutput | null;
+
+  @Column({ name: 'execution_duration_ms', type: 'int', nullable: true })
+  executionDurationMs!: number | null;
+
+  @Column({ name: 'approval_deadline', ...timestamptz, nullable: true })
+  approvalDeadline!: Date | null;
+
+  @Column({ name: 'approver_id', type: 'int', nullable: true })
+  approverId!: number | null;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
+export const RUNTIME_ENTITIES = [AgentRunEntity, RunActionEntity];

@@ -1,0 +1,284 @@
+import { Injectable } from '@nestjs/common';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import { AgentRunRepository, RunStart } from 'src/modules/runtime/application/ports/agent-run.repository';
+import { AgentRun, RunOutcome, RunStatus } from 'src/modules/runtime/domain/agent-run';
+import type {
+  ActionOutcome,
+  ActionOutput,
+  ActionStatus,
+  NewRunAction,
+  RunAction,
+} from 'src/modules/runtime/domain/run-action';
+import { AgentRunEntity, RunActionEntity } from 'src/modules/runtime/infrastructure/runtime.entities';
+import { In } from 'typeorm';
+
+interface RunRow {
+  id: number;
+  workspace_id: number;
+  conversation_id: number;
+  message_id: number;
+  user_id: number | null;
+  status: RunStatus;
+  runner_id: string | null;
+  runner_heartbeat_at: Date | null;
+}
+
+interface ActionRow {
+  id: number;
+  s_id: string;
+  workspace_id: number;
+  run_id: number;
+  conversation_id: number;
+  message_id: number;
+  step: number;
+  tool_call_id: string;
+  function_call_name: string;
+  mcp_server_name: string;
+  tool_name: string;
+  params: Record<string, unknown>;
+  status: ActionStatus;
+  output: ActionOutput | null;
+  created_at: Date;
+  execution_duration_ms: number | null;
+  approval_deadline: Date | null;
+  approver_id: number | null;
+}
+
+/** A call with the conversation and agent message of its run. */
+const ACTIONS = `SELECT a.id, a.s_id, a.workspace_id, a.run_id, r.conversation_id, r.message_id, a.step,
+         a.tool_call_id, a.function_call_name, a.mcp_server_name, a.tool_name, a.params, a.status,
+         a.output, a.created_at, a.execution_duration_ms, a.approval_deadline, a.approver_id
+    FROM agent_run_actions a JOIN agent_runs r ON r.id = a.run_id`;
+
+const STALE = `runner_heartbeat_at < now() - make_interval(secs => $1::float8 / 1000)`;
+
+function toAction(row: ActionRow): RunAction {
+  return {
+    id: row.id,
+    sId: row.s_id,
+    workspaceId: row.workspace_id,
+    runId: row.run_id,
+    conversationId: row.conversation_id,
+    messageId: row.message_id,
+    step: row.step,
+    toolCallId: row.tool_call_id,
+    functionCallName: row.function_call_name,
+    mcpServerName: row.mcp_server_name,
+    toolName: row.tool_name,
+    params: row.params,
+    status: row.status,
+    output: row.output,
+    createdAt: row.created_at,
+    executionDurationMs: row.execution_duration_ms,
+    approvalDeadline: row.approval_deadline,
+    approverId: row.approver_id,
+  };
+}
+
+function toRun(row: RunRow, actions: RunAction[]): AgentRun {
+  return new AgentRun({
+    id: row.id,
+    workspaceId: row.workspace_id,
+    conversationId: row.conversation_id,
+    messageId: row.message_id,
+    userId: row.user_id,
+    status: row.status,
+    runnerId: row.runner_id,
+    heartbeatAt: row.runner_heartbeat_at,
+    actions: actions.filter((action) => action.runId === row.id),
+  });
+}
+
+@Injectable()
+export class TypeormAgentRunRepository extends AgentRunRepository {
+  constructor(private readonly db: TypeormUnitOfWork) {
+    super();
+  }
+
+  private get runs() {
+    return this.db.manager().getRepository(AgentRunEntity);
+  }
+
+  private get actions() {
+    return this.db.manager().getRepository(RunActionEntity);
+  }
+
+  private query<T>(sql: string, parameters: unknown[]): Promise<T[]> {
+    return this.db.manager().query<T[]>(sql, parameters);
+  }
+
+  async start(runnerId: string, runs: RunStart[]): Promise<Map<number, number>> {
+    if (runs.length === 0) return new Map();
+    const rows = await this.query<{ id: number; message_id: number }>(
+      `INSERT INTO agent_runs (workspace_id, conversation_id, message_id, user_id, status, runner_id, runner_heartbeat_at)
+       SELECT r.workspace_id, r.conversation_id, r.message_id, r.user_id, 'running', $1, now()
+         FROM unnest($2::int[], $3::int[], $4::int[], $5::int[]) AS r(workspace_id, conversation_id, message_id, user_id)
+       ON CONFLICT (message_id) DO UPDATE
+          SET runner_id = EXCLUDED.runner_id, runner_heartbeat_at = now(), user_id = EXCLUDED.user_id
+        WHERE agent_runs.status = 'running' AND agent_runs.workspace_id = EXCLUDED.workspace_id
+       RETURNING id, message_id`,
+      [
+        runnerId,
+        runs.map((run) => run.workspaceId),
+        runs.map((run) => run.conversationId),
+        runs.map((run) => run.messageId),
+        runs.map((run) => run.userId),
+      ],
+    );
+    return new Map(rows.map((row) => [row.message_id, row.id]));
+  }
+
+  async findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null> {
+    const [row] = await this.query<RunRow>(
+      'SELECT * FROM agent_runs WHERE workspace_id = $1 AND message_id = $2',
+      [workspaceId, messageId],
+    );
+    if (!row) return null;
+    return toRun(row, await this.actionsOfRuns([row]));
+  }
+
+  async finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean> {
+    const result = await this.runs.update(
+      { workspaceId, messageId, status: 'running' },
+      { status: outcome, finishedAt: () => 'now()' },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  async heartbeat(runnerId: string): Promise<void> {
+    await this.query(
+      "UPDATE agent_runs SET runner_heartbeat_at = now() WHERE runner_id = $1 AND status = 'running'",
+      [runnerId],
+    );
+  }
+
+  async findStale(staleAfterMs: number, limit: number): Promise<AgentRun[]> {
+    const rows = await this.query<RunRow>(
+      `SELECT * FROM agent_runs WHERE status = 'running' AND ${STALE} ORDER BY id LIMIT $2`,
+      [staleAfterMs, limit],
+    );
+    const actions = await this.actionsOfRuns(rows);
+    return rows.map((row) => toRun(row, actions));
+  }
+
+  async takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean> {
+    const [, count] = await this.db.manager().query<[unknown[], number]>(
+      `UPDATE agent_runs SET runner_id = $2, runner_heartbeat_at = now()
+        WHERE id = $3 AND workspace_id = $4 AND status = 'running' AND ${STALE}`,
+      [staleAfterMs, runnerId, run.id, run.workspaceId],
+    );
+    return count > 0;
+  }
+
+  async insertActions(actions: NewRunAction[]): Promise<RunAction[]> {
+    if (actions.length === 0) return [];
+    const saved = await this.actions.save(actions.map((action) => this.actions.create(action)));
+    const runs = await this.runs.find({
+      where: { id: In([...new Set(saved.map((action) => action.runId))]) },
+      select: { id: true, conversationId: true, messageId: true },
+    });
+    const byId = new Map(runs.map((run) => [run.id, run]));
+    // `save` answers the rows in the order given, with what the database set.
+    return saved.map((row, index) => ({
+      ...actions[index],
+      id: row.id,
+      createdAt: row.createdAt,
+      executionDurationMs: null,
+      conversationId: byId.get(row.runId)!.conversationId,
+      messageId: byId.get(row.runId)!.messageId,
+    }));
+  }
+
+  async findAction(workspaceId: number, id: number): Promise<RunAction | null> {
+    const [row] = await this.query<ActionRow>(`${ACTIONS} WHERE a.workspace_id = $1 AND a.id = $2`, [
+      workspaceId,
+      id,
+    ]);
+    return row ? toAction(row) : null;
+  }
+
+  async findActionBySId(workspaceId: number, sId: string): Promise<RunAction | null> {
+    const [row] = await this.query<ActionRow>(`${ACTIONS} WHERE a.workspace_id = $1 AND a.s_id = $2`, [
+      workspaceId,
+      sId,
+    ]);
+    return row ? toAction(row) : null;
+  }
+
+  async listActionsOfMessages(workspaceId: number, messageIds: number[]): Promise<RunAction[]> {
+    if (messageIds.length === 0) return [];
+    const rows = await this.query<ActionRow>(
+      `${ACTIONS} WHERE r.workspace_id = $1 AND r.message_id = ANY($2::int[]) ORDER BY r.message_id, a.id`,
+      [workspaceId, messageIds],
+    );
+    return rows.map(toAction);
+  }
+
+  async listBlocked(workspaceId: number, conversationId: number): Promise<RunAction[]> {
+    const rows = await this.query<ActionRow>(
+      `${ACTIONS} WHERE r.workspace_id = $1 AND r.conversation_id = $2
+          AND a.status = 'blocked_validation_required' ORDER BY a.id`,
+      [workspaceId, conversationId],
+    );
+    return rows.map(toAction);
+  }
+
+  async listAwaitingApprover(workspaceId: number, userId: number): Promise<RunAction[]> {
+    const rows = await this.query<ActionRow>(
+      `${ACTIONS} WHERE a.workspace_id = $1 AND a.approver_id = $2
+          AND a.status = 'blocked_validation_required' ORDER BY a.id`,
+      [workspaceId, userId],
+    );
+    return rows.map(toAction);
+  }
+
+  async awaitsApprover(workspaceId: number, conversationId: number, userId: number): Promise<boolean> {
+    const [row] = await this.query<{ waits: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM agent_run_actions a JOIN agent_runs r ON r.id = a.run_id
+          WHERE a.workspace_id = $1 AND r.conversation_id = $2 AND a.approver_id = $3
+            AND a.status = 'blocked_validation_required') AS waits`,
+      [workspaceId, conversationId, userId],
+    );
+    return row.waits;
+  }
+
+  async transitionAction(
+    workspaceId: number,
+    id: number,
+    from: ActionStatus,
+    to: ActionStatus,
+  ): Promise<boolean> {
+    const result = await this.actions.update({ workspaceId, id, status: from }, { status: to });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async markActionStarted(workspaceId: number, id: number): Promise<void> {
+    await this.actions.update({ workspaceId, id, status: 'running' }, { approvalDeadline: null });
+  }
+
+  async settleAction(
+    workspaceId: number,
+    id: number,
+    from: ActionStatus,
+    outcome: ActionOutcome,
+  ): Promise<boolean> {
+    const result = await this.actions.update(
+      { workspaceId, id, status: from },
+      {
+        status: outcome.status,
+        output: outcome.output,
+        executionDurationMs: outcome.executionDurationMs,
+        approvalDeadline: null,
+      },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  private async actionsOfRuns(runs: { id: number; workspace_id: number }[]): Promise<RunAction[]> {
+    if (runs.length === 0) return [];
+    const rows = await this.query<ActionRow>(`${ACTIONS} WHERE a.run_id = ANY($1::int[]) ORDER BY a.id`, [
+      runs.map((run) => run.id),
+    ]);
+    return rows.map(toAction);
+  }
+}

@@ -1,0 +1,226 @@
+import type { Clock } from 'src/platform/clock/clock';
+import { AgentRunRepository, RunStart } from 'src/modules/runtime/application/ports/agent-run.repository';
+import { AgentRun, RunOutcome, RunStatus } from 'src/modules/runtime/domain/agent-run';
+import type {
+  ActionOutcome,
+  ActionStatus,
+  NewRunAction,
+  RunAction,
+} from 'src/modules/runtime/domain/run-action';
+import { InMemoryTable } from 'test/fakes/in-memory-table';
+import type { InMemoryUnitOfWork } from 'test/fakes/unit-of-work';
+
+interface RunRow {
+  id: number;
+  workspaceId: number;
+  conversationId: number;
+  messageId: number;
+  userId: number | null;
+  status: RunStatus;
+  runnerId: string | null;
+  heartbeatAt: Date | null;
+  finishedAt: Date | null;
+}
+
+type ActionRow = Omit<RunAction, 'conversationId' | 'messageId'>;
+
+/**
+ * Agent runs and their calls in memory, with the repository's guarded changes: each applies only
+ * from the state it expects. Times of life are the shared clock's, as the database's would be.
+ */
+export class InMemoryAgentRunRepository extends AgentRunRepository {
+  private readonly runs: InMemoryTable<RunRow>;
+  private readonly actions: InMemoryTable<ActionRow>;
+
+  constructor(private readonly options: { unitOfWork?: InMemoryUnitOfWork; clock: Clock }) {
+    super();
+    this.runs = new InMemoryTable(options.unitOfWork);
+    this.actions = new InMemoryTable(options.unitOfWork);
+  }
+
+  async start(runnerId: string, runs: RunStart[]): Promise<Map<number, number>> {
+    const ids = new Map<number, number>();
+    for (const run of runs) {
+      const [existing] = this.runs.select((row) => row.messageId === run.messageId);
+      if (existing) {
+        const [claimed] = this.runs.update(
+          (row) => row.id === existing.id && row.status === 'running' && row.workspaceId === run.workspaceId,
+          (row) => Object.assign(row, { runnerId, heartbeatAt: this.now(), userId: run.userId }),
+        );
+        if (claimed) ids.set(run.messageId, claimed.id);
+        continue;
+      }
+      const row = this.runs.insert({
+        id: this.runs.nextId(),
+        ...run,
+        status: 'running',
+        runnerId,
+        heartbeatAt: this.now(),
+        finishedAt: null,
+      });
+      ids.set(run.messageId, row.id);
+    }
+    return ids;
+  }
+
+  async findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null> {
+    const [row] = this.runs.select((run) => run.workspaceId === workspaceId && run.messageId === messageId);
+    return row ? this.toRun(row) : null;
+  }
+
+  async finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean> {
+    return (
+      this.runs.update(
+        (run) => run.workspaceId === workspaceId && run.messageId === messageId && run.status === 'running',
+        (run) => Object.assign(run, { status: outcome, finishedAt: this.now() }),
+      ).length > 0
+    );
+  }
+
+  async heartbeat(runnerId: string): Promise<void> {
+    this.runs.update(
+      (run) => run.runnerId === runnerId && run.status === 'running',
+      (run) => (run.heartbeatAt = this.now()),
+    );
+  }
+
+  async findStale(staleAfterMs: number, limit: number): Promise<AgentRun[]> {
+    return this.runs
+      .select((run) => run.status === 'running' && this.isStale(run, staleAfterMs))
+      .slice(0, limit)
+      .map((run) => this.toRun(run));
+  }
+
+  async takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean> {
+    return (
+      this.runs.update(
+        (row) =>
+          row.id === run.id &&
+          row.workspaceId === run.workspaceId &&
+          row.status === 'running' &&
+          this.isStale(row, staleAfterMs),
+        (row) => Object.assign(row, { runnerId, heartbeatAt: this.now() }),
+      ).length > 0
+    );
+  }
+
+  async insertActions(actions: NewRunAction[]): Promise<RunAction[]> {
+    return actions.map((action) =>
+      this.withRun(
+        this.actions.insert({
+          ...action,
+          id: this.actions.nextId(),
+          createdAt: this.now(),
+          executionDurationMs: null,
+        }),
+      ),
+    );
+  }
+
+  async findAction(workspaceId: number, id: number): Promise<RunAction | null> {
+    return this.listActions((action) => action.workspaceId === workspaceId && action.id === id)[0] ?? null;
+  }
+
+  async findActionBySId(workspaceId: number, sId: string): Promise<RunAction | null> {
+    return this.listActions((action) => action.workspaceId === workspaceId && action.sId === sId)[0] ?? null;
+  }
+
+  async listActionsOfMessages(workspaceId: number, messageIds: number[]): Promise<RunAction[]> {
+    return this.listActions((action) => action.workspaceId === workspaceId)
+      .filter((action) => messageIds.includes(action.messageId))
+      .sort((a, b) => a.messageId - b.messageId || a.id - b.id);
+  }
+
+  async listBlocked(workspaceId: number, conversationId: number): Promise<RunAction[]> {
+    return this.listActions(
+      (action) => action.workspaceId === workspaceId && action.status === 'blocked_validation_required',
+    ).filter((action) => action.conversationId === conversationId);
+  }
+
+  async listAwaitingApprover(workspaceId: number, userId: number): Promise<RunAction[]> {
+    return this.listActions(
+      (action) =>
+        action.workspaceId === workspaceId &&
+        action.approverId === userId &&
+        action.status === 'blocked_validation_required',
+    );
+  }
+
+  async awaitsApprover(workspaceId: number, conversationId: number, userId: number): Promise<boolean> {
+    return (await this.listAwaitingApprover(workspaceId, userId)).some(
+      (action) => action.conversationId === conversationId,
+    );
+  }
+
+  async transitionAction(
+    workspaceId: number,
+    id: number,
+    from: ActionStatus,
+    to: ActionStatus,
+  ): Promise<boolean> {
+    return (
+      this.actions.update(
+        (action) => action.workspaceId === workspaceId && action.id === id && action.status === from,
+        (action) => (action.status = to),
+      ).length > 0
+    );
+  }
+
+  async markActionStarted(workspaceId: number, id: number): Promise<void> {
+    this.actions.update(
+      (action) => action.workspaceId === workspaceId && action.id === id && action.status === 'running',
+      (action) => (action.approvalDeadline = null),
+    );
+  }
+
+  async settleAction(
+    workspaceId: number,
+    id: number,
+    from: ActionStatus,
+    outcome: ActionOutcome,
+  ): Promise<boolean> {
+    return (
+      this.actions.update(
+        (action) => action.workspaceId === workspaceId && action.id === id && action.status === from,
+        (action) => Object.assign(action, { ...outcome, approvalDeadline: null }),
+      ).length > 0
+    );
+  }
+
+  /** The runs recorded, as their rows hold them (a test reads what the runtime wrote). */
+  allRuns(): RunRow[] {
+    return this.runs.select();
+  }
+
+  /** A run's last sign of life goes back `ms` (its runner fell silent that long ago). */
+  ageHeartbeat(messageId: number, ms: number): void {
+    this.runs.update(
+      (run) => run.messageId === messageId,
+      (run) => (run.heartbeatAt = new Date((run.heartbeatAt?.getTime() ?? 0) - ms)),
+    );
+  }
+
+  private listActions(where: (action: ActionRow) => boolean): RunAction[] {
+    return this.actions.select(where).map((action) => this.withRun(action));
+  }
+
+  private withRun(action: ActionRow): RunAction {
+    const [run] = this.runs.select((row) => row.id === action.runId);
+    return { ...action, conversationId: run.conversationId, messageId: run.messageId };
+  }
+
+  private toRun(row: RunRow): AgentRun {
+    return new AgentRun({
+      ...row,
+      actions: this.listActions((action) => action.runId === row.id),
+    });
+  }
+
+  private isStale(run: RunRow, staleAfterMs: number): boolean {
+    return run.heartbeatAt !== null && run.heartbeatAt.getTime() < this.now().getTime() - staleAfterMs;
+  }
+
+  private now(): Date {
+    return this.options.clock.now();
+  }
+}

@@ -1,0 +1,41 @@
+import {
+  ModelChunk,
+  ModelProvider,
+  ModelProviders,
+  ModelRequest,
+} from 'src/modules/runtime/application/ports/model-provider';
+
+/** What the model answers to a request: the chunks it streams, in order. */
+export type ModelScript = (request: ModelRequest) => ModelChunk[];
+
+/** A model that answers as its script says, and keeps every request it got. */
+export class ScriptedModel extends ModelProvider {
+  readonly requests: ModelRequest[] = [];
+
+  constructor(private readonly script: ModelScript) {
+    super();
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+    this.requests.push(structuredClone(request));
+    for (const chunk of this.script(request)) {
+      signal.throwIfAborted();
+      yield chunk;
+    }
+  }
+
+  acceptsImages(): boolean {
+    return false;
+  }
+}
+
+/** Every provider an agent names is the one scripted model. */
+export class ScriptedModelProviders extends ModelProviders {
+  constructor(readonly model: ScriptedModel) {
+    super();
+  }
+
+  get(): ModelProvider {
+    return this.model;
+  }
+}

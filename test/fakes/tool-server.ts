@@ -1,0 +1,63 @@
+import type { McpSession, McpToolDescriptor, McpToolOutput } from 'src/platform/mcp/mcp-session';
+import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
+import { OfferedTool, RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
+import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
+import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
+
+/** A tool of the fake server: what it answers, and whether a call waits for approval. */
+export interface FakeTool {
+  name: string;
+  needsApproval?: boolean;
+  answer?: (args: Record<string, unknown>) => string;
+  /** The restricted spaces whose data its answer holds (sIds). */
+  readsSpaces?: string[];
+}
+
+/**
+ * One tool server, `vault`, offered to every run: its tools answer in memory and every call is
+ * kept, so a spec tells which calls ran. `tools` opens it as a run's toolset, as `RunToolsService` does.
+ */
+export class FakeToolServer {
+  readonly calls: { tool: string; args: Record<string, unknown> }[] = [];
+
+  constructor(private readonly definitions: FakeTool[]) {}
+
+  readonly tools = {
+    open: async (
+      _run: unknown,
+      context: Omit<InternalToolContext, 'caller' | 'agentSId'>,
+      budget: RunTreeBudget,
+    ): Promise<RunToolset> => {
+      const session = this.session(context.dataSpaces);
+      const offered: OfferedTool[] = this.definitions.map((tool) => ({
+        functionName: `vault__${tool.name}`,
+        mcpServerName: 'vault',
+        tool: this.descriptor(tool),
+        needsApproval: tool.needsApproval ?? false,
+        session: async () => session,
+      }));
+      return new RunToolset(offered, [], [], context.dataSpaces, budget);
+    },
+  } satisfies Pick<RunToolsService, 'open'> as unknown as RunToolsService;
+
+  /** A session of one run: what its tools read joins the run's restricted spaces. */
+  private session(dataSpaces: RunDataSpaces): McpSession {
+    return {
+      listTools: async () => this.definitions.map((tool) => this.descriptor(tool)),
+      callTool: async (name: string, args: Record<string, unknown>): Promise<McpToolOutput> => {
+        this.calls.push({ tool: name, args });
+        const tool = this.definitions.find((candidate) => candidate.name === name);
+        dataSpaces.add(tool?.readsSpaces ?? []);
+        return {
+          isError: false,
+          content: [{ type: 'text', text: tool?.answer?.(args) ?? `${name} done` }],
+        };
+      },
+      close: async () => undefined,
+    };
+  }
+
+  private descriptor(tool: FakeTool): McpToolDescriptor {
+    return { name: tool.name, description: `The ${tool.name} tool.`, inputSchema: { type: 'object' } };
+  }
+}
