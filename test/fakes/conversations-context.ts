@@ -36,7 +36,7 @@ export interface ConversationsContextOptions {
 }
 
 /** Answers without tool calls: what conversations see when no runtime runs them. */
-class NoAnswerActions extends AnswerActions {
+export class NoAnswerActions extends AnswerActions {
   async listForMessages(): Promise<AnswerAction[]> {
     return [];
   }

@@ -6,8 +6,8 @@ import type {
   ConversationView,
   ForkUserView,
 } from 'src/modules/conversations/application/views/conversation.view';
-import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 import { isUnread } from 'src/modules/conversations/domain/conversation';
+import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 
 function forkUser(user: ForkAuthor | null): ForkUserView | null {
   if (!user) return null;
@@ -26,7 +26,8 @@ function forkUser(user: ForkAuthor | null): ForkUserView | null {
   };
 }
 
-export function presentConversation(details: ConversationDetails): ConversationView {
+/** A conversation without its content (endpoint 11's shape), as the caller its details were loaded for sees it. */
+export function renderConversation(details: ConversationDetails): ConversationView {
   const { conversation, participation, forkedFrom, owner } = details;
   return {
     id: conversation.id,
