@@ -2,9 +2,8 @@ import { StreamableFile, type INestApplication, type NestApplicationOptions } fr
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PUBLIC_CONVERSATION_SCHEMAS } from 'src/modules/conversations/http/public-conversation';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
-import { answerPublicFamilyWith, familyOperationId } from 'src/platform/http/api-families';
+import { familyOperationId } from 'src/platform/http/api-families';
 import { answerClientErrorsWithEnvelope, refusedMalformedUrl } from 'src/platform/http/client-errors';
 import { pendingBody } from 'src/platform/http/json-body-parser';
 import { sendJson } from 'src/platform/http/send-json';
@@ -87,11 +86,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addTag('health', 'Liveness and readiness, without a key.')
     .build();
-  const document = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: familyOperationId,
-    extraModels: PUBLIC_CONVERSATION_SCHEMAS.models,
-  });
-  return answerPublicFamilyWith(document, PUBLIC_CONVERSATION_SCHEMAS.responses);
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: familyOperationId });
 }
 
 /** Everything main.ts and the tests share: logging, body parsing, validation, errors, OpenAPI. */

@@ -44,7 +44,7 @@ class UnlimitedRuns extends RunAllowance {
 }
 
 /** Answers without tool calls: what conversations see when no runtime runs them. */
-class NoAnswerActions extends AnswerActions {
+export class NoAnswerActions extends AnswerActions {
   async listForMessages(): Promise<AnswerAction[]> {
     return [];
   }

@@ -43,6 +43,14 @@ export interface Page<T> {
 
 export const PAGE_MAX = 100;
 
+/** A new conversation: where it is, and what it starts with. */
+export interface NewConversationInput {
+  title?: string;
+  spaceId?: string;
+  message?: MessageInput;
+  contentFragments?: FragmentInput[];
+}
+
 /** Conversations: created, read under the access rule, listed and updated. */
 @Injectable()
 export class ConversationsService {
@@ -62,7 +70,7 @@ export class ConversationsService {
    */
   async create(
     caller: Caller,
-    input: { title?: string; spaceId?: string; message?: MessageInput; contentFragments?: FragmentInput[] },
+    input: NewConversationInput,
   ): Promise<{
     conversation: Conversation;
     message: UserMessageView | null;
