@@ -86,7 +86,7 @@ describe('usage of agent runs', () => {
       [
         { agentSId: writer.sId, messages: 2, ...sums(2, 400) },
         { agentSId: critic.sId, messages: 1, ...sums(1, 100) },
-      ].sort((a, b) => a.agentSId.localeCompare(b.agentSId)),
+      ].sort((a, b) => (a.agentSId < b.agentSId ? -1 : 1)),
     );
     expect(byAgent.total).toEqual({ messages: 2, ...sums(3, 500) });
 
