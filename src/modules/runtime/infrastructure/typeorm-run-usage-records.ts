@@ -7,12 +7,23 @@ import {
   UsageRange,
 } from 'src/modules/usage/application/ports/run-usage-records';
 
-/** Each group's columns of `agent_runs`, in the order rows sort by. */
-const GROUP_COLUMNS: Record<UsageGroup, { select: string; columns: string[] }> = {
-  day: { select: `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`, columns: ['day'] },
-  agent: { select: 'agent_s_id', columns: ['agent_s_id'] },
-  user: { select: 'user_id', columns: ['user_id'] },
-  model: { select: 'model_provider_id, model_id', columns: ['model_provider_id', 'model_id'] },
+/**
+ * Each group's columns of `agent_runs`, and what rows sort by: ids in code-unit order (`COLLATE
+ * "C"`) whatever locale the database was created with; the day, digits only, sorts alike in all.
+ */
+const GROUP_COLUMNS: Record<UsageGroup, { select: string; columns: string[]; order: string[] }> = {
+  day: {
+    select: `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`,
+    columns: ['day'],
+    order: ['day'],
+  },
+  agent: { select: 'agent_s_id', columns: ['agent_s_id'], order: ['agent_s_id COLLATE "C"'] },
+  user: { select: 'user_id', columns: ['user_id'], order: ['user_id'] },
+  model: {
+    select: 'model_provider_id, model_id',
+    columns: ['model_provider_id', 'model_id'],
+    order: ['model_provider_id COLLATE "C"', 'model_id COLLATE "C"'],
+  },
 };
 
 interface UsageRow {
@@ -45,7 +56,9 @@ export class TypeormRunUsageRecords extends RunUsageRecords {
     const selects = groupBy.map((group) => `${GROUP_COLUMNS[group].select}, `).join('');
     const columns = groupBy.flatMap((group) => GROUP_COLUMNS[group].columns);
     const grouping = columns.length === 0 ? '' : `GROUP BY ${columns.join(', ')}`;
-    const order = columns.length === 0 ? '' : `ORDER BY ${columns.map((c) => `${c} NULLS LAST`).join(', ')}`;
+    const sortKeys = groupBy.flatMap((group) => GROUP_COLUMNS[group].order);
+    const order =
+      sortKeys.length === 0 ? '' : `ORDER BY ${sortKeys.map((key) => `${key} NULLS LAST`).join(', ')}`;
     // Sums as float8: exact for integers below 2^53, and read as numbers (bigint comes as text).
     const rows = await this.db.manager().query<UsageRow[]>(
       `SELECT ${selects}count(*)::int AS runs, count(DISTINCT answered_message_id)::int AS messages,
