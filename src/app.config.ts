@@ -6,6 +6,7 @@ import { AgentsConfig } from 'src/modules/agents/agents.config';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
 import { FilesConfig } from 'src/modules/files/files.config';
+import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** Every configuration the service reads, in the order docs/configuration.md lists them. */
@@ -18,4 +19,5 @@ export const CONFIGURATIONS: readonly ConfigToken[] = [
   RuntimeConfig,
   FilesConfig,
   DataSourcesConfig,
+  TriggersConfig,
 ];

@@ -17,6 +17,7 @@ import { FeedbackModule } from 'src/modules/feedback/feedback.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
+import { TriggersModule } from 'src/modules/triggers/triggers.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
@@ -54,6 +55,7 @@ export class AppModule {
         DataSourcesModule,
         FilesModule,
         FeedbackModule,
+        TriggersModule,
         CrossContextPortsModule.bind(crossContextPorts),
       ],
     };
