@@ -62,7 +62,14 @@ export class ConversationsService {
    */
   async create(
     caller: Caller,
-    input: { title?: string; spaceId?: string; message?: MessageInput; contentFragments?: FragmentInput[] },
+    input: {
+      title?: string;
+      spaceId?: string;
+      message?: MessageInput;
+      contentFragments?: FragmentInput[];
+      /** Set by the trigger that opens it, never by a request. */
+      triggerId?: string;
+    },
   ): Promise<{
     conversation: Conversation;
     message: UserMessageView | null;
@@ -80,6 +87,7 @@ export class ConversationsService {
         spaceId: space?.id ?? null,
         requestedSpaceIds: [],
         forkedFrom: null,
+        triggerId: input.triggerId ?? null,
       });
       await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, this.clock.now());
       if (conversation.title) await this.writer.appendTitle(conversation, conversation.title);

@@ -8,19 +8,27 @@ import {
   ForbiddenError,
   InvalidRequestError,
 } from 'src/platform/errors/domain-error';
-import { InProcessEvents } from 'src/platform/events/in-process-events';
+import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
+import { AgentArchived } from 'src/modules/agents/application/agents.events';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { TriggerChanges, TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggerScheduled } from 'src/modules/triggers/application/triggers.events';
-import type { TriggerView } from 'src/modules/triggers/application/views/trigger.view';
+import type {
+  TriggerConversationView,
+  TriggerView,
+} from 'src/modules/triggers/application/views/trigger.view';
 import { Trigger, TriggerOrigin, TriggerSpec } from 'src/modules/triggers/domain/trigger';
 import { TriggerInput, scheduleFrom } from 'src/modules/triggers/domain/trigger-input';
 import { TriggerNotFound } from 'src/modules/triggers/domain/triggers.errors';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 
 export type { TriggerInput } from 'src/modules/triggers/domain/trigger-input';
+
+/** Conversations `conversationsOf` lists at most. */
+export const TRIGGER_CONVERSATIONS_MAX = 100;
 
 /** A checked trigger input: what it becomes, before anything is written. */
 interface Planned {
@@ -44,6 +52,7 @@ export class TriggersService {
     private readonly clock: Clock,
     private readonly config: TriggersConfig,
     private readonly events: InProcessEvents,
+    private readonly conversations: ConversationsService,
   ) {}
 
   async list(caller: Caller, agentSId: string): Promise<TriggerView[]> {
@@ -140,6 +149,44 @@ export class TriggersService {
         found.map((trigger) => trigger.id),
       );
     });
+  }
+
+  /**
+   * The conversations the trigger opened that the caller can read, newest first: those of its
+   * last `TRIGGER_CONVERSATIONS_MAX` firings.
+   */
+  async conversationsOf(caller: Caller, agentSId: string, sId: string): Promise<TriggerConversationView[]> {
+    const trigger = await this.get(caller, agentSId, sId);
+    const firings = await this.triggers.listFirings(
+      caller.workspaceId,
+      trigger.id,
+      TRIGGER_CONVERSATIONS_MAX,
+    );
+    const listed: TriggerConversationView[] = [];
+    for (const firing of firings) {
+      if (firing.conversationId === null) continue;
+      const conversation = await this.conversations
+        .getById(caller, firing.conversationId)
+        .catch((error: unknown) => {
+          if (error instanceof DomainError) return null;
+          throw error;
+        });
+      if (!conversation) continue;
+      listed.push({
+        sId: conversation.sId,
+        title: conversation.title,
+        created: conversation.createdAt.getTime(),
+        triggerId: trigger.sId,
+        firedFor: firing.dueAt.getTime(),
+      });
+    }
+    return listed;
+  }
+
+  /** An archived agent's triggers never fire again. */
+  @OnEventInTransaction(AgentArchived)
+  async disableOfArchived({ workspaceId, agentSId }: AgentArchived): Promise<void> {
+    await this.triggers.disableForAgent(workspaceId, agentSId);
   }
 
   /** Triggers as the API shows them to `caller`. */

@@ -8,9 +8,13 @@ import {
   AgentTriggersParams,
   CreateTriggersDto,
   DeleteTriggersDto,
+  TriggerParams,
   UpdateTriggersDto,
 } from 'src/modules/triggers/http/dto/triggers.dto';
-import { TriggersResponse } from 'src/modules/triggers/http/schemas/trigger.schema';
+import {
+  TriggerConversationsResponse,
+  TriggersResponse,
+} from 'src/modules/triggers/http/schemas/trigger.schema';
 
 @ApiTags('triggers')
 @Controller('api/w/:wId/assistant/agent_configurations/:aId/triggers')
@@ -102,5 +106,21 @@ export class TriggersController {
     @Body() body: DeleteTriggersDto,
   ): Promise<void> {
     await this.triggers.remove(caller, params.aId, body.triggerIds);
+  }
+
+  @Get(':tId/conversations')
+  @Auth({ scopes: ['read:agent', 'read:conversation'] })
+  @ApiOperation({
+    summary: 'List the conversations a trigger opened, newest first (its last 100 firings).',
+    description:
+      'Any member who can read the agent, with `read:agent` and `read:conversation`; only the conversations the caller can read are listed.',
+  })
+  @ApiOkResponse({ type: TriggerConversationsResponse })
+  @ApiErrors(404)
+  async conversations(
+    @CurrentCaller() caller: Caller,
+    @Param() params: TriggerParams,
+  ): Promise<TriggerConversationsResponse> {
+    return { conversations: await this.triggers.conversationsOf(caller, params.aId, params.tId) };
   }
 }

@@ -160,7 +160,7 @@ export class TypeormTriggerRepository extends TriggerRepository {
     return rows[0]?.due ?? null;
   }
 
-  async recordFiring(firing: NewFiring): Promise<boolean> {
+  async recordFiring(firing: NewFiring): Promise<number | null> {
     // ON CONFLICT rather than catching the violation: the firing's transaction stays usable.
     const rows = await this.db.manager().query<{ id: number }[]>(
       `INSERT INTO trigger_firings (workspace_id, trigger_id, due_at, status, conversation_id, error)
@@ -175,7 +175,15 @@ export class TypeormTriggerRepository extends TriggerRepository {
         firing.error,
       ],
     );
-    return rows.length === 1;
+    return rows[0]?.id ?? null;
+  }
+
+  async completeFiring(
+    workspaceId: number,
+    firingId: number,
+    outcome: Pick<TriggerFiring, 'status' | 'conversationId' | 'error'>,
+  ): Promise<void> {
+    await this.firings.update({ workspaceId, id: firingId }, outcome);
   }
 
   async listFirings(workspaceId: number, triggerId: number, limit: number): Promise<TriggerFiring[]> {

@@ -37,8 +37,13 @@ export abstract class TriggerRepository {
   /** This schedule, locked, when still enabled and due at `now`. */
   abstract claimIfDue(workspaceId: number, id: number, now: Date): Promise<Trigger | null>;
   abstract nextDueAt(): Promise<Date | null>;
-  /** Records a firing; false when this trigger already has one at that due time. */
-  abstract recordFiring(firing: NewFiring): Promise<boolean>;
+  /** Records a firing; null when this trigger already has one at that due time. */
+  abstract recordFiring(firing: NewFiring): Promise<number | null>;
+  abstract completeFiring(
+    workspaceId: number,
+    firingId: number,
+    outcome: Pick<TriggerFiring, 'status' | 'conversationId' | 'error'>,
+  ): Promise<void>;
   /** A trigger's firings, newest first. */
   abstract listFirings(workspaceId: number, triggerId: number, limit: number): Promise<TriggerFiring[]>;
 }

@@ -36,3 +36,13 @@ export interface TriggerView {
   executionPerDayLimitOverride: number | null;
   nextFireAt: number | null;
 }
+
+/** A conversation a trigger opened. */
+export interface TriggerConversationView {
+  sId: string;
+  title: string | null;
+  created: number;
+  triggerId: string;
+  /** The due time (schedules) or the delivery (webhooks) it was opened for, ms since the epoch */
+  firedFor: number;
+}

@@ -42,3 +42,17 @@ export class Trigger implements views.TriggerView {
 export class TriggersResponse {
   triggers!: Trigger[];
 }
+
+export class TriggerConversation implements views.TriggerConversationView {
+  /** sId of the conversation */
+  sId!: string;
+  title!: string | null;
+  created!: number;
+  triggerId!: string;
+  /** The due time (schedules) or the delivery time (webhooks) it was opened for, ms since the epoch */
+  firedFor!: number;
+}
+
+export class TriggerConversationsResponse {
+  conversations!: TriggerConversation[];
+}
