@@ -8,6 +8,7 @@ import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config'
 import { FilesConfig } from 'src/modules/files/files.config';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
+import { UsageConfig } from 'src/modules/usage/usage.config';
 
 /** Every configuration the service reads, in the order docs/configuration.md lists them. */
 export const CONFIGURATIONS: readonly ConfigToken[] = [
@@ -17,6 +18,7 @@ export const CONFIGURATIONS: readonly ConfigToken[] = [
   AgentsConfig,
   ConversationsConfig,
   RuntimeConfig,
+  UsageConfig,
   FilesConfig,
   DataSourcesConfig,
   TriggersConfig,

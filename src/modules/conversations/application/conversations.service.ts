@@ -43,6 +43,16 @@ export interface Page<T> {
 
 export const PAGE_MAX = 100;
 
+/** A new conversation: where it is, and what it starts with. */
+export interface NewConversationInput {
+  title?: string;
+  spaceId?: string;
+  message?: MessageInput;
+  contentFragments?: FragmentInput[];
+  /** Set by the trigger that opens it, never by a request. */
+  triggerId?: string;
+}
+
 /** Conversations: created, read under the access rule, listed and updated. */
 @Injectable()
 export class ConversationsService {
@@ -62,14 +72,7 @@ export class ConversationsService {
    */
   async create(
     caller: Caller,
-    input: {
-      title?: string;
-      spaceId?: string;
-      message?: MessageInput;
-      contentFragments?: FragmentInput[];
-      /** Set by the trigger that opens it, never by a request. */
-      triggerId?: string;
-    },
+    input: NewConversationInput,
   ): Promise<{
     conversation: Conversation;
     message: UserMessageView | null;
