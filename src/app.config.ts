@@ -6,6 +6,7 @@ import { AgentsConfig } from 'src/modules/agents/agents.config';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
 import { FilesConfig } from 'src/modules/files/files.config';
+import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 import { UsageConfig } from 'src/modules/usage/usage.config';
 
@@ -20,4 +21,5 @@ export const CONFIGURATIONS: readonly ConfigToken[] = [
   UsageConfig,
   FilesConfig,
   DataSourcesConfig,
+  TriggersConfig,
 ];

@@ -7,6 +7,7 @@ import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/files.entities';
 import { RUNTIME_ENTITIES } from 'src/modules/runtime/infrastructure/runtime.entities';
 import { USAGE_ENTITIES } from 'src/modules/usage/infrastructure/usage.entities';
+import { TRIGGERS_ENTITIES } from 'src/modules/triggers/infrastructure/triggers.entities';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
@@ -25,6 +26,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   WakeUpEntity,
   RateLimitCounterEntity,
   ...FEEDBACK_ENTITIES,
+  ...TRIGGERS_ENTITIES,
 ];
 
 /**

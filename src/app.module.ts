@@ -17,6 +17,7 @@ import { FeedbackModule } from 'src/modules/feedback/feedback.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
+import { TriggersModule } from 'src/modules/triggers/triggers.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { UsageModule } from 'src/modules/usage/usage.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
@@ -56,6 +57,7 @@ export class AppModule {
         FilesModule,
         FeedbackModule,
         UsageModule,
+        TriggersModule,
         CrossContextPortsModule.bind(crossContextPorts),
       ],
     };

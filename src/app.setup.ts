@@ -70,6 +70,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       "Conversations, their messages, the agents' answers and tool calls, and their event streams.",
     )
     .addTag('wake-ups', 'Scheduled re-invocations of an agent inside a conversation (one-shot or cron).')
+    .addTag(
+      'triggers',
+      'Agents that start conversations by themselves, on a schedule or on a signed webhook delivery.',
+    )
     .addTag('feedback', 'Thumbs up or down, with a comment, on agent messages.')
     .addTag('files', 'File records, their signed upload URL, and their content.')
     .addTag('data sources', 'Data sources of spaces and their views.')
