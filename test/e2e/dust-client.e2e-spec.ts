@@ -184,7 +184,7 @@ describe("Dust's client", () => {
     ok(await dust.getConversations());
   });
 
-  it('retries an answer through the client transport (1.0.50 has no retryMessage), then streams the new version', async () => {
+  it('retries an answer through the client transport, then streams the new version by its ids', async () => {
     const created = await createdBySdk('Retry me', [assistant]);
     const first = await eventsOfAnswer(created.conversation, created.message.sId);
     expect(first[first.length - 1].type).toBe('agent_message_success');
@@ -212,10 +212,8 @@ describe("Dust's client", () => {
     expect(slot).toBeDefined();
     const streamed = ok(
       await dust.streamAgentMessageEvents({
-        conversation,
-        agentMessage: slot![slot!.length - 1] as Parameters<
-          DustAPI['streamAgentMessageEvents']
-        >[0]['agentMessage'],
+        conversationId,
+        agentMessageId: slot![slot!.length - 1].sId,
         options: { maxReconnectAttempts: 3, reconnectDelay: 100, autoReconnect: true },
       }),
     );
@@ -306,8 +304,7 @@ describe("Dust's client", () => {
     for await (const event of streamed.eventStream) {
       seen.push(event.type);
       if (event.type === 'tool_approve_execution') {
-        // This service names actions by sId where Dust's client types a number (its row id).
-        const actionId = (event as unknown as { actionId: string }).actionId as unknown as number;
+        const actionId = event.actionId;
         const validated = ok(
           await dust.validateAction({
             conversationId: created.conversation.sId,
