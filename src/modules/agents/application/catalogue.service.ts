@@ -277,25 +277,53 @@ export class CatalogueService {
         const reason = `The tool server "${name}" is no longer shared to a space you can access.`;
         return { kind: 'unavailable', name, reason };
       }
-      const { server } = found;
-      if (server.lastSyncedAt === null) {
-        const reason = `The tool server "${name}" has not been synchronised yet; an admin can sync it.`;
-        return { kind: 'unavailable', name, reason };
-      }
-      if (server.lastSyncError !== null) {
-        const reason = `The tool server "${name}" failed its last synchronisation: ${server.lastSyncError}`;
-        return { kind: 'unavailable', name, reason };
-      }
-      return {
-        kind: 'remote',
-        name,
-        mcpServerSId: server.sId,
-        target: { url: server.url, sharedSecret: server.sharedSecret },
-        tools: server.tools,
-        requireApproval: view.requireApproval,
-      };
+      return usableServer(name, found.server, view);
     });
   }
+
+  /**
+   * The servers of tool server views a message selected (Dust's `selectedMCPServerViewIds`), as a
+   * run of `caller` may use them now: a view outside the spaces the caller can access offers nothing.
+   */
+  async selectedToolset(caller: Caller, viewSIds: string[]): Promise<RunToolServer[]> {
+    if (viewSIds.length === 0) return [];
+    const [views, servers, spaces] = await Promise.all([
+      this.catalogue.listViews(caller.workspaceId),
+      this.catalogue.listRemoteServers(caller.workspaceId),
+      this.spaces.listAccessible(caller),
+    ]);
+    const accessible = new Set(spaces.map((space) => space.id));
+    const serversById = new Map(servers.map((server) => [server.id, server]));
+    return [...new Set(viewSIds)].map((sId): RunToolServer => {
+      const view = views.find((candidate) => candidate.sId === sId && accessible.has(candidate.spaceId));
+      const server = view && serversById.get(view.mcpServerId);
+      if (!view || !server) {
+        const reason = `The tool server view "${sId}" is not in a space you can access.`;
+        return { kind: 'unavailable', name: sId, reason };
+      }
+      return usableServer(server.name, server, view);
+    });
+  }
+}
+
+/** A server through one of its views, or why a run cannot use it (never synchronised, or failed to). */
+function usableServer(name: string, server: RemoteMcpServer, view: McpServerView): RunToolServer {
+  if (server.lastSyncedAt === null) {
+    const reason = `The tool server "${name}" has not been synchronised yet; an admin can sync it.`;
+    return { kind: 'unavailable', name, reason };
+  }
+  if (server.lastSyncError !== null) {
+    const reason = `The tool server "${name}" failed its last synchronisation: ${server.lastSyncError}`;
+    return { kind: 'unavailable', name, reason };
+  }
+  return {
+    kind: 'remote',
+    name,
+    mcpServerSId: server.sId,
+    target: { url: server.url, sharedSecret: server.sharedSecret },
+    tools: server.tools,
+    requireApproval: view.requireApproval,
+  };
 }
 
 const serverNotFound = (sId: string) => new DomainError('not_found', `Tool server ${sId} not found.`);

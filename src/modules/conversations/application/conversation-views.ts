@@ -40,6 +40,7 @@ export function renderConversation(details: ConversationDetails): ConversationVi
     actionRequired: participation?.actionRequired ?? false,
     hasError: conversation.hasError,
     title: conversation.title,
+    url: details.url,
     spaceId: details.spaceSId,
     triggerId: conversation.triggerId,
     metadata: conversation.metadata,

@@ -47,8 +47,12 @@ export const PAGE_MAX = 100;
 export interface NewConversationInput {
   title?: string;
   spaceId?: string;
+  /** How deep in a chain of agents asking agents it starts (0 by default). */
+  depth?: number;
   message?: MessageInput;
   contentFragments?: FragmentInput[];
+  /** The public family answers once the first message's agents have answered. */
+  blocking?: boolean;
 }
 
 /** Conversations: created, read under the access rule, listed and updated. */
@@ -84,7 +88,7 @@ export class ConversationsService {
         sId: generateSId(),
         workspaceId: caller.workspaceId,
         title: input.title?.trim() || null,
-        depth: 0,
+        depth: input.depth ?? 0,
         spaceId: space?.id ?? null,
         requestedSpaceIds: [],
         forkedFrom: null,

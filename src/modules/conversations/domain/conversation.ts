@@ -47,6 +47,8 @@ export interface Participation {
 }
 
 export const TITLE_MAX = 200;
+/** How deep in a chain of agents asking agents a conversation may start. */
+export const CONVERSATION_DEPTH_MAX = 16;
 const DERIVED_TITLE_MAX = 80;
 
 /** A title from the first message: its first line, cut on a word boundary. */

@@ -15,7 +15,7 @@ import {
 } from 'src/modules/runtime/application/ports/model-provider';
 import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { LendableSlot } from 'src/modules/runtime/application/run-slots';
-import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
+import { RunToolset, RunToolsService, askedBy } from 'src/modules/runtime/application/run-tools.service';
 import { RunBudgetExceeded, RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import {
@@ -115,21 +115,32 @@ export class AgentRunsService {
     try {
       const dataSpaces = new RunDataSpaces();
       const asker = { budget, slot: new LendableSlot(), dataSpaces };
-      toolset = await this.tools.open(
-        run,
-        {
-          conversationSId: run.conversation.sId,
-          depth: 0,
-          dataSpaces,
-          askAgent: (agentSId, query, askSignal) =>
-            this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal, asker),
-        },
-        budget,
-      );
       const [history, record] = await Promise.all([
         this.agentMessages.history(run),
         this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
       ]);
+      // The conversation may start deep in a chain of agents asking agents (Dust's `depth`).
+      const depth = run.conversation.depth;
+      toolset = await this.tools.open(
+        run,
+        {
+          conversationSId: run.conversation.sId,
+          depth,
+          dataSpaces,
+          askAgent: (agentSId, query, askSignal) =>
+            this.subAgents.ask(
+              run.caller,
+              run.conversation.sId,
+              agentSId,
+              query,
+              depth + 1,
+              askSignal,
+              asker,
+            ),
+        },
+        budget,
+        askedBy(history, run.message.parentMessageId, run.caller.userId),
+      );
       const provider = this.models.get(run.agent.model.providerId);
       const acceptsImages = provider.acceptsImages(run.agent.model.modelId);
       const messages = await this.modelHistory.messages(run.caller.workspaceId, history, acceptsImages);

@@ -60,6 +60,8 @@ export interface ConversationView {
   actionRequired: boolean;
   hasError: boolean;
   title: string | null;
+  /** The conversation's address on this service. */
+  url: string;
   spaceId: string | null;
   triggerId: string | null;
   metadata: Record<string, unknown>;
