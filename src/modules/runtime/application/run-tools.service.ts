@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpConnector, McpSession, McpToolDescriptor, McpToolOutput } from 'src/platform/mcp/mcp-session';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { CatalogueService, RunToolServer } from 'src/modules/agents/application/catalogue.service';
+import { RunToolServer, RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
 import type { ConversationMessage } from 'src/modules/conversations/application/agent-messages.service';
 import type { Run } from 'src/modules/runtime/application/run';
@@ -120,7 +120,7 @@ function needsApproval(requireApproval: 'never' | 'always' | string[], toolName:
 @Injectable()
 export class RunToolsService {
   constructor(
-    private readonly catalogue: CatalogueService,
+    private readonly toolsets: RunToolsetsService,
     private readonly internalServers: InternalServersService,
     private readonly internal: InternalToolServers,
     private readonly connector: McpConnector,
@@ -134,8 +134,8 @@ export class RunToolsService {
     asked: AskedTools = NOTHING_ASKED,
   ): Promise<RunToolset> {
     const [own, selected] = await Promise.all([
-      this.catalogue.runToolset(run.caller, run.agent.actions),
-      this.catalogue.selectedToolset(run.caller, asked.viewSIds),
+      this.toolsets.resolve(run.caller, run.agent.actions),
+      this.toolsets.selected(run.caller, asked.viewSIds),
     ]);
     // A selected view of a server the agent has already adds nothing.
     const ownSIds = new Set(own.flatMap((server) => (server.kind === 'remote' ? [server.mcpServerSId] : [])));
