@@ -47,7 +47,7 @@ export const PAGE_MAX = 100;
 export interface NewConversationInput {
   title?: string;
   spaceId?: string;
-  /** How deep in a chain of agents asking agents it starts (0 by default). */
+  /** Its `depth` as the client gave it (0 by default). */
   depth?: number;
   message?: MessageInput;
   contentFragments?: FragmentInput[];

@@ -47,7 +47,7 @@ export interface Participation {
 }
 
 export const TITLE_MAX = 200;
-/** How deep in a chain of agents asking agents a conversation may start. */
+/** The deepest `depth` a client may give a new conversation. */
 export const CONVERSATION_DEPTH_MAX = 16;
 const DERIVED_TITLE_MAX = 80;
 

@@ -119,24 +119,14 @@ export class AgentRunsService {
         this.agentMessages.history(run),
         this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
       ]);
-      // The conversation may start deep in a chain of agents asking agents (Dust's `depth`).
-      const depth = run.conversation.depth;
       toolset = await this.tools.open(
         run,
         {
           conversationSId: run.conversation.sId,
-          depth,
+          depth: 0,
           dataSpaces,
           askAgent: (agentSId, query, askSignal) =>
-            this.subAgents.ask(
-              run.caller,
-              run.conversation.sId,
-              agentSId,
-              query,
-              depth + 1,
-              askSignal,
-              asker,
-            ),
+            this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal, asker),
         },
         budget,
         askedBy(history, run.message.parentMessageId, run.caller.userId),

@@ -48,8 +48,8 @@ export class CreateConversationDto {
   contentFragment?: ContentFragmentDto;
 
   /**
-   * How deep in a chain of agents asking agents the conversation starts: its runs' `run_agent`
-   * calls count from it, so they may nest `RUN_AGENT_MAX_DEPTH` minus this.
+   * The conversation's `depth`, as Dust's clients give it (a conversation an agent started is
+   * deeper than its origin): kept and shown. A fork is one deeper than its parent.
    */
   @IsOptional()
   @IsInt()
