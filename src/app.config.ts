@@ -7,6 +7,7 @@ import { ConversationsConfig } from 'src/modules/conversations/conversations.con
 import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
 import { FilesConfig } from 'src/modules/files/files.config';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
+import { UsageConfig } from 'src/modules/usage/usage.config';
 
 /** Every configuration the service reads, in the order docs/configuration.md lists them. */
 export const CONFIGURATIONS: readonly ConfigToken[] = [
@@ -16,6 +17,7 @@ export const CONFIGURATIONS: readonly ConfigToken[] = [
   AgentsConfig,
   ConversationsConfig,
   RuntimeConfig,
+  UsageConfig,
   FilesConfig,
   DataSourcesConfig,
 ];

@@ -80,6 +80,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('spaces', 'The global space and restricted spaces: who can access which data and tools.')
     .addTag('members', 'Who the key belongs to, and the members of the workspace with their roles.')
     .addTag('api keys', 'The API keys of the workspace (admins): create, list, revoke.')
+    .addTag(
+      'usage',
+      'What agent runs cost (tokens, duration) by day, agent, user and model, and the monthly token budget (admins).',
+    )
     .addTag('health', 'Liveness and readiness, without a key.')
     .build();
   return SwaggerModule.createDocument(app, config, { operationIdFactory: familyOperationId });
