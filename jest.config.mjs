@@ -9,6 +9,12 @@
 /** A test that hangs fails after this instead of holding the run until CI's limit. */
 const testTimeout = Number(process.env.TEST_TIMEOUT_MS ?? 300_000);
 
+/**
+ * `npm run compat:dust-latest` runs the specs against another copy of Dust's client: its folder.
+ * @type {Record<string, string>}
+ */
+const dustClient = process.env.DUST_CLIENT_DIR ? { '^@dust-tt/client$': process.env.DUST_CLIENT_DIR } : {};
+
 /** @type {import('jest').Config} */
 const shared = {
   rootDir: import.meta.dirname,
@@ -33,6 +39,7 @@ export default {
       displayName: 'e2e',
       roots: ['<rootDir>/dist-test/test'],
       testMatch: ['**/*.e2e-spec.js'],
+      moduleNameMapper: dustClient,
       globalSetup: '<rootDir>/dist-test/test/support/global-setup.js',
       globalTeardown: '<rootDir>/dist-test/test/support/global-teardown.js',
     },

@@ -21,6 +21,7 @@ import { NamesWithoutHiddenCharacters1795652181765 } from './1795652181765-Names
 import { RuntimeOwnsRuns1795656856277 } from './1795656856277-RuntimeOwnsRuns';
 import { RunUsage1795668001061 } from './1795668001061-RunUsage';
 import { WorkspaceTokenBudgets1795668508912 } from './1795668508912-WorkspaceTokenBudgets';
+import { DustClientShapes1795670068940 } from './1795670068940-DustClientShapes';
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 
 /** Every migration, oldest first; written by `migration generate`. */
@@ -47,5 +48,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RuntimeOwnsRuns1795656856277,
   RunUsage1795668001061,
   WorkspaceTokenBudgets1795668508912,
+  DustClientShapes1795670068940,
   Triggers1795700000000,
 ];

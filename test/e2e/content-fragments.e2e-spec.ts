@@ -121,6 +121,12 @@ describe('content fragments', () => {
       sourceUrl: null,
       context: { username: null, fullName: null, email: null, profilePictureUrl: null },
       contentNodeData: null,
+      contentFragmentType: 'file',
+      expiredReason: null,
+      snippet: null,
+      generatedTables: [],
+      sourceProvider: null,
+      sourceIcon: null,
     });
     const inline = await api(t, a.admin)
       .post(fragmentsPath(a.admin, cId))

@@ -9,6 +9,10 @@ import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
+type ModelSelection = NonNullable<
+  NonNullable<Parameters<DustAPI['createConversation']>[0]['message']>['modelSelection']
+>;
+
 type Result<T> = { isOk(): boolean; isErr(): boolean; value?: T; error?: unknown };
 
 /**
@@ -92,6 +96,8 @@ describe("Dust's client", () => {
   });
 
   let toolAgentSId: string | undefined;
+  /** The test MCP server's view in the global space, and that space. */
+  let crm: { viewSId: string; serverSId: string; spaceSId: string } | undefined;
   /** An agent whose toolset is the test MCP server, `delete_record` waiting for approval. */
   async function toolAgent(): Promise<string> {
     if (toolAgentSId) return toolAgentSId;
@@ -100,10 +106,11 @@ describe("Dust's client", () => {
       .post(paths.toolServers(wId))
       .send({ name: 'crm', url: mcp.url, description: 'Test tools' })
       .expect(200);
-    await api(t, a.admin)
+    const view = await api(t, a.admin)
       .post(paths.toolServerViews(wId, space))
       .send({ mcpServerId: server.body.mcpServer.sId, requireApproval: ['delete_record'] })
       .expect(200);
+    crm = { viewSId: view.body.mcpServerView.sId, serverSId: server.body.mcpServer.sId, spaceSId: space };
     const agent = await world.agent(a.admin, {
       instructions: 'Use your tools.',
       model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
@@ -184,7 +191,7 @@ describe("Dust's client", () => {
     ok(await dust.getConversations());
   });
 
-  it('retries an answer through the client transport (1.0.50 has no retryMessage), then streams the new version', async () => {
+  it('retries an answer through the client transport, then streams the new version by its ids', async () => {
     const created = await createdBySdk('Retry me', [assistant]);
     const first = await eventsOfAnswer(created.conversation, created.message.sId);
     expect(first[first.length - 1].type).toBe('agent_message_success');
@@ -212,10 +219,8 @@ describe("Dust's client", () => {
     expect(slot).toBeDefined();
     const streamed = ok(
       await dust.streamAgentMessageEvents({
-        conversation,
-        agentMessage: slot![slot!.length - 1] as Parameters<
-          DustAPI['streamAgentMessageEvents']
-        >[0]['agentMessage'],
+        conversationId,
+        agentMessageId: slot![slot!.length - 1].sId,
         options: { maxReconnectAttempts: 3, reconnectDelay: 100, autoReconnect: true },
       }),
     );
@@ -306,8 +311,7 @@ describe("Dust's client", () => {
     for await (const event of streamed.eventStream) {
       seen.push(event.type);
       if (event.type === 'tool_approve_execution') {
-        // This service names actions by sId where Dust's client types a number (its row id).
-        const actionId = (event as unknown as { actionId: string }).actionId as unknown as number;
+        const actionId = event.actionId;
         const validated = ok(
           await dust.validateAction({
             conversationId: created.conversation.sId,
@@ -324,5 +328,304 @@ describe("Dust's client", () => {
     expect(mcp.calls.filter((call) => call.name === 'delete_record')).toEqual([
       expect.objectContaining({ args: { id: 'rec_42' } }),
     ]);
+  });
+
+  it('marks a conversation read, as markAsRead expects ({success})', async () => {
+    const created = await createdBySdk('Read me later', []);
+    expect(ok(await dust.markAsRead({ conversationId: created.conversation.sId }))).toBe(true);
+    const conversation = ok(await dust.getConversation({ conversationId: created.conversation.sId }));
+    expect(conversation.unread).toBe(false);
+    expect(conversation.url).toBe(
+      `${dust.apiUrl()}/api/w/${wId}/assistant/conversations/${conversation.sId}`,
+    );
+  });
+
+  it("lists a space's tool server views with the fields 1.2.8 reads", async () => {
+    await toolAgent();
+    const views = ok(await dust.getMCPServerViews(crm!.spaceSId));
+    const view = views.find((candidate) => candidate.sId === crm!.viewSId);
+    expect(view).toMatchObject({
+      id: expect.any(Number),
+      updatedAt: expect.any(Number),
+      serverType: 'remote',
+      server: { sId: crm!.serverSId, name: 'crm', allowMultipleInstances: true },
+    });
+  });
+
+  it('describes a tool call with the fields of 1.2.8 actions, and lists a waiting call with its status', async () => {
+    const agent = await toolAgent();
+    const created = await createdBySdk('/tool crm__delete_record {"id": "rec_43"}', [agent]);
+    const conversationId = created.conversation.sId;
+    const answer = agentMessageOf(created);
+    let blocked: Awaited<ReturnType<DustAPI['getBlockedActions']>> | undefined;
+    await until(
+      async () => (blocked = await dust.getBlockedActions({ conversationId })),
+      (result) => result.isOk() && result.value.blockedActions.length > 0,
+    );
+    const [waiting] = ok(blocked!).blockedActions;
+    expect(waiting).toMatchObject({
+      status: 'blocked_validation_required',
+      conversationId,
+      messageId: answer,
+      metadata: { toolName: 'delete_record', mcpServerName: 'crm' },
+    });
+    ok(
+      await dust.validateAction({
+        conversationId,
+        messageId: answer,
+        actionId: waiting.actionId,
+        approved: 'approved',
+      }),
+    );
+    await untilStatus(conversationId, answer, (status) => status === 'succeeded');
+    const conversation = ok(await dust.getConversation({ conversationId }));
+    const message = conversation.content.flat().find((slot) => slot.sId === answer);
+    const [action] = message?.type === 'agent_message' ? message.actions : [];
+    expect(action).toMatchObject({
+      sId: waiting.actionId,
+      functionCallName: 'crm__delete_record',
+      functionCallId: expect.stringMatching(/\S/),
+      mcpServerId: crm!.serverSId,
+      internalMCPServerName: null,
+      status: 'succeeded',
+      citationsAllocated: 0,
+      generatedFiles: [],
+      displayLabels: null,
+    });
+    expect(action.updatedAt).toBeGreaterThanOrEqual(action.createdAt);
+    expect(action.executionDurationMs).toEqual(expect.any(Number));
+  });
+
+  it('takes the context fields 1.2.8 sends on a post, keeps them on the message, and ends the stream with runIds', async () => {
+    const created = await createdBySdk('First', []);
+    const conversationId = created.conversation.sId;
+    const origin = created.message.sId;
+    const message = ok(
+      await dust.postUserMessage({
+        conversationId,
+        message: {
+          content: 'Summarise, please',
+          mentions: [{ configurationId: assistant }],
+          context: {
+            ...context,
+            origin: 'api',
+            clientSideMCPServerIds: ['local_files'],
+            selectedMCPServerViewIds: [],
+            lastTriggerRunAt: 1_767_225_600_000,
+          },
+          agenticMessageData: { type: 'run_agent', originMessageId: origin },
+          blocking: false,
+          skipToolsValidation: false,
+        },
+      }),
+    );
+    expect(message.context).toMatchObject({
+      clientSideMCPServerIds: ['local_files'],
+      lastTriggerRunAt: 1_767_225_600_000,
+    });
+    expect(message.agenticMessageData).toEqual({ type: 'run_agent', originMessageId: origin });
+    const conversation = ok(await dust.getConversation({ conversationId }));
+    const events = await eventsOfAnswer(conversation, message.sId);
+    const last = events[events.length - 1] as { type: string; runIds?: unknown };
+    expect(last).toMatchObject({ type: 'agent_message_success', runIds: [expect.stringMatching(/^\d+$/)] });
+  });
+
+  it("adds a selected view's tools to the message's run (selectedMCPServerViewIds)", async () => {
+    await toolAgent();
+    const created = await createdBySdk('Start', []);
+    const before = mcp.calls.filter((call) => call.name === 'echo').length;
+    const message = ok(
+      await dust.postUserMessage({
+        conversationId: created.conversation.sId,
+        message: {
+          content: '/tool crm__echo {"text": "from a selected view"}',
+          mentions: [{ configurationId: assistant }],
+          context: { ...context, origin: 'api', selectedMCPServerViewIds: [crm!.viewSId] },
+        },
+      }),
+    );
+    const conversation = ok(await dust.getConversation({ conversationId: created.conversation.sId }));
+    const events = await eventsOfAnswer(conversation, message.sId);
+    expect(events.map((event) => event.type)).toContain('agent_action_success');
+    expect(mcp.calls.filter((call) => call.name === 'echo').slice(before)).toEqual([
+      expect.objectContaining({ args: { text: 'from a selected view' } }),
+    ]);
+  });
+
+  it('runs a tool that needs approval at once when the poster skips validation (skipToolsValidation)', async () => {
+    const agent = await toolAgent();
+    const created = ok(
+      await dust.createConversation({
+        title: null,
+        visibility: 'unlisted',
+        message: {
+          content: '/tool crm__delete_record {"id": "rec_skip"}',
+          mentions: [{ configurationId: agent }],
+          context,
+        },
+        contentFragment: undefined,
+        contentFragments: undefined,
+        blocking: true,
+        skipToolsValidation: true,
+      }),
+    );
+    // blocking: the answer is already there, its tool run without any approval.
+    const answer = created.conversation.content
+      .map((versions) => versions[versions.length - 1])
+      .find((slot) => slot.type === 'agent_message');
+    expect(answer).toMatchObject({ status: 'succeeded' });
+    expect(answer?.type === 'agent_message' && answer.actions.map((action) => action.status)).toEqual([
+      'succeeded',
+    ]);
+    expect(mcp.calls.filter((call) => call.name === 'delete_record')).toContainEqual(
+      expect.objectContaining({ args: { id: 'rec_skip' } }),
+    );
+  });
+
+  it("takes a model selection naming the agent's own model, and refuses another with a clear 400", async () => {
+    const agent = await toolAgent();
+    const message = (modelId: string) => ({
+      content: 'Which model?',
+      mentions: [{ configurationId: agent }],
+      context,
+      // The client's types list Dust's providers; its schema takes any id, as this service's `local`.
+      modelSelection: { providerId: 'local', modelId } as unknown as ModelSelection,
+    });
+    const base = {
+      title: 'Models',
+      visibility: 'unlisted' as const,
+      contentFragment: undefined,
+      contentFragments: undefined,
+    };
+    ok(await dust.createConversation({ ...base, message: message('local-1') }));
+    const refused = await dust.createConversation({ ...base, message: message('gpt-5') });
+    expect(refused.isErr() && refused.error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining('modelSelection'),
+    });
+  });
+
+  it("keeps a fragment's url as its source link and its context as its author (singular contentFragment)", async () => {
+    const created = ok(
+      await dust.createConversation({
+        title: 'Sources',
+        visibility: 'unlisted',
+        depth: 1,
+        message: undefined,
+        contentFragment: {
+          title: 'Plan',
+          content: 'Ship on Friday.',
+          contentType: 'text/plain',
+          url: 'https://docs.example.com/plan',
+          context: { username: 'ada', fullName: 'Ada Lovelace' },
+        },
+        contentFragments: [{ title: 'Notes', content: 'And test.', contentType: 'text/plain' }],
+      }),
+    );
+    const slots = created.conversation.content.map((versions) => versions[versions.length - 1]);
+    expect(slots).toEqual([
+      expect.objectContaining({
+        type: 'content_fragment',
+        title: 'Plan',
+        contentFragmentType: 'file',
+        sourceUrl: 'https://docs.example.com/plan',
+        context: expect.objectContaining({ username: 'ada', fullName: 'Ada Lovelace' }),
+      }),
+      expect.objectContaining({ type: 'content_fragment', title: 'Notes', sourceUrl: null }),
+    ]);
+    const raw = await dust.request({
+      method: 'GET',
+      path: `assistant/conversations/${created.conversation.sId}`,
+    });
+    expect(JSON.parse(raw.isOk() ? (raw.value.response.body as string) : '{}').conversation.depth).toBe(1);
+  });
+
+  it('still refuses a key the client does not send', async () => {
+    const res = await dust.request({
+      method: 'POST',
+      path: 'assistant/conversations',
+      body: { title: 'x', visibility: 'unlisted', blocking: false, notAField: true },
+    });
+    expect(res.isOk() && res.value.response.status).toBe(400);
+  });
+
+  describe('the high-level API', () => {
+    function client(options: { autoApproveTools?: boolean } = {}) {
+      return new DustAPI({
+        baseUrl: dust.apiUrl(),
+        apiKey: a.admin.secret,
+        workspaceId: wId,
+        logger,
+        ...options,
+      });
+    }
+
+    it('creates, reads and lists conversations', async () => {
+      const high = client();
+      const created = await high.conversations.create({ title: 'High level' });
+      expect(await high.conversations.get(created.id)).toMatchObject({ id: created.id, title: 'High level' });
+      expect((await high.conversations.list()).map((conversation) => conversation.id)).toContain(created.id);
+    });
+
+    it('sends a message and gets the answer', async () => {
+      const response = await client().agents.sendMessage({
+        agentId: assistant,
+        message: 'What is the plan?',
+        context: { username: 'ada', timezone: 'UTC' },
+      });
+      expect(response.text).toBe(
+        localAnswer('You are a helpful assistant. Answer the latest message using the conversation so far.', [
+          { role: 'user', content: 'What is the plan?' },
+        ]),
+      );
+    });
+
+    it('uploads a file, and sends it with a message', async () => {
+      const high = client();
+      const file = await high.files.upload(new File(['Numbers: up.'], 'numbers.txt', { type: 'text/plain' }));
+      expect(file).toMatchObject({ name: 'numbers.txt', contentType: 'text/plain', size: 12 });
+      const response = await high.agents.sendMessage({
+        agentId: assistant,
+        message: 'Read the attachment',
+        attachments: [{ fileId: file.id }],
+        context: { username: 'ada', timezone: 'UTC' },
+      });
+      expect(response.conversationId).toEqual(expect.any(String));
+    });
+
+    it('streams a message whose tool waits for approval, approved by the handler', async () => {
+      const agent = await toolAgent();
+      const stream = client().agents.streamMessage({
+        agentId: agent,
+        message: '/tool crm__delete_record {"id": "rec_handler"}',
+        context: { username: 'ada', timezone: 'UTC' },
+      });
+      const asked: string[] = [];
+      stream.on('toolApprovalRequired', (approval) => {
+        asked.push(`${approval.serverName}/${approval.toolName}`);
+        return true;
+      });
+      const response = await stream.finalMessage();
+      expect(asked).toEqual(['crm/delete_record']);
+      expect(response.conversationId).toEqual(expect.any(String));
+      expect(mcp.calls.filter((call) => call.name === 'delete_record')).toContainEqual(
+        expect.objectContaining({ args: { id: 'rec_handler' } }),
+      );
+    });
+
+    it('sends a message whose tool waits for approval with autoApproveTools', async () => {
+      const agent = await toolAgent();
+      const errorsBefore = logger.errors.length;
+      const response = await client({ autoApproveTools: true }).agents.sendMessage({
+        agentId: agent,
+        message: '/tool crm__delete_record {"id": "rec_auto"}',
+        context: { username: 'ada', timezone: 'UTC' },
+      });
+      expect(response.agentMessageId).toEqual(expect.any(String));
+      expect(mcp.calls.filter((call) => call.name === 'delete_record')).toContainEqual(
+        expect.objectContaining({ args: { id: 'rec_auto' } }),
+      );
+      expect(logger.errors.slice(errorsBefore)).toEqual([]);
+    });
   });
 });

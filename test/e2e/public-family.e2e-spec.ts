@@ -107,9 +107,9 @@ describe('the public family', () => {
     expect(slots.filter((slot) => slot.parentMessageId === posted.body.message.sId)).toEqual([
       expect.objectContaining({ type: 'agent_message' }),
     ]);
-    // What Dust's client sends and this service does not do is refused, not ignored.
+    // Waiting for the answers is the public family's: the specification's refuses it, not ignores it.
     const blocking = await api(t, a.admin)
-      .post(v1(paths.conversations(wId)))
+      .post(paths.conversations(wId))
       .send({ title: 'Blocking', blocking: true });
     expectError(blocking, 400, 'invalid_request_error');
   });

@@ -129,6 +129,7 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
           ...action,
           id: this.actions.nextId(),
           createdAt: this.now(),
+          updatedAt: this.now(),
           executionDurationMs: null,
         }),
       ),
@@ -179,7 +180,7 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
     return (
       this.actions.update(
         (action) => action.workspaceId === workspaceId && action.id === id && action.status === from,
-        (action) => (action.status = to),
+        (action) => Object.assign(action, { status: to, updatedAt: this.now() }),
       ).length > 0
     );
   }
@@ -187,7 +188,7 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
   async markActionStarted(workspaceId: number, id: number): Promise<void> {
     this.actions.update(
       (action) => action.workspaceId === workspaceId && action.id === id && action.status === 'running',
-      (action) => (action.approvalDeadline = null),
+      (action) => Object.assign(action, { approvalDeadline: null, updatedAt: this.now() }),
     );
   }
 
@@ -200,7 +201,7 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
     return (
       this.actions.update(
         (action) => action.workspaceId === workspaceId && action.id === id && action.status === from,
-        (action) => Object.assign(action, { ...outcome, approvalDeadline: null }),
+        (action) => Object.assign(action, { ...outcome, approvalDeadline: null, updatedAt: this.now() }),
       ).length > 0
     );
   }

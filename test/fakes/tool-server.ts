@@ -32,6 +32,7 @@ export class FakeToolServer {
       const offered: OfferedTool[] = this.definitions.map((tool) => ({
         functionName: `vault__${tool.name}`,
         mcpServerName: 'vault',
+        server: { mcpServerId: 'mcp_vault', internalMcpServerName: null },
         tool: this.descriptor(tool),
         needsApproval: tool.needsApproval ?? false,
         session: async () => session,

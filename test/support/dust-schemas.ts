@@ -1,4 +1,6 @@
 import {
+  AgentMessageEventDataSchema,
+  BlockedActionsResponseSchema,
   CreateConversationResponseSchema,
   ConversationSchema,
   DataSourceViewResponseSchema,
@@ -9,8 +11,10 @@ import {
   GetConversationResponseSchema,
   GetConversationsResponseSchema,
   GetFeedbacksResponseSchema,
+  GetMCPServerViewsResponseSchema,
   GetOrPatchAgentConfigurationResponseSchema,
   GetSpacesResponseSchema,
+  PatchConversationResponseSchema,
   PostContentFragmentResponseSchema,
   PostMessageFeedbackResponseSchema,
   PostUserMessageResponseSchema,
@@ -121,7 +125,22 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
     ),
   UserMessageNewEvent: (body) => messageCheck('user_message_new.message', body.message),
   AgentMessageNewEvent: (body) => messageCheck('agent_message_new.message', body.message),
-  AgentMessageSuccessEvent: (body) => messageCheck('agent_message_success.message', body.message),
+  AgentMessageSuccessEvent: (body) => [
+    { label: 'AgentMessageEventDataSchema', schema: AgentMessageEventDataSchema, value: body },
+  ],
+  AgentErrorEvent: (body) => [
+    { label: 'AgentMessageEventDataSchema', schema: AgentMessageEventDataSchema, value: body },
+  ],
+  PublicUpdatedConversationResponse: (body) => [
+    { label: 'PatchConversationResponseSchema', schema: PatchConversationResponseSchema, value: body },
+    { label: 'GetConversationResponseSchema', schema: GetConversationResponseSchema, value: body },
+  ],
+  BlockedActionsResponse: (body) => [
+    { label: 'BlockedActionsResponseSchema', schema: BlockedActionsResponseSchema, value: body },
+  ],
+  ServerViewsResponse: (body) => [
+    { label: 'GetMCPServerViewsResponseSchema', schema: GetMCPServerViewsResponseSchema, value: body },
+  ],
   ToolParamsEvent: (body) => actionCheck('tool_params', body),
   ToolApproveExecutionEvent: (body) => actionCheck('tool_approve_execution', body),
   AgentActionSuccessEvent: (body) => actionCheck('agent_action_success', body),

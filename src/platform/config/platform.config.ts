@@ -29,7 +29,8 @@ const platformConfig = ConfigSchema.of({
   publicBaseUrl: url('PUBLIC_BASE_URL', {
     protocols: ['http:', 'https:'],
     shownDefault: '`http://localhost:$PORT`',
-    description: "The service's public address, used in absolute URLs it returns.",
+    description:
+      "The service's public address, used in absolute URLs it returns (upload URLs, a conversation's `url`).",
   }),
   logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, {
     default: 'info',

@@ -74,6 +74,13 @@ const ACTION_REF = { allOf: [{ $ref: '#/components/schemas/AgentActionSchema' }]
 class AgentErrorDetail {
   @ApiProperty({ example: 'tool_call_failed' }) code!: string;
   @ApiProperty() message!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "Dust's details of an error: none here, always null.",
+  })
+  metadata!: null;
 }
 
 class ToolParamsEvent implements ConversationEventOf<'tool_params'> {
@@ -129,6 +136,11 @@ class AgentMessageSuccessEvent implements ConversationEventOf<'agent_message_suc
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
   @ApiProperty({ allOf: [{ $ref: '#/components/schemas/AgentMessage' }] }) message!: unknown;
+  @ApiProperty({
+    type: [String],
+    description: 'The agent run that answered (its id), as Dust lists its runs.',
+  })
+  runIds!: string[];
 }
 
 class AgentErrorEvent implements ConversationEventOf<'agent_error'> {
@@ -137,6 +149,8 @@ class AgentErrorEvent implements ConversationEventOf<'agent_error'> {
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
   @ApiProperty({ type: AgentErrorDetail }) error!: AgentErrorDetail;
+  @ApiProperty({ type: [String], description: 'The agent run that failed (its id); empty when none ran.' })
+  runIds!: string[];
 }
 
 const EVENT_SCHEMAS = {

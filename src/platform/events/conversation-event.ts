@@ -87,10 +87,15 @@ export interface ConversationEventFields {
     configurationId: string;
     messageId: string;
     action: unknown;
-    error: { code: string; message: string };
+    error: { code: string; message: string; metadata: null };
   };
-  agent_message_success: { configurationId: string; messageId: string; message: unknown };
-  agent_error: { configurationId: string; messageId: string; error: { code: string; message: string } };
+  agent_message_success: { configurationId: string; messageId: string; message: unknown; runIds: string[] };
+  agent_error: {
+    configurationId: string;
+    messageId: string;
+    error: { code: string; message: string; metadata: null };
+    runIds: string[];
+  };
 }
 
 /** One event of type `T`, as written to the log and sent on the stream. */

@@ -33,16 +33,26 @@ export interface SseFraming {
 /** The specification's framing (endpoint 7): `data:` holds the event itself. */
 export const SPEC_FRAMING: SseFraming = { name: 'spec', frame: sseEvent };
 
+/** A second event a framing sends right after some events, under the same id. */
+export interface SseCompanion {
+  name: string;
+  of(data: unknown): unknown;
+}
+
 /**
  * Dust's framing, which its client parses: `data: {"eventId": "<id>", "data": <event>}`. The
  * `id:` line stays: Dust's parser ignores it, and browsers' EventSource resume with it. The stream
- * ends after an event whose `type` is one of `endTypes`.
+ * ends after an event whose `type` is one of `endTypes`. A `companion` that answers an event for
+ * one follows it in the same frame.
  */
-export function dustFraming(endTypes: readonly string[] = []): SseFraming {
+export function dustFraming(endTypes: readonly string[] = [], companion?: SseCompanion): SseFraming {
+  const block = (id: bigint, data: unknown) =>
+    `id: ${id}\ndata: {"eventId":"${id}","data":${JSON.stringify(data)}}\n\n`;
   return {
-    name: `dust:${endTypes.join(',')}`,
+    name: `dust:${endTypes.join(',')}${companion ? `+${companion.name}` : ''}`,
     frame: (id, data) => {
-      const frame = `id: ${id}\ndata: {"eventId":"${id}","data":${JSON.stringify(data)}}\n\n`;
+      const extra = companion?.of(data);
+      const frame = extra ? block(id, data) + block(id, extra) : block(id, data);
       const type = (data as { type?: unknown } | null)?.type;
       return { id, frame, chunk: asChunk(frame), last: endTypes.includes(type as string) };
     },

@@ -4,7 +4,7 @@ import type { McpToolDescriptor, RemoteMcpTarget } from 'src/platform/mcp/mcp-se
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
-import type { RequireApproval } from 'src/modules/agents/domain/catalogue';
+import type { McpServerView, RemoteMcpServer, RequireApproval } from 'src/modules/agents/domain/catalogue';
 
 /**
  * A toolset entry as a run may use it now, for its caller. `name` is the server's name as the
@@ -59,23 +59,51 @@ export class RunToolsetsService {
         const reason = `The tool server "${name}" is no longer shared to a space you can access.`;
         return { kind: 'unavailable', name, reason };
       }
-      const { server } = found;
-      if (server.lastSyncedAt === null) {
-        const reason = `The tool server "${name}" has not been synchronised yet; an admin can sync it.`;
-        return { kind: 'unavailable', name, reason };
-      }
-      if (server.lastSyncError !== null) {
-        const reason = `The tool server "${name}" failed its last synchronisation: ${server.lastSyncError}`;
-        return { kind: 'unavailable', name, reason };
-      }
-      return {
-        kind: 'remote',
-        name,
-        mcpServerSId: server.sId,
-        target: { url: server.url, sharedSecret: server.sharedSecret },
-        tools: server.tools,
-        requireApproval: view.requireApproval,
-      };
+      return usableServer(name, found.server, view);
     });
   }
+
+  /**
+   * The servers of tool server views a message selected (Dust's `selectedMCPServerViewIds`), as a
+   * run of `caller` may use them now: a view outside the spaces the caller can access offers nothing.
+   */
+  async selected(caller: Caller, viewSIds: string[]): Promise<RunToolServer[]> {
+    if (viewSIds.length === 0) return [];
+    const [views, servers, spaces] = await Promise.all([
+      this.catalogue.listViews(caller.workspaceId),
+      this.catalogue.listRemoteServers(caller.workspaceId),
+      this.spaces.listAccessible(caller),
+    ]);
+    const accessible = new Set(spaces.map((space) => space.id));
+    const serversById = new Map(servers.map((server) => [server.id, server]));
+    return [...new Set(viewSIds)].map((sId): RunToolServer => {
+      const view = views.find((candidate) => candidate.sId === sId && accessible.has(candidate.spaceId));
+      const server = view && serversById.get(view.mcpServerId);
+      if (!view || !server) {
+        const reason = `The tool server view "${sId}" is not in a space you can access.`;
+        return { kind: 'unavailable', name: sId, reason };
+      }
+      return usableServer(server.name, server, view);
+    });
+  }
+}
+
+/** A server through one of its views, or why a run cannot use it (never synchronised, or failed to). */
+function usableServer(name: string, server: RemoteMcpServer, view: McpServerView): RunToolServer {
+  if (server.lastSyncedAt === null) {
+    const reason = `The tool server "${name}" has not been synchronised yet; an admin can sync it.`;
+    return { kind: 'unavailable', name, reason };
+  }
+  if (server.lastSyncError !== null) {
+    const reason = `The tool server "${name}" failed its last synchronisation: ${server.lastSyncError}`;
+    return { kind: 'unavailable', name, reason };
+  }
+  return {
+    kind: 'remote',
+    name,
+    mcpServerSId: server.sId,
+    target: { url: server.url, sharedSecret: server.sharedSecret },
+    tools: server.tools,
+    requireApproval: view.requireApproval,
+  };
 }

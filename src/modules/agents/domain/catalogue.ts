@@ -65,6 +65,8 @@ export interface McpServerView {
   spaceId: number;
   requireApproval: RequireApproval;
   createdAt: Date;
+  /** Its last change (of its approvals). */
+  updatedAt: Date;
 }
 
 export const TAG_NAME_MAX = 64;

@@ -5,6 +5,7 @@ export const presentSpaceServerView = (
   spaceSId: string,
   { view, server }: { view: McpServerView; server: RemoteMcpServer },
 ): SpaceServerView => ({
+  id: view.id,
   sId: view.sId,
   spaceId: spaceSId,
   serverType: 'remote',
@@ -15,6 +16,9 @@ export const presentSpaceServerView = (
     name: server.name,
     description: server.description,
     tools: server.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    version: '',
+    icon: 'ActionCloudArrowLeftRightIcon',
+    allowMultipleInstances: true,
     availability: 'manual',
     authorization: null,
     documentationUrl: null,
@@ -23,4 +27,5 @@ export const presentSpaceServerView = (
   oAuthUseCase: null,
   editedByUser: null,
   createdAt: view.createdAt.getTime(),
+  updatedAt: view.updatedAt.getTime(),
 });

@@ -20,6 +20,7 @@ import {
   OneToMany,
   PrimaryColumn,
   PrimaryGeneratedColumn,
+  UpdateDateColumn,
 } from 'typeorm';
 
 const timestamptz = { type: 'timestamptz' } as const;
@@ -269,6 +270,9 @@ export class McpServerViewEntity {
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', ...timestamptz, default: () => 'now()' })
+  updatedAt!: Date;
 }
 
 export const AGENTS_ENTITIES = [

@@ -60,6 +60,7 @@ const toView = (e: McpServerViewEntity): McpServerView => ({
   spaceId: e.spaceId,
   requireApproval: e.requireApproval,
   createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
 });
 
 @Injectable()

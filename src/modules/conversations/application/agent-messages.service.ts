@@ -177,7 +177,7 @@ export class AgentMessagesService {
    * `agent_message_success` with the final message, or `agent_error`.
    */
   finish(
-    run: AnswerTarget & { agent?: AgentAnswer['agent'] },
+    run: AnswerTarget & { agent?: AgentAnswer['agent']; runId?: number },
     outcome: AgentMessageOutcome,
   ): Promise<boolean> {
     const { conversation, message } = run;
@@ -219,16 +219,20 @@ export class AgentMessagesService {
   }
 
   private async announceOutcome(
-    run: AnswerTarget & { agent?: AgentAnswer['agent'] },
+    run: AnswerTarget & { agent?: AgentAnswer['agent']; runId?: number },
     outcome: AgentMessageOutcome,
     common: { created: number; configurationId: string; messageId: string },
   ): Promise<void> {
     const { conversation, message } = run;
+    // The run that reached the outcome; none when the message ends without one (recovery).
+    const runIds = run.runId === undefined ? [] : [String(run.runId)];
     if (outcome.status !== 'succeeded') {
+      const error = outcome.error ?? { code: 'agent_run_error', message: 'The agent could not answer.' };
       await this.events.append(conversation.workspaceId, conversation.id, {
         type: 'agent_error',
         ...common,
-        error: outcome.error ?? { code: 'agent_run_error', message: 'The agent could not answer.' },
+        error: { code: error.code, message: error.message, metadata: null },
+        runIds,
       });
       return;
     }
@@ -244,6 +248,7 @@ export class AgentMessagesService {
       type: 'agent_message_success',
       ...common,
       message: renderAgentMessage(finished, parent?.sId ?? '', agent, actions),
+      runIds,
     });
   }
 

@@ -42,9 +42,15 @@ export function renderContentFragment(
     contentFragmentId: fragment.sId,
     contentFragmentVersion: 'latest',
     textUrl: fragmentTextPath(workspaceSId, conversationSId, fragment.sId),
-    sourceUrl: null,
-    context: { username: null, fullName: null, email: null, profilePictureUrl: null },
+    sourceUrl: fragment.sourceUrl,
+    context: fragment.author ?? { username: null, fullName: null, email: null, profilePictureUrl: null },
     contentNodeData: null,
+    contentFragmentType: 'file',
+    expiredReason: null,
+    snippet: null,
+    generatedTables: [],
+    sourceProvider: null,
+    sourceIcon: null,
   };
 }
 
@@ -89,6 +95,8 @@ export class ContentFragmentsService {
         const file = await this.files.attach(caller, input.fileId, conversation.sId);
         resolved.push({
           title: input.title,
+          sourceUrl: input.sourceUrl ?? null,
+          author: input.author ?? null,
           contentType: file.contentType,
           fileSId: file.sId,
           text: file.text ?? '',
@@ -96,6 +104,8 @@ export class ContentFragmentsService {
       } else {
         resolved.push({
           title: input.title,
+          sourceUrl: input.sourceUrl ?? null,
+          author: input.author ?? null,
           contentType: input.contentType,
           fileSId: null,
           text: input.content,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, type Role } from 'src/platform/auth/caller';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import {
@@ -30,6 +31,8 @@ export interface ConversationOwner {
 /** A conversation with what its wire form needs for one caller. */
 export interface ConversationDetails {
   conversation: Conversation;
+  /** The conversation's address on this service (`PUBLIC_BASE_URL` and its resource path). */
+  url: string;
   owner: ConversationOwner;
   participation: Participation | null;
   spaceSId: string | null;
@@ -45,6 +48,7 @@ export class ConversationDetailsLoader {
     private readonly messages: MessageRepository,
     private readonly workspaces: WorkspacesService,
     private readonly spaces: SpacesService,
+    private readonly platform: PlatformConfig,
   ) {}
 
   async load(caller: Caller, conversations: Conversation[]): Promise<ConversationDetails[]> {
@@ -106,6 +110,7 @@ export class ConversationDetailsLoader {
       const parent = origin ? parentsById.get(origin.parentConversationId) : undefined;
       return {
         conversation,
+        url: `${this.platform.publicBaseUrl}/api/w/${owner.sId}/assistant/conversations/${conversation.sId}`,
         owner,
         participation: participations.get(conversation.id) ?? null,
         spaceSId: conversation.spaceId === null ? null : (spaceSIds.get(conversation.spaceId) ?? null),

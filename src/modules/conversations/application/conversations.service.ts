@@ -47,8 +47,12 @@ export const PAGE_MAX = 100;
 export interface NewConversationInput {
   title?: string;
   spaceId?: string;
+  /** Its `depth` as the client gave it (0 by default). */
+  depth?: number;
   message?: MessageInput;
   contentFragments?: FragmentInput[];
+  /** The public family answers once the first message's agents have answered. */
+  blocking?: boolean;
   /** Set by the trigger that opens it, never by a request. */
   triggerId?: string;
 }
@@ -86,7 +90,7 @@ export class ConversationsService {
         sId: generateSId(),
         workspaceId: caller.workspaceId,
         title: input.title?.trim() || null,
-        depth: 0,
+        depth: input.depth ?? 0,
         spaceId: space?.id ?? null,
         requestedSpaceIds: [],
         forkedFrom: null,

@@ -225,7 +225,11 @@ export function renderUserMessage(
       email: message.context.email ?? author?.email ?? '',
       profilePictureUrl:
         message.context.profilePictureUrl ?? author?.image ?? defaultPictureUrl(message.context.username),
+      clientSideMCPServerIds: message.context.clientSideMCPServerIds ?? null,
+      selectedMCPServerViewIds: message.context.selectedMCPServerViewIds ?? null,
+      lastTriggerRunAt: message.context.lastTriggerRunAt ?? null,
     },
+    agenticMessageData: message.context.agenticMessageData ?? null,
     reactions: groupReactions(
       data.reactions.filter((reaction) => reaction.messageId === message.id),
       data.users,

@@ -27,6 +27,8 @@ export interface MessageInput {
   content: string;
   mentions: Mention[];
   context: Omit<MessageContext, 'origin'> & { origin?: MessageContext['origin'] };
+  /** The model the client asks the mentioned agents to run on: only their own is accepted. */
+  modelSelection?: { providerId: string; modelId: string };
 }
 
 /**
@@ -56,6 +58,25 @@ export interface WrittenMessage {
 }
 
 /**
+ * An agent here always runs on the model its configuration names (no agent lets a message choose
+ * another), so a selection is accepted only when it names that model for every mentioned agent.
+ */
+function checkModelSelection(
+  selection: { providerId: string; modelId: string },
+  agents: AgentDetails[],
+): void {
+  const other = agents.find(
+    ({ agent }) =>
+      agent.model.providerId !== selection.providerId || agent.model.modelId !== selection.modelId,
+  )?.agent;
+  if (other) {
+    throw new InvalidRequestError(
+      `modelSelection: the agent "${other.name}" runs on its configured model ${other.model.providerId}/${other.model.modelId}; it does not let a message choose another.`,
+    );
+  }
+}
+
+/**
  * The one write pipeline of user messages (posts, edits, wake-ups' system messages): prepare
  * what a message needs, write it with its events and the conversation's derived title, and
  * announce it to the runtime once committed.
@@ -82,7 +103,7 @@ export class MessageWriter {
    */
   async prepare(
     caller: Caller,
-    input: Pick<MessageInput, 'mentions'>,
+    input: Pick<MessageInput, 'mentions' | 'modelSelection'>,
     authorId: number,
   ): Promise<PreparedMessage> {
     const mentioned = agentMentions(input.mentions);
@@ -92,6 +113,7 @@ export class MessageWriter {
       () => (mentioned.length > 0 ? this.assertMayRun(caller) : Promise.resolve()),
     ]);
     await this.checkUserMentions(caller, input.mentions);
+    if (input.modelSelection) checkModelSelection(input.modelSelection, agents);
     const users = new Map(authors.map((user) => [user.id, user]));
     return { agents, render: (message) => renderUserMessage(message, { users, agents, reactions: [] }) };
   }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { PlatformConfig } from 'src/platform/config/platform.config';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
@@ -47,6 +48,7 @@ function setUp() {
     context.messageRepository,
     directory.workspaces,
     directory.spaces,
+    PlatformConfig.from({ PUBLIC_BASE_URL: 'https://agents.example.com' }),
   );
   const forks = new ForksService(
     conversations,

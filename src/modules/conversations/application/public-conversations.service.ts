@@ -27,6 +27,8 @@ import type { Conversation } from 'src/modules/conversations/domain/conversation
 
 /** How long a creation or a post waits for the agent messages answering its message. */
 export const ANSWERS_WAIT_MS = 10_000;
+/** How long a `blocking` creation or post waits, then, for those agent messages' outcomes. */
+export const BLOCKING_WAIT_MS = 120_000;
 
 /**
  * The conversation use cases in the shapes Dust's client reads (the public family). A conversation
@@ -49,7 +51,10 @@ export class PublicConversationsService {
   async create(caller: Caller, input: NewConversationInput): Promise<PublicCreatedConversationView> {
     const { conversation, message, contentFragments } = await this.conversations.create(caller, input);
     // A new conversation's log holds only what this creation wrote: its answers come after.
-    if (message) await this.answersOf(conversation, 0n, message);
+    if (message) {
+      const answers = await this.answersOf(conversation, 0n, message);
+      if (input.blocking) await this.outcomesOf(conversation, 0n, answers);
+    }
     const created: PublicCreatedConversationView = {
       conversation: await this.withContent(caller, conversation),
     };
@@ -81,12 +86,14 @@ export class PublicConversationsService {
     sId: string,
     input: MessageInput,
     contentFragments: FragmentInput[],
+    blocking = false,
   ): Promise<UserMessageView> {
     const conversation = await this.conversations.get(caller, sId);
     // Where the log stands before the post: the answers are written after this position.
     const before = await this.events.lastId(conversation.id);
     const message = await this.messages.postMessage(caller, sId, input, contentFragments);
-    await this.answersOf(conversation, before, message);
+    const answers = await this.answersOf(conversation, before, message);
+    if (blocking) await this.outcomesOf(conversation, before, answers);
     return message;
   }
 
@@ -98,10 +105,10 @@ export class PublicConversationsService {
     conversation: Conversation,
     afterEventId: bigint,
     message: UserMessageView,
-  ): Promise<void> {
-    const agents = new Set(message.mentions.flatMap((mention) => mention.configurationId ?? [])).size;
-    if (agents === 0) return;
+  ): Promise<Set<string>> {
     const answers = new Set<string>();
+    const agents = new Set(message.mentions.flatMap((mention) => mention.configurationId ?? [])).size;
+    if (agents === 0) return answers;
     await this.feed.waitFor(
       conversation.id,
       afterEventId,
@@ -112,6 +119,27 @@ export class PublicConversationsService {
         return answers.size >= agents;
       },
       ANSWERS_WAIT_MS,
+    );
+    return answers;
+  }
+
+  /**
+   * Waits (at most BLOCKING_WAIT_MS) until each of these agent messages has its outcome, announced
+   * after `afterEventId` by `agent_message_done` or `agent_generation_cancelled`.
+   */
+  private async outcomesOf(conversation: Conversation, afterEventId: bigint, answers: Set<string>) {
+    const pending = new Set(answers);
+    if (pending.size === 0) return;
+    await this.feed.waitFor(
+      conversation.id,
+      afterEventId,
+      { types: ['agent_message_done', 'agent_generation_cancelled'] },
+      (event) => {
+        if (event.type === 'agent_message_done' || event.type === 'agent_generation_cancelled')
+          pending.delete(event.messageId);
+        return pending.size === 0;
+      },
+      BLOCKING_WAIT_MS,
     );
   }
 

@@ -14,12 +14,38 @@ describe('content fragments', () => {
   });
 
   it('takes a file or inline text, not both and not neither', () => {
-    expect(checkFragmentInput({ title: 't', fileId: 'fil_1' }, '')).toEqual({ title: 't', fileId: 'fil_1' });
+    expect(checkFragmentInput({ title: 't', fileId: 'fil_1' }, '')).toEqual({
+      title: 't',
+      fileId: 'fil_1',
+      sourceUrl: null,
+      author: null,
+    });
     expect(() =>
       checkFragmentInput({ title: 't', fileId: 'fil_1', content: 'x' }, 'contentFragments.0.'),
     ).toThrow(/contentFragments.0: give either fileId/);
     expect(() =>
       checkFragmentInput({ title: 't', content: 'x'.repeat(600 * 1024), contentType: 'text/plain' }, ''),
     ).toThrow(/above the 524288 bytes/);
+  });
+
+  it("keeps a fragment's link and who put it there, each field of its author null when not said", () => {
+    expect(
+      checkFragmentInput(
+        {
+          title: 't',
+          content: 'x',
+          contentType: 'text/plain',
+          url: 'https://docs.example.com/plan',
+          context: { username: 'ada', email: null },
+        },
+        '',
+      ),
+    ).toEqual({
+      title: 't',
+      content: 'x',
+      contentType: 'text/plain',
+      sourceUrl: 'https://docs.example.com/plan',
+      author: { username: 'ada', fullName: null, email: null, profilePictureUrl: null },
+    });
   });
 });

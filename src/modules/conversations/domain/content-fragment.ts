@@ -18,7 +18,19 @@ export interface ContentFragment {
   fileSId: string | null;
   /** UTF-8 bytes of its text (0 for an image or audio file, which has none). */
   textBytes: number;
+  /** Where its content comes from, as the client said: kept as a link, never fetched. */
+  sourceUrl: string | null;
+  /** Who put it there, as the client described them. */
+  author: FragmentAuthor | null;
   createdAt: Date;
+}
+
+/** Dust's `context` of a fragment: who put it there, every field optional. */
+export interface FragmentAuthor {
+  username: string | null;
+  fullName: string | null;
+  email: string | null;
+  profilePictureUrl: string | null;
 }
 
 /** A fragment as the model reads it. */
@@ -41,16 +53,40 @@ export const INLINE_CONTENT_TYPES = [
   'application/json',
 ] as const;
 
-export type FragmentInput =
-  { title: string; fileId: string } | { title: string; content: string; contentType: string };
+/** What a fragment may say of itself besides its content: its source link and its author. */
+export interface FragmentOrigin {
+  sourceUrl?: string | null;
+  author?: FragmentAuthor | null;
+}
+
+export type FragmentInput = FragmentOrigin &
+  ({ title: string; fileId: string } | { title: string; content: string; contentType: string });
 
 /** Exactly one of a file or inline text, within the limits; `field` locates errors in the body. */
 export function checkFragmentInput(
-  input: { title: string; fileId?: string; content?: string; contentType?: string },
+  input: {
+    title: string;
+    fileId?: string;
+    content?: string;
+    contentType?: string;
+    url?: string | null;
+    context?: Partial<FragmentAuthor> | null;
+  },
   field: string,
 ): FragmentInput {
+  const origin: FragmentOrigin = {
+    sourceUrl: input.url ?? null,
+    author: input.context
+      ? {
+          username: input.context.username ?? null,
+          fullName: input.context.fullName ?? null,
+          email: input.context.email ?? null,
+          profilePictureUrl: input.context.profilePictureUrl ?? null,
+        }
+      : null,
+  };
   const inline = input.content !== undefined || input.contentType !== undefined;
-  if (input.fileId !== undefined && !inline) return { title: input.title, fileId: input.fileId };
+  if (input.fileId !== undefined && !inline) return { ...origin, title: input.title, fileId: input.fileId };
   if (input.fileId === undefined && input.content !== undefined && input.contentType !== undefined) {
     const bytes = Buffer.byteLength(input.content);
     if (bytes > INLINE_CONTENT_MAX_BYTES) {
@@ -58,7 +94,7 @@ export function checkFragmentInput(
         `${field}content: ${bytes} bytes, above the ${INLINE_CONTENT_MAX_BYTES} bytes of inline text; upload a file instead.`,
       );
     }
-    return { title: input.title, content: input.content, contentType: input.contentType };
+    return { ...origin, title: input.title, content: input.content, contentType: input.contentType };
   }
   throw new InvalidRequestError(
     `${field.replace(/\.$/, '') || 'body'}: give either fileId (an uploaded file) or content with contentType (inline text).`,

@@ -49,6 +49,8 @@ export interface Participation {
 }
 
 export const TITLE_MAX = 200;
+/** The deepest `depth` a client may give a new conversation. */
+export const CONVERSATION_DEPTH_MAX = 16;
 const DERIVED_TITLE_MAX = 80;
 
 /** A title from the first message: its first line, cut on a word boundary. */

@@ -4,6 +4,16 @@ export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
 /** `{configurationId}` mentions an agent; `{type: 'user', userId}` mentions a member. */
 export type Mention = { configurationId: string } | { type: 'user'; userId: string };
 
+/** Set on a message an agent posted for another (Dust's `agenticMessageData`). */
+export interface AgenticMessageData {
+  type: 'run_agent' | 'agent_handover';
+  originMessageId: string;
+}
+
+/**
+ * Who posted a message and from where, and what its client asked of its runs. The fields after
+ * `profilePictureUrl` are absent from messages posted before they existed.
+ */
 export interface MessageContext {
   username: string;
   timezone: string;
@@ -11,6 +21,15 @@ export interface MessageContext {
   fullName: string | null;
   email: string | null;
   profilePictureUrl: string | null;
+  /** Client-side MCP servers the posting client lends to the message's runs. */
+  clientSideMCPServerIds?: string[] | null;
+  /** Tool server views whose tools the message's runs get besides their agent's. */
+  selectedMCPServerViewIds?: string[] | null;
+  /** When the trigger that posted it last ran (ms), as its client said. */
+  lastTriggerRunAt?: number | null;
+  agenticMessageData?: AgenticMessageData | null;
+  /** The message's runs call their tools without waiting for approval: its poster approves them. */
+  skipToolsValidation?: boolean;
 }
 
 export type AgentMessageStatus = 'created' | 'succeeded' | 'failed' | 'cancelled';

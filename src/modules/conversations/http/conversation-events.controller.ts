@@ -13,6 +13,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import {
   CONVERSATION_STREAM_TYPES,
+  ConversationEvent,
   ConversationEventLog,
   ConversationEventType,
   EventFilter,
@@ -29,7 +30,7 @@ import { OnlyOn, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
-import { SseFraming, dustFraming } from 'src/platform/http/sse-stream';
+import { SseCompanion, SseFraming, dustFraming } from 'src/platform/http/sse-stream';
 import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
@@ -52,8 +53,29 @@ const dustEnvelope = (event: object) => ({
   properties: { eventId: { type: 'string', example: '1042' }, data: event },
 });
 
+/**
+ * Dust's high-level client (`agents.streamMessage`, 1.2.8) waits for an approval under the event's
+ * former name, `mcp_approve_execution`, with flat fields: it follows each `tool_approve_execution`.
+ */
+const FLAT_APPROVAL: SseCompanion = {
+  name: 'mcp_approve_execution',
+  of: (data) => {
+    const event = data as ConversationEvent;
+    if (event.type !== 'tool_approve_execution') return null;
+    const { toolName, mcpServerName, agentName } = event.metadata;
+    return {
+      ...event,
+      type: 'mcp_approve_execution',
+      toolName,
+      serverName: mcpServerName,
+      description: `${agentName} asks to run ${toolName} of ${mcpServerName}.`,
+      input: event.inputs,
+    };
+  },
+};
+
 const V1_CONVERSATION_FRAMING = dustFraming();
-const V1_MESSAGE_FRAMING = dustFraming(MESSAGE_OUTCOMES);
+const V1_MESSAGE_FRAMING = dustFraming(MESSAGE_OUTCOMES, FLAT_APPROVAL);
 
 /** What every event stream declares: who may open it, its resume header, its errors. */
 const EventStream = () =>
@@ -207,7 +229,7 @@ export class ConversationEventsController {
   @ApiOperation({
     summary: "Stream one agent message's events, as Dust streams them (Server-Sent Events).",
     description:
-      'The events of the `/api/w/` form of this route, framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. The stream ends after the message\'s outcome (`agent_message_success`, `agent_error` or `agent_generation_cancelled`); resumed after its outcome, it ends at once. Without Last-Event-ID / lastEventId it starts at the message\'s first event. Any member who can read the conversation; needs `read:conversation`.',
+      'The events of the `/api/w/` form of this route, framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. Each `tool_approve_execution` is followed, under the same id, by its `mcp_approve_execution` form (the same fields plus `toolName`, `serverName`, `description` and `input`), which Dust\'s high-level client waits for. The stream ends after the message\'s outcome (`agent_message_success`, `agent_error` or `agent_generation_cancelled`); resumed after its outcome, it ends at once. Without Last-Event-ID / lastEventId it starts at the message\'s first event. Any member who can read the conversation; needs `read:conversation`.',
   })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(MESSAGE_EVENT_SCHEMA) } } })
   async publicMessageStream(

@@ -25,9 +25,10 @@ import {
   UpdateConversationDto,
 } from 'src/modules/conversations/http/dto/conversation.dto';
 import { MESSAGE_EXAMPLE } from 'src/modules/conversations/http/dto/message.dto';
-import { toNewConversation } from 'src/modules/conversations/http/message-input';
+import { refuseBlocking, toNewConversation } from 'src/modules/conversations/http/message-input';
 import {
   PublicConversationResponse,
+  PublicUpdatedConversationResponse,
   PublicCreatedConversationResponse,
 } from 'src/modules/conversations/http/schemas/public-conversation.schema';
 
@@ -100,6 +101,7 @@ export class ConversationsController {
     @CurrentCaller() caller: Caller,
     @Body() body: CreateConversationDto,
   ): Promise<CreatedConversationResponse> {
+    refuseBlocking(body.blocking || body.message?.blocking);
     const { conversation, message, contentFragments } = await this.conversations.create(
       caller,
       toNewConversation(body),
@@ -178,13 +180,13 @@ export class ConversationsController {
 
   @UpdateConversation()
   @PublicFormOf('update')
-  @ApiOkResponse({ type: PublicConversationResponse })
+  @ApiOkResponse({ type: PublicUpdatedConversationResponse })
   async updatePublic(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
     @Body() body: UpdateConversationDto,
-  ): Promise<PublicConversationResponse> {
-    return { conversation: await this.publicConversations.update(caller, params.cId, body) };
+  ): Promise<PublicUpdatedConversationResponse> {
+    return { success: true, conversation: await this.publicConversations.update(caller, params.cId, body) };
   }
 
   @Delete(':cId')

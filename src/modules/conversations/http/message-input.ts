@@ -8,6 +8,18 @@ import type { NewConversationInput } from 'src/modules/conversations/application
 import type { CreateConversationDto } from 'src/modules/conversations/http/dto/conversation.dto';
 import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/message.dto';
 
+/**
+ * The specification's family answers a creation or a post at once: waiting for the answers
+ * (`blocking`, Dust's) is the public family's.
+ */
+export function refuseBlocking(blocking: boolean | undefined): void {
+  if (blocking) {
+    throw new InvalidRequestError(
+      "blocking: waiting for the agents' answers is served on /api/v1/w/{wId}/…; here the answer comes at once (stream the agent message's events).",
+    );
+  }
+}
+
 /** Each fragment of a `contentFragments` array checked: a file or inline text, within the limits. */
 export function toFragmentInputs(fragments: ContentFragmentDto[] | undefined): FragmentInput[] {
   return (fragments ?? []).map((fragment, index) =>
@@ -30,8 +42,11 @@ export function toMentions(mentions: MentionDto[]): Mention[] {
   });
 }
 
-/** `field` is where the message sits in the request body, for errors (`message` on a creation). */
-export function toMessageInput(body: PostMessageDto, field = ''): MessageInput {
+/**
+ * `field` is where the message sits in the request body, for errors (`message` on a creation);
+ * `skipToolsValidation` is the request's (a post's, or a creation's top level).
+ */
+export function toMessageInput(body: PostMessageDto, field = '', skipToolsValidation = false): MessageInput {
   if (!isIanaTimeZone(body.context.timezone)) {
     throw new InvalidRequestError(
       `${field}context.timezone: "${body.context.timezone}" is not an IANA timezone (e.g. "Europe/Paris").`,
@@ -47,15 +62,28 @@ export function toMessageInput(body: PostMessageDto, field = ''): MessageInput {
       fullName: body.context.fullName ?? null,
       email: body.context.email ?? null,
       profilePictureUrl: body.context.profilePictureUrl ?? null,
+      clientSideMCPServerIds: body.context.clientSideMCPServerIds ?? null,
+      selectedMCPServerViewIds: body.context.selectedMCPServerViewIds ?? null,
+      lastTriggerRunAt: body.context.lastTriggerRunAt ?? null,
+      agenticMessageData: body.agenticMessageData ?? null,
+      skipToolsValidation,
     },
+    modelSelection: body.modelSelection,
   };
 }
 
 /** A creation's body as it is, but its message and fragments: a new optional field reaches the service without a line here. */
 export function toNewConversation(body: CreateConversationDto): NewConversationInput {
+  const { contentFragment, ...rest } = body;
   return {
-    ...body,
-    message: body.message && toMessageInput(body.message, 'message.'),
-    contentFragments: toFragmentInputs(body.contentFragments),
+    ...rest,
+    title: body.title ?? undefined,
+    message: body.message && toMessageInput(body.message, 'message.', body.skipToolsValidation),
+    blocking: body.blocking || body.message?.blocking || false,
+    // Dust's singular `contentFragment` comes before the list's.
+    contentFragments: [
+      ...(contentFragment ? [checkFragmentInput(contentFragment, 'contentFragment.')] : []),
+      ...toFragmentInputs(body.contentFragments),
+    ],
   };
 }

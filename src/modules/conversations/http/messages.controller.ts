@@ -25,7 +25,12 @@ import {
   MESSAGE_EXAMPLE,
   PostMessageWithFragmentsDto,
 } from 'src/modules/conversations/http/dto/message.dto';
-import { toFragmentInputs, toMentions, toMessageInput } from 'src/modules/conversations/http/message-input';
+import {
+  refuseBlocking,
+  toFragmentInputs,
+  toMentions,
+  toMessageInput,
+} from 'src/modules/conversations/http/message-input';
 
 const DEFAULT_PAGE = 50;
 
@@ -71,11 +76,12 @@ export class MessagesController {
     @Body() body: PostMessageWithFragmentsDto,
   ): Promise<UserMessageResponse> {
     const { contentFragments, ...message } = body;
+    refuseBlocking(body.blocking);
     return {
       message: await this.messagesService.postMessage(
         caller,
         params.cId,
-        toMessageInput(message),
+        toMessageInput(message, '', body.skipToolsValidation),
         toFragmentInputs(contentFragments),
       ),
     };
@@ -94,8 +100,9 @@ export class MessagesController {
       message: await this.publicConversations.postMessage(
         caller,
         params.cId,
-        toMessageInput(message),
+        toMessageInput(message, '', body.skipToolsValidation),
         toFragmentInputs(contentFragments),
+        body.blocking ?? false,
       ),
     };
   }

@@ -1,5 +1,6 @@
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessageStatus, Mention, MessageContext } from 'src/modules/conversations/domain/message';
+import type { FragmentAuthor } from 'src/modules/conversations/domain/content-fragment';
 // Foreign keys to identity's tables need their entities; nothing else of identity is used here.
 import {
   SpaceEntity,
@@ -290,6 +291,12 @@ export class ContentFragmentEntity {
 
   @Column({ name: 'text_bytes', type: 'int' })
   textBytes!: number;
+
+  @Column({ name: 'source_url', type: 'varchar', length: 2048, nullable: true })
+  sourceUrl!: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  author!: FragmentAuthor | null;
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;

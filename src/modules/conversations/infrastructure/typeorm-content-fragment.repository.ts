@@ -19,6 +19,8 @@ const toFragment = (e: ContentFragmentEntity): ContentFragment => ({
   contentType: e.contentType,
   fileSId: e.fileSId,
   textBytes: e.textBytes,
+  sourceUrl: e.sourceUrl,
+  author: e.author,
   createdAt: e.createdAt,
 });
 

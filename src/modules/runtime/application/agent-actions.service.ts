@@ -188,6 +188,7 @@ export class AgentActionsService {
             error: {
               code: action.status === 'denied' ? 'tool_call_denied' : 'tool_call_failed',
               message: action.output?.map((item) => item.text).join('\n') ?? '',
+              metadata: null,
             },
           },
     );

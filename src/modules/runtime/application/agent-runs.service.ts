@@ -16,7 +16,7 @@ import {
 } from 'src/modules/runtime/application/ports/model-provider';
 import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { LendableSlot } from 'src/modules/runtime/application/run-slots';
-import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
+import { RunToolset, RunToolsService, askedBy } from 'src/modules/runtime/application/run-tools.service';
 import { RunBudgetExceeded, RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import {
@@ -124,6 +124,10 @@ export class AgentRunsService {
       const recordUsage = (usage: ModelUsage) =>
         this.runRecords.addUsage(run.caller.workspaceId, run.runId, usage);
       const asker = { budget, slot: new LendableSlot(), dataSpaces, recordUsage };
+      const [history, record] = await Promise.all([
+        this.agentMessages.history(run),
+        this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
+      ]);
       toolset = await this.tools.open(
         run,
         {
@@ -134,11 +138,8 @@ export class AgentRunsService {
             this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal, asker),
         },
         budget,
+        askedBy(history, run.message.parentMessageId, run.caller.userId),
       );
-      const [history, record] = await Promise.all([
-        this.agentMessages.history(run),
-        this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
-      ]);
       const provider = this.models.get(run.agent.model.providerId);
       const acceptsImages = provider.acceptsImages(run.agent.model.modelId);
       const messages = await this.modelHistory.messages(run.caller.workspaceId, history, acceptsImages);

@@ -25,6 +25,8 @@ async function setUp() {
           toolCallId: 'call_1',
           functionCallName: 'vault__delete_record',
           mcpServerName: 'vault',
+          mcpServerId: 'mcp_vault',
+          internalMcpServerName: null,
           toolName: 'delete_record',
           params: { id: 'r-1' },
           needsApproval: true,

@@ -3,6 +3,7 @@ import { McpConnector, McpSession, McpToolDescriptor, McpToolOutput } from 'src/
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { RunToolServer, RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
+import type { ConversationMessage } from 'src/modules/conversations/application/agent-messages.service';
 import type { Run } from 'src/modules/runtime/application/run';
 import {
   InternalToolContext,
@@ -17,6 +18,10 @@ import { functionNames } from 'src/modules/runtime/domain/tool-names';
 export interface OfferedTool {
   functionName: string;
   mcpServerName: string;
+  /** The remote server's sId, or the internal server's name: what its calls record. */
+  server:
+    | { mcpServerId: string; internalMcpServerName: null }
+    | { mcpServerId: null; internalMcpServerName: string };
   tool: McpToolDescriptor;
   needsApproval: boolean;
   session: () => Promise<McpSession>;
@@ -76,6 +81,35 @@ export class RunToolset {
   }
 }
 
+/** What the message a run answers asks of its tools (its context, as its client gave it). */
+export interface AskedTools {
+  /** Tool server views whose tools the run gets besides its agent's. */
+  viewSIds: string[];
+  /** Its calls run without waiting for approval: the member the run acts for, who would approve, said so. */
+  skipApproval: boolean;
+}
+
+export const NOTHING_ASKED: AskedTools = { viewSIds: [], skipApproval: false };
+
+/**
+ * What the user message `parentMessageId` (among a run's history) asks of the tools of a run acting
+ * for `userId`. Skipping approval holds only when that member wrote the message: the approver of a
+ * run's calls is the member it acts for (a retry by another member waits for theirs).
+ */
+export function askedBy(
+  history: readonly ConversationMessage[],
+  parentMessageId: number,
+  userId: number,
+): AskedTools {
+  // Fragments are numbered apart from messages: only a user message of that id is the parent.
+  const parent = history.find((message) => message.type === 'user_message' && message.id === parentMessageId);
+  if (parent?.type !== 'user_message') return NOTHING_ASKED;
+  return {
+    viewSIds: parent.context.selectedMCPServerViewIds ?? [],
+    skipApproval: parent.context.skipToolsValidation === true && parent.userId === userId,
+  };
+}
+
 function needsApproval(requireApproval: 'never' | 'always' | string[], toolName: string): boolean {
   if (requireApproval === 'never') return false;
   if (requireApproval === 'always') return true;
@@ -97,13 +131,23 @@ export class RunToolsService {
     run: Pick<Run, 'caller' | 'agent'>,
     context: Omit<InternalToolContext, 'caller' | 'agentSId'>,
     budget: RunTreeBudget,
+    asked: AskedTools = NOTHING_ASKED,
   ): Promise<RunToolset> {
-    const servers = await this.toolsets.resolve(run.caller, run.agent.actions);
+    const [own, selected] = await Promise.all([
+      this.toolsets.resolve(run.caller, run.agent.actions),
+      this.toolsets.selected(run.caller, asked.viewSIds),
+    ]);
+    // A selected view of a server the agent has already adds nothing.
+    const ownSIds = new Set(own.flatMap((server) => (server.kind === 'remote' ? [server.mcpServerSId] : [])));
+    const servers = [
+      ...own,
+      ...selected.filter((server) => server.kind !== 'remote' || !ownSIds.has(server.mcpServerSId)),
+    ];
     const unavailable: UnavailableServer[] = [];
     const sessions: Promise<McpSession>[] = [];
     const candidates: Omit<OfferedTool, 'functionName'>[] = [];
     for (const server of servers) {
-      const listed = await this.listed(server, run, context, sessions);
+      const listed = await this.listed(server, run, context, sessions, asked.skipApproval);
       if ('reason' in listed) unavailable.push({ name: server.name, reason: listed.reason });
       else candidates.push(...listed.tools);
     }
@@ -120,6 +164,7 @@ export class RunToolsService {
     run: Pick<Run, 'caller' | 'agent'>,
     context: Omit<InternalToolContext, 'caller' | 'agentSId'>,
     sessions: Promise<McpSession>[],
+    skipApproval: boolean,
   ): Promise<{ tools: Omit<OfferedTool, 'functionName'>[] } | { reason: string }> {
     switch (server.kind) {
       case 'unavailable':
@@ -139,6 +184,7 @@ export class RunToolsService {
           return {
             tools: tools.map((tool) => ({
               mcpServerName: server.name,
+              server: { mcpServerId: null, internalMcpServerName: server.name },
               tool,
               needsApproval: false,
               session: () => opening,
@@ -161,8 +207,9 @@ export class RunToolsService {
         return {
           tools: server.tools.map((tool) => ({
             mcpServerName: server.name,
+            server: { mcpServerId: server.mcpServerSId, internalMcpServerName: null },
             tool,
-            needsApproval: needsApproval(server.requireApproval, tool.name),
+            needsApproval: !skipApproval && needsApproval(server.requireApproval, tool.name),
             session,
           })),
         };

@@ -35,6 +35,8 @@ async function setUp() {
         toolCallId: 'call_1',
         functionCallName: 'vault__delete_record',
         mcpServerName: 'vault',
+        mcpServerId: 'mcp_vault',
+        internalMcpServerName: null,
         toolName: 'delete_record',
         params: { id: 'r-1' },
         needsApproval: true,
@@ -128,6 +130,7 @@ describe('ToolCallApprovalsService.blocked', () => {
         metadata: { toolName: 'delete_record', mcpServerName: 'vault', agentName: 'helper' },
         createdAt: call.createdAt.getTime(),
         expiresAt: deadline.getTime(),
+        status: 'blocked_validation_required',
       },
     ]);
     await answer();

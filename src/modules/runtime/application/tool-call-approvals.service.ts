@@ -125,6 +125,7 @@ export class ToolCallApprovalsService extends ActionApprovalsService {
           },
           createdAt: action.createdAt.getTime(),
           expiresAt: action.approvalDeadline?.getTime() ?? null,
+          status: 'blocked_validation_required',
         },
       ];
     });

@@ -63,6 +63,8 @@ export class ToolCallsService {
         toolCallId: call.id,
         functionCallName: call.name.slice(0, 64),
         mcpServerName: tool?.mcpServerName ?? '',
+        mcpServerId: tool?.server.mcpServerId ?? null,
+        internalMcpServerName: tool?.server.internalMcpServerName ?? null,
         toolName: tool?.tool.name ?? '',
         params,
         needsApproval: problem === null && tool?.needsApproval === true,

@@ -14,6 +14,8 @@ export interface StepCall {
   toolCallId: string;
   functionCallName: string;
   mcpServerName: string;
+  mcpServerId: string | null;
+  internalMcpServerName: string | null;
   toolName: string;
   params: Record<string, unknown>;
   /** The call waits for the approver's answer before it runs. */
@@ -129,6 +131,8 @@ export class AgentRun {
       toolCallId: call.toolCallId,
       functionCallName: call.functionCallName,
       mcpServerName: call.mcpServerName,
+      mcpServerId: call.mcpServerId,
+      internalMcpServerName: call.internalMcpServerName,
       toolName: call.toolName,
       params: call.params,
       status: call.needsApproval ? 'blocked_validation_required' : 'running',
@@ -151,6 +155,8 @@ export class AgentRun {
       toolCallId: `unavailable_${index + 1}`,
       functionCallName: server.name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64),
       mcpServerName: server.name,
+      mcpServerId: null,
+      internalMcpServerName: null,
       toolName: '',
       params: {},
       status: 'failed',

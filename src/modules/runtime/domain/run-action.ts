@@ -36,11 +36,17 @@ export interface RunAction {
   toolCallId: string;
   functionCallName: string;
   mcpServerName: string;
+  /** The sId of the remote server it calls; null for an internal server or a call of no tool. */
+  mcpServerId: string | null;
+  /** The name of the internal server it calls; null otherwise. */
+  internalMcpServerName: string | null;
   toolName: string;
   params: Record<string, unknown>;
   status: ActionStatus;
   output: ActionOutput | null;
   createdAt: Date;
+  /** Its last change of status. */
+  updatedAt: Date;
   executionDurationMs: number | null;
   /** Set while the call waits for approval, or is approved and not started: past it, a waiting call is declined. */
   approvalDeadline: Date | null;
@@ -50,7 +56,7 @@ export interface RunAction {
 
 export type NewRunAction = Omit<
   RunAction,
-  'id' | 'createdAt' | 'executionDurationMs' | 'conversationId' | 'messageId'
+  'id' | 'createdAt' | 'updatedAt' | 'executionDurationMs' | 'conversationId' | 'messageId'
 >;
 
 /** A finished call: it ran (or was refused) and its output is final. */

@@ -3,7 +3,15 @@ import type { ActionOutput, ActionStatus } from 'src/modules/runtime/domain/run-
 // Foreign keys to the workspace and to the agent message a run generates need their entities.
 import { MessageEntity } from 'src/modules/conversations/infrastructure/conversations.entities';
 import { WorkspaceEntity } from 'src/modules/identity/infrastructure/identity.entities';
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 
 const timestamptz = { type: 'timestamptz' } as const;
 
@@ -124,6 +132,12 @@ export class RunActionEntity {
   @Column({ name: 'mcp_server_name', type: 'varchar', length: 100 })
   mcpServerName!: string;
 
+  @Column({ name: 'mcp_server_id', type: 'varchar', length: 32, nullable: true })
+  mcpServerId!: string | null;
+
+  @Column({ name: 'internal_mcp_server_name', type: 'varchar', length: 100, nullable: true })
+  internalMcpServerName!: string | null;
+
   @Column({ name: 'tool_name', type: 'varchar', length: 128 })
   toolName!: string;
 
@@ -147,6 +161,10 @@ export class RunActionEntity {
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;
+
+  // Every update through the repository sets it (TypeORM's update date column).
+  @UpdateDateColumn({ name: 'updated_at', ...timestamptz, default: () => 'now()' })
+  updatedAt!: Date;
 }
 
 export const RUNTIME_ENTITIES = [AgentRunEntity, RunActionEntity];

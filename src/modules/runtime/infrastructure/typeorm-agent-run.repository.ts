@@ -35,11 +35,14 @@ interface ActionRow {
   tool_call_id: string;
   function_call_name: string;
   mcp_server_name: string;
+  mcp_server_id: string | null;
+  internal_mcp_server_name: string | null;
   tool_name: string;
   params: Record<string, unknown>;
   status: ActionStatus;
   output: ActionOutput | null;
   created_at: Date;
+  updated_at: Date;
   execution_duration_ms: number | null;
   approval_deadline: Date | null;
   approver_id: number | null;
@@ -47,8 +50,9 @@ interface ActionRow {
 
 /** A call with the conversation and agent message of its run. */
 const ACTIONS = `SELECT a.id, a.s_id, a.workspace_id, a.run_id, r.conversation_id, r.message_id, a.step,
-         a.tool_call_id, a.function_call_name, a.mcp_server_name, a.tool_name, a.params, a.status,
-         a.output, a.created_at, a.execution_duration_ms, a.approval_deadline, a.approver_id
+         a.tool_call_id, a.function_call_name, a.mcp_server_name, a.mcp_server_id,
+         a.internal_mcp_server_name, a.tool_name, a.params, a.status, a.output, a.created_at, a.updated_at,
+         a.execution_duration_ms, a.approval_deadline, a.approver_id
     FROM agent_run_actions a JOIN agent_runs r ON r.id = a.run_id`;
 
 const INT_MAX = 2 ** 31 - 1;
@@ -67,11 +71,14 @@ function toAction(row: ActionRow): RunAction {
     toolCallId: row.tool_call_id,
     functionCallName: row.function_call_name,
     mcpServerName: row.mcp_server_name,
+    mcpServerId: row.mcp_server_id,
+    internalMcpServerName: row.internal_mcp_server_name,
     toolName: row.tool_name,
     params: row.params,
     status: row.status,
     output: row.output,
     createdAt: row.created_at,
+    updatedAt: row.updated_at,
     executionDurationMs: row.execution_duration_ms,
     approvalDeadline: row.approval_deadline,
     approverId: row.approver_id,
@@ -209,6 +216,7 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
       ...actions[index],
       id: row.id,
       createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
       executionDurationMs: null,
       conversationId: byId.get(row.runId)!.conversationId,
       messageId: byId.get(row.runId)!.messageId,

@@ -60,6 +60,12 @@ export interface ViewedServerView {
   name: string;
   description: string;
   tools: RemoteToolView[];
+  /** The server's declared version: not recorded by its synchronisation. */
+  version: '';
+  /** Dust's icon for a remote server. */
+  icon: 'ActionCloudArrowLeftRightIcon';
+  /** Any number of remote servers may be added. */
+  allowMultipleInstances: true;
   availability: 'manual';
   authorization: null;
   documentationUrl: null;
@@ -67,6 +73,7 @@ export interface ViewedServerView {
 
 /** A tool server as a space shows it, in the fields of Dust's `MCPServerViewType` this service has. */
 export interface SpaceServerView {
+  id: number;
   sId: string;
   spaceId: string;
   serverType: 'remote';
@@ -77,4 +84,5 @@ export interface SpaceServerView {
   oAuthUseCase: null;
   editedByUser: null;
   createdAt: number;
+  updatedAt: number;
 }

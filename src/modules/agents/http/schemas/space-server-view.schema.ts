@@ -13,6 +13,12 @@ export class ViewedServerSchema implements ViewedServerView {
   description!: string;
   /** The tools its last synchronisation listed. */
   tools!: RemoteToolView[];
+  @ApiProperty({ enum: [''], description: "The server's declared version: not recorded, so empty." })
+  version!: '';
+  /** Dust's icon for a remote server */
+  icon!: 'ActionCloudArrowLeftRightIcon';
+  @ApiProperty({ enum: [true], description: 'Any number of remote servers may be added.' })
+  allowMultipleInstances!: true;
   /** Remote servers are added by an admin: always `manual`. */
   availability!: 'manual';
   @ApiProperty({
@@ -28,6 +34,8 @@ export class ViewedServerSchema implements ViewedServerView {
 
 /** A tool server as a space shows it, in the fields of Dust's `MCPServerViewType` this service has. */
 export class ServerViewSchema implements SpaceServerView {
+  /** @example 12 */
+  id!: number;
   /** @example msv_4RbQ7yLm2P */
   sId!: string;
   /** @example vlt_Qz81dVbXk3 */
@@ -48,6 +56,8 @@ export class ServerViewSchema implements SpaceServerView {
   editedByUser!: null;
   /** @example 1767225600000 */
   createdAt!: number;
+  /** Its last change, of its approvals (ms). */
+  updatedAt!: number;
 }
 
 export class ServerViewsResponse {

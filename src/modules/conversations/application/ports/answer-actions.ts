@@ -7,13 +7,20 @@ export interface AnswerAction {
   /** The agent message's row id. */
   messageId: number;
   step: number;
+  /** The model's id for the call. */
+  toolCallId: string;
   functionCallName: string;
   mcpServerName: string;
+  /** The remote server's sId; null for an internal server or a call of no tool. */
+  mcpServerId: string | null;
+  /** The internal server's name; null otherwise. */
+  internalMcpServerName: string | null;
   toolName: string;
   params: Record<string, unknown>;
   status: ActionStatus;
   output: ActionOutput | null;
   createdAt: Date;
+  updatedAt: Date;
   executionDurationMs: number | null;
 }
 

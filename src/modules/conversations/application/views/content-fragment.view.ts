@@ -1,9 +1,9 @@
-/** Who put a fragment there, as Dust describes it: not recorded with the fragment. */
+/** Who put a fragment there, as the client that added it described them (Dust's `context`). */
 export interface ContentFragmentContextView {
-  username: null;
-  fullName: null;
-  email: null;
-  profilePictureUrl: null;
+  username: string | null;
+  fullName: string | null;
+  email: string | null;
+  profilePictureUrl: string | null;
 }
 
 /** The wire form of a content fragment, in the message list and in its event. */
@@ -23,7 +23,15 @@ export interface ContentFragmentView {
   contentFragmentId: string;
   contentFragmentVersion: 'latest';
   textUrl: string;
-  sourceUrl: null;
+  sourceUrl: string | null;
   context: ContentFragmentContextView;
   contentNodeData: null;
+  /** Every fragment here is a file or text of its own: Dust's `file` kind. */
+  contentFragmentType: 'file';
+  /** A fragment here keeps its text when its file is deleted: never expired. */
+  expiredReason: null;
+  snippet: null;
+  generatedTables: string[];
+  sourceProvider: null;
+  sourceIcon: null;
 }

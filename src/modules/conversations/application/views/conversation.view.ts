@@ -66,6 +66,8 @@ export interface ConversationView {
   actionRequired: boolean;
   hasError: boolean;
   title: string | null;
+  /** The conversation's address on this service. */
+  url: string;
   spaceId: string | null;
   triggerId: string | null;
   metadata: Record<string, unknown>;
@@ -107,6 +109,7 @@ export function renderConversation(details: ConversationDetails): ConversationVi
     actionRequired: participation?.actionRequired ?? false,
     hasError: conversation.hasError,
     title: conversation.title,
+    url: details.url,
     spaceId: details.spaceSId,
     triggerId: conversation.triggerId,
     metadata: conversation.metadata,

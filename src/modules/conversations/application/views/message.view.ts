@@ -42,6 +42,14 @@ export interface MessageContextView {
   fullName: string;
   email: string;
   profilePictureUrl: string;
+  clientSideMCPServerIds: string[] | null;
+  selectedMCPServerViewIds: string[] | null;
+  lastTriggerRunAt: number | null;
+}
+
+export interface AgenticMessageDataView {
+  type: 'run_agent' | 'agent_handover';
+  originMessageId: string;
 }
 
 export interface ReactionUserView {
@@ -69,6 +77,8 @@ export interface UserMessageView {
   mentions: MentionView[];
   richMentions: RichMentionView[];
   context: MessageContextView;
+  /** Set when an agent posted it for another. */
+  agenticMessageData: AgenticMessageDataView | null;
   reactions: ReactionView[];
 }
 

@@ -10,6 +10,12 @@ export interface PublicConversationView extends ConversationView {
   content: SlotView[][];
 }
 
+/** Dust's answer to a rename or a read mark (`{success}`), with the conversation as it is now. */
+export interface PublicUpdatedConversationView {
+  success: true;
+  conversation: PublicConversationView;
+}
+
 /** Dust's answer to a creation: the conversation with its content, and what the request added to it. */
 export interface PublicCreatedConversationView {
   conversation: PublicConversationView;

@@ -1,12 +1,52 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { HumanName } from 'src/platform/http/human-name';
+import { NestedObject } from 'src/platform/http/nested-input';
 import { ConversationParams, SID_PATTERN } from 'src/platform/http/route-params';
+import { MESSAGE_ORIGINS } from 'src/modules/conversations/domain/message';
 import {
   FRAGMENT_TITLE_MAX,
   INLINE_CONTENT_MAX_BYTES,
   INLINE_CONTENT_TYPES,
 } from 'src/modules/conversations/domain/content-fragment';
+
+/** Who puts the fragment there, as Dust's clients describe them; every field optional. */
+export class FragmentContextDto {
+  /** @example ada */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @HumanName()
+  username?: string | null;
+
+  /** @example "Ada Lovelace" */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @HumanName()
+  fullName?: string | null;
+
+  /** @example ada@example.com */
+  @IsOptional()
+  @IsEmail()
+  email?: string | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  profilePictureUrl?: string | null;
+
+  // Dust's high-level client sends its whole message context here: checked, not kept with the fragment.
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  timezone?: string;
+
+  @ApiPropertyOptional({ enum: MESSAGE_ORIGINS })
+  @IsOptional()
+  @IsIn(MESSAGE_ORIGINS)
+  origin?: string;
+}
 
 /** A file (`fileId`) or inline text (`content` with `contentType`): exactly one of the two. */
 export class ContentFragmentDto {
@@ -40,6 +80,20 @@ export class ContentFragmentDto {
   @IsOptional()
   @IsIn(INLINE_CONTENT_TYPES)
   contentType?: string;
+
+  /**
+   * Where the content comes from: kept as the fragment's `sourceUrl`, a link never fetched.
+   * @example https://docs.example.com/q3-plan
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  url?: string | null;
+
+  /** Who puts it there (Dust's `context`), shown as the fragment's `context`. */
+  @IsOptional()
+  @NestedObject(() => FragmentContextDto)
+  context?: FragmentContextDto | null;
 }
 
 export class ContentFragmentParams extends ConversationParams {

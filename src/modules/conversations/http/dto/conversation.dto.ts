@@ -1,10 +1,21 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { HumanName } from 'src/platform/http/human-name';
 import { NestedObject, OptionalNestedList } from 'src/platform/http/nested-input';
 import { SID_PATTERN } from 'src/platform/http/route-params';
 import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
-import { TITLE_MAX } from 'src/modules/conversations/domain/conversation';
+import { CONVERSATION_DEPTH_MAX, TITLE_MAX } from 'src/modules/conversations/domain/conversation';
 import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
 import { PostMessageDto } from 'src/modules/conversations/http/dto/message.dto';
 
@@ -31,6 +42,21 @@ export class CreateConversationDto {
   @OptionalNestedList(() => ContentFragmentDto, FRAGMENTS_PER_REQUEST_MAX)
   contentFragments?: ContentFragmentDto[];
 
+  /** One more fragment, put before those of `contentFragments` (Dust's singular form). */
+  @IsOptional()
+  @NestedObject(() => ContentFragmentDto)
+  contentFragment?: ContentFragmentDto;
+
+  /**
+   * The conversation's `depth`, as Dust's clients give it (a conversation an agent started is
+   * deeper than its origin): kept and shown. A fork is one deeper than its parent.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(CONVERSATION_DEPTH_MAX)
+  depth?: number;
+
   // Dust's client sends the next three on every creation; only the behaviour this service has is taken.
   @ApiPropertyOptional({
     enum: ['unlisted'],
@@ -40,21 +66,18 @@ export class CreateConversationDto {
   @IsIn(['unlisted'])
   visibility?: 'unlisted';
 
-  @ApiPropertyOptional({
-    enum: [false],
-    description: "The answer never waits for the agents' answers: stream their events. `true` is refused.",
-  })
+  /**
+   * true (here or as `message.blocking`): the answer comes once the mentioned agents have answered
+   * (at most 2 minutes), the conversation's content then holds their answers.
+   */
   @IsOptional()
-  @IsIn([false])
-  blocking?: false;
+  @IsBoolean()
+  blocking?: boolean;
 
-  @ApiPropertyOptional({
-    enum: [false],
-    description: 'Tools that require approval always wait for it. `true` is refused.',
-  })
+  /** true: the tools of the first message's runs run without waiting for approval (the creator's to give). */
   @IsOptional()
-  @IsIn([false])
-  skipToolsValidation?: false;
+  @IsBoolean()
+  skipToolsValidation?: boolean;
 }
 
 export class UpdateConversationDto {

@@ -3,12 +3,15 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
   IsEmail,
   IsIn,
+  IsInt,
   IsOptional,
   IsString,
   Matches,
   MaxLength,
+  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
@@ -25,6 +28,12 @@ import {
 } from 'src/modules/conversations/domain/message';
 
 /** A user message as pasted into "Try it out": the mention makes the agent answer it. */
+/** Tool servers or views one message may name. */
+export const SERVERS_PER_MESSAGE_MAX = 16;
+
+/** A client-side MCP server's id: letters, digits, `_` and `-`. */
+const CLIENT_SERVER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 export const MESSAGE_EXAMPLE = {
   content: 'Summarise our refund policy in two lines.',
   mentions: [{ configurationId: 'Ag4tB7nM1q' }],
@@ -88,6 +97,64 @@ export class MessageContextDto {
   @IsString()
   @MaxLength(2048)
   profilePictureUrl?: string;
+
+  /**
+   * Client-side MCP servers (their ids, as `mcp/register` gave them) the client lends to this
+   * message's runs: kept on the message's context.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(SERVERS_PER_MESSAGE_MAX)
+  @IsString({ each: true })
+  @Matches(CLIENT_SERVER_ID, { each: true })
+  clientSideMCPServerIds?: string[] | null;
+
+  /**
+   * sIds of tool server views, in spaces the caller can access, whose tools this message's runs get
+   * besides their agent's.
+   * @example ["msv_4RbQ7yLm2P"]
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(SERVERS_PER_MESSAGE_MAX)
+  @IsString({ each: true })
+  @Matches(SID_PATTERN, { each: true })
+  selectedMCPServerViewIds?: string[] | null;
+
+  /** When the trigger posting the message last ran (ms since the epoch); kept on its context. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  lastTriggerRunAt?: number | null;
+}
+
+/** Set when an agent posts a message for another (Dust's `agenticMessageData`). */
+export class AgenticMessageDataDto {
+  @ApiProperty({ enum: ['run_agent', 'agent_handover'] })
+  @IsIn(['run_agent', 'agent_handover'])
+  type!: 'run_agent' | 'agent_handover';
+
+  /** sId of the message the agent acted on. */
+  @IsString()
+  @Matches(SID_PATTERN)
+  originMessageId!: string;
+}
+
+/** Dust's per-message choice of model; accepted only as the mentioned agents' own model. */
+export class ModelSelectionDto {
+  /** @example openai */
+  @IsString()
+  @MaxLength(64)
+  providerId!: string;
+
+  /** @example gpt-4o-mini */
+  @IsString()
+  @MaxLength(128)
+  modelId!: string;
+
+  @IsOptional()
+  @IsIn(['none', 'light', 'medium', 'high'])
+  reasoningEffort?: 'none' | 'light' | 'medium' | 'high';
 }
 
 export class EditMessageDto {
@@ -108,10 +175,29 @@ export class EditMessageDto {
 export class PostMessageDto extends EditMessageDto {
   @NestedObject(() => MessageContextDto)
   context!: MessageContextDto;
+
+  @IsOptional()
+  @NestedObject(() => AgenticMessageDataDto)
+  agenticMessageData?: AgenticMessageDataDto | null;
+
+  /** Runs the mentioned agents on this model: refused with 400 unless it is their own. */
+  @IsOptional()
+  @NestedObject(() => ModelSelectionDto)
+  modelSelection?: ModelSelectionDto;
+
+  /** true: the answer comes once the mentioned agents have answered (at most 2 minutes), their answers in it. */
+  @IsOptional()
+  @IsBoolean()
+  blocking?: boolean;
 }
 
 /** The body of a post: a message and the content fragments that come before it. */
 export class PostMessageWithFragmentsDto extends PostMessageDto {
+  /** true: the tools of this message's runs run without waiting for approval (the poster's to give). */
+  @IsOptional()
+  @IsBoolean()
+  skipToolsValidation?: boolean;
+
   /** Files or inline text put in the conversation just before the message. */
   @OptionalNestedList(() => ContentFragmentDto, FRAGMENTS_PER_REQUEST_MAX)
   contentFragments?: ContentFragmentDto[];

@@ -21,8 +21,23 @@ export class AgentActionSchema implements ActionView {
    * @example crm__delete_record
    */
   functionCallName!: string;
+  /**
+   * The model's id for the call (its tool results go back under it).
+   * @example call_Jx81sPq2
+   */
+  functionCallId!: string;
   /** @example crm */
   mcpServerName!: string;
+  /**
+   * sId of the remote MCP server called; null for an internal server or a call of no tool.
+   * @example mcp_7Hd2kLq9Xa
+   */
+  mcpServerId!: string | null;
+  /**
+   * Name of the internal server called; null otherwise.
+   * @example search
+   */
+  internalMCPServerName!: string | null;
   /** @example delete_record */
   toolName!: string;
   /** @example {"id": "rec_42"} */
@@ -36,7 +51,28 @@ export class AgentActionSchema implements ActionView {
    */
   step!: number;
   createdAt!: number;
+  /** Its last change of status (ms). */
+  updatedAt!: number;
   executionDurationMs!: number | null;
+  @ApiProperty({
+    enum: [0],
+    description: 'Citation slots reserved for its results: tools here cite nothing.',
+  })
+  citationsAllocated!: 0;
+  @ApiProperty({
+    type: 'array',
+    items: {},
+    maxItems: 0,
+    description: 'Files it produced: tools here return text.',
+  })
+  generatedFiles!: never[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description: 'Always null: tools here declare no running/done labels.',
+  })
+  displayLabels!: null;
 }
 
 export class BlockedActionMetadataSchema {
@@ -56,6 +92,8 @@ export class BlockedActionSchema implements BlockedActionView {
   configurationId!: string;
   /** @example act_4fQx9LmT2a */
   actionId!: string;
+  /** Why it waits: for its approver's answer */
+  status!: 'blocked_validation_required';
   /** @example crm__delete_record */
   functionCallName!: string;
   /** @example {"id": "rec_42"} */

@@ -4,12 +4,15 @@ import type {
   ContentFragmentView,
 } from 'src/modules/conversations/application/views/content-fragment.view';
 
-/** Dust's description of who added a fragment: not recorded here, so every field is null. */
+/** Who added a fragment, as the client that added it said (its `context`); null where it said nothing. */
 export class ContentFragmentContextSchema implements ContentFragmentContextView {
-  @ApiProperty({ type: String, nullable: true }) username!: null;
-  @ApiProperty({ type: String, nullable: true }) fullName!: null;
-  @ApiProperty({ type: String, nullable: true }) email!: null;
-  @ApiProperty({ type: String, nullable: true }) profilePictureUrl!: null;
+  /** @example ada */
+  username!: string | null;
+  /** @example "Ada Lovelace" */
+  fullName!: string | null;
+  /** @example ada@example.com */
+  email!: string | null;
+  profilePictureUrl!: string | null;
 }
 
 /** A file or inline text put in a conversation: a slot of the message list of its own. */
@@ -52,8 +55,11 @@ export class ContentFragment implements ContentFragmentView {
    * @example /api/w/Wk3xY8qPzL/assistant/conversations/Cv3nR8tY1a/content_fragments/Xq3bT9kLmA/text
    */
   textUrl!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'Always null: no source URL is recorded' })
-  sourceUrl!: null;
+  /**
+   * The link its creator gave (`url`): kept as it is, never fetched
+   * @example https://docs.example.com/q3-plan
+   */
+  sourceUrl!: string | null;
   context!: ContentFragmentContextSchema;
   @ApiProperty({
     type: 'object',
@@ -62,6 +68,34 @@ export class ContentFragment implements ContentFragmentView {
     description: 'Always null: set by Dust for a fragment taken from a data source node',
   })
   contentNodeData!: null;
+  /** Dust's kind of fragment: here always a file or text of its own */
+  contentFragmentType!: 'file';
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: a fragment keeps its text when its file or data source goes',
+  })
+  expiredReason!: null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: no preview is kept apart from the text',
+  })
+  snippet!: null;
+  /** Always empty: no table is derived from a fragment */
+  generatedTables!: string[];
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "Always null: set by Dust for a connector's node",
+  })
+  sourceProvider!: null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "Always null: set by Dust for a connector's node",
+  })
+  sourceIcon!: null;
 }
 
 export class ContentFragmentResponse {

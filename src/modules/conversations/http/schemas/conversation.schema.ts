@@ -77,6 +77,11 @@ export class ConversationView implements views.ConversationView {
   hasError!: boolean;
   /** null until set or derived from the first message */
   title!: string | null;
+  /**
+   * The conversation's address on this service: `PUBLIC_BASE_URL` and its resource path.
+   * @example https://agents.example.com/api/w/w_1/assistant/conversations/c_1
+   */
+  url!: string;
   spaceId!: string | null;
   triggerId!: string | null;
   metadata!: Record<string, unknown>;

@@ -34,6 +34,11 @@ export class PublicConversationResponse {
   conversation!: PublicConversationView;
 }
 
+export class PublicUpdatedConversationResponse implements views.PublicUpdatedConversationView {
+  @ApiProperty({ enum: [true] }) success!: true;
+  conversation!: PublicConversationView;
+}
+
 export class PublicCreatedConversationResponse
   extends CreatedConversationResponse
   implements views.PublicCreatedConversationView

@@ -1,4 +1,5 @@
 import type {
+  AgenticMessageDataView,
   MentionView,
   MessageContextView,
   MessageUserView,
@@ -70,6 +71,21 @@ export class ContextSchema implements MessageContextView {
   fullName!: string;
   email!: string;
   profilePictureUrl!: string;
+  /** Client-side MCP servers its client lends to its runs; null when none were given. */
+  clientSideMCPServerIds!: string[] | null;
+  /**
+   * Tool server views whose tools its runs get besides their agent's; null when none were given.
+   * @example ["msv_4RbQ7yLm2P"]
+   */
+  selectedMCPServerViewIds!: string[] | null;
+  /** When the trigger that posted it last ran (ms), as its client said. */
+  lastTriggerRunAt!: number | null;
+}
+
+export class AgenticMessageDataSchema implements AgenticMessageDataView {
+  type!: 'run_agent' | 'agent_handover';
+  /** sId of the message the agent acted on. */
+  originMessageId!: string;
 }
 
 export class ReactionUserSchema implements ReactionUserView {
@@ -97,5 +113,7 @@ export class UserMessage implements UserMessageView {
   mentions!: MentionSchema[];
   richMentions!: RichMentionSchema[];
   context!: ContextSchema;
+  /** Set when an agent posted it for another. */
+  agenticMessageData!: AgenticMessageDataSchema | null;
   reactions!: ReactionSchema[];
 }
