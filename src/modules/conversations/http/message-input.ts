@@ -47,6 +47,9 @@ export function toMessageInput(body: PostMessageDto, field = ''): MessageInput {
       fullName: body.context.fullName ?? null,
       email: body.context.email ?? null,
       profilePictureUrl: body.context.profilePictureUrl ?? null,
+      ...(body.context.clientSideMCPServerIds?.length
+        ? { clientSideMCPServerIds: [...new Set(body.context.clientSideMCPServerIds)] }
+        : {}),
     },
   };
 }

@@ -18,6 +18,7 @@ import { SID_PATTERN } from 'src/platform/http/route-params';
 import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
 import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
 import {
+  CLIENT_SIDE_SERVERS_PER_MESSAGE,
   CONTENT_MAX,
   MENTIONS_MAX,
   MESSAGE_ORIGINS,
@@ -85,6 +86,19 @@ export class MessageContextDto {
   @IsString()
   @MaxLength(2048)
   profilePictureUrl?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Client-side MCP servers (ids `mcp/register` answered) lending their tools to this message's runs; only the author's own live servers count.",
+    example: ['cS7mQ2pL9x'],
+    nullable: true,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(CLIENT_SIDE_SERVERS_PER_MESSAGE)
+  @IsString({ each: true })
+  @Matches(SID_PATTERN, { each: true, message: 'each clientSideMCPServerIds item must be a server id.' })
+  clientSideMCPServerIds?: string[] | null;
 }
 
 export class EditMessageDto {
