@@ -67,6 +67,9 @@ describe('client-side MCP servers', () => {
       { description: 'Counts the files of a local folder.', inputSchema: { dir: z.string() } },
       ({ dir }) => ({ content: [{ type: 'text', text: `3 files in ${dir}` }] }),
     );
+    server.registerTool('big_output', { description: 'Answers 20,000 bytes.', inputSchema: {} }, () => ({
+      content: [{ type: 'text', text: 'x'.repeat(20_000) }],
+    }));
     server.registerTool(
       'wait_forever',
       { description: 'Never answers.', inputSchema: {} },
@@ -111,6 +114,8 @@ describe('client-side MCP servers', () => {
       CLIENT_MCP_SERVER_TIMEOUT_MS: SERVER_TIMEOUT_MS,
       CLIENT_MCP_REQUESTS_WAIT_MS: 1_000,
       CLIENT_MCP_CONNECT_TIMEOUT_MS: 5_000,
+      TOOL_OUTPUT_MAX_BYTES: 4_096,
+      MCP_MESSAGE_MAX_BYTES: 65_536,
     };
     t = await createTestApp({ env });
     other = await createTestApp({ env, databaseUrl: t.config.databaseUrl! });
@@ -156,6 +161,27 @@ describe('client-side MCP servers', () => {
     await until(
       () => Promise.resolve(transport.reconnections),
       (count) => count >= 1,
+    );
+  });
+
+  it("reads a client's answer within MCP_MESSAGE_MAX_BYTES and cuts it to TOOL_OUTPUT_MAX_BYTES for the model", async () => {
+    const transport = await lend(a.admin, 'big-laptop');
+    const message = await ask(a.admin, '/tool big-laptop__big_output {}', [transport.serverId]);
+    const output = message.actions[0].output![0].text;
+    expect(message.actions[0].status).toBe('succeeded');
+    expect(output).toMatch(
+      /^x{4096}\n\[Output truncated: the tool returned 20000 bytes; only the first 4096 are shown\.\]$/,
+    );
+    // An answer past MCP_MESSAGE_MAX_BYTES (and the 1 MiB every body may take) is not read.
+    await refused(
+      api(t, a.admin)
+        .post(mcpPath(wId, 'results'))
+        .send({
+          serverId: transport.serverId,
+          result: { jsonrpc: '2.0', id: '1', result: { text: 'x'.repeat(1_200_000) } },
+        }),
+      413,
+      'payload_too_large',
     );
   });
 
@@ -248,6 +274,19 @@ describe('client-side MCP servers', () => {
       'invalid_request_error',
     );
     await refused(api(t, a.admin).get(mcpPath(wId, 'requests')), 400, 'invalid_request_error');
+    // A member holds 16 servers at once; the 17th is refused.
+    for (let i = 0; i < 16; i++) {
+      await api(t, colleague)
+        .post(mcpPath(wId, 'register'))
+        .send({ serverName: `box-${i}-tools` })
+        .expect(200);
+    }
+    await refused(
+      api(t, colleague).post(mcpPath(wId, 'register')).send({ serverName: 'one-too-many' }),
+      400,
+      'invalid_request_error',
+      /already have 16 client-side MCP servers/,
+    );
     const transport = await lend(a.admin, 'checked-box');
     await refused(
       api(t, a.admin).get(`${mcpPath(wId, 'requests')}?serverId=${transport.serverId}&lastEventId=abc`),

@@ -127,7 +127,7 @@ export class ClientMcpServersController {
   @ApiOperation({
     summary: "Answer a request of a client-side server's run.",
     description:
-      "With `write:conversation`, for the caller's own live server (else 404). `result` is the server's JSON-RPC answer, carrying the `id` of the request it answers; it reaches the run waiting for it on any process, read up to `MCP_MESSAGE_MAX_BYTES` and cut to `TOOL_OUTPUT_MAX_BYTES` before the model reads it, as a remote server's. An answer to no waiting request is 404; a notification is taken and set aside.",
+      "With `write:conversation`, for the caller's own live server (else 404). `result` is the server's JSON-RPC answer, carrying the `id` of the request it answers; it reaches the run waiting for it on any process, read up to `MCP_MESSAGE_MAX_BYTES` (at least 1 MiB, counted as it arrives) and cut to `TOOL_OUTPUT_MAX_BYTES` before the model reads it, as a remote server's. An answer to no waiting request is 404; a notification is taken and set aside.",
   })
   @ApiOkResponse({ type: ClientResultResponse })
   @ApiErrors(400, 404, 413)
