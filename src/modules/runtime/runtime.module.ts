@@ -24,6 +24,7 @@ import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-mod
 import { ConfiguredModelProviders } from 'src/modules/runtime/infrastructure/model-providers';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
 import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
+import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 import { ClientMcpServersService } from 'src/modules/runtime/application/client-mcp-servers.service';
 import {
@@ -38,7 +39,7 @@ import { ClientMcpServersController } from 'src/modules/runtime/http/client-mcp-
 import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-sweep.worker';
 
 // RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
-// ActionApprovalsService ports (bound in src/composition).
+// ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords (bound in src/composition).
 @Module({
   imports: [ConversationsModule, AgentsModule, DataSourcesModule, FilesModule, IdentityModule, WakeUpsModule],
   controllers: [ClientMcpServersController],
@@ -65,7 +66,8 @@ import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-swe
     { provide: InternalToolServers, useClass: InProcessInternalToolServers },
     RunActionsReader,
     ToolCallApprovalsService,
+    TypeormRunUsageRecords,
   ],
-  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService],
+  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService, TypeormRunUsageRecords],
 })
 export class RuntimeModule {}
