@@ -22,6 +22,7 @@ import { RuntimeOwnsRuns1795656856277 } from './1795656856277-RuntimeOwnsRuns';
 import { RunUsage1795668001061 } from './1795668001061-RunUsage';
 import { WorkspaceTokenBudgets1795668508912 } from './1795668508912-WorkspaceTokenBudgets';
 import { DustClientShapes1795670068940 } from './1795670068940-DustClientShapes';
+import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcpServers';
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 
 /** Every migration, oldest first; written by `migration generate`. */
@@ -49,5 +50,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RunUsage1795668001061,
   WorkspaceTokenBudgets1795668508912,
   DustClientShapes1795670068940,
+  ClientSideMcpServers1795670330854,
   Triggers1795700000000,
 ];

@@ -81,6 +81,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'skills and tool servers',
       'Skills, the internal tool servers and the remote MCP servers shared to spaces.',
     )
+    .addTag(
+      'client-side MCP servers',
+      "Tool servers a member's client (Dust's extension or CLI) lends to that member's runs, through long polls.",
+    )
     .addTag('spaces', 'The global space and restricted spaces: who can access which data and tools.')
     .addTag('members', 'Who the key belongs to, and the members of the workspace with their roles.')
     .addTag('api keys', 'The API keys of the workspace (admins): create, list, revoke.')

@@ -8,10 +8,11 @@ describe('RuntimeConfig', () => {
       runs: { heartbeatMs: 5_000, staleAfterMs: 30_000, localModelChunkDelayMs: 25, concurrency: 8 },
       runBudget: { maxModelCalls: 64, maxToolCalls: 128 },
       tools: { maxCallsPerStep: 8, approvalTimeoutMs: 600_000, approvalPollMs: 1_000, runAgentMaxDepth: 2 },
+      clientServers: { timeoutMs: 600_000, requestsWaitMs: 60_000, connectTimeoutMs: 10_000 },
     });
   });
 
-  it('reads the runs, their budget and the tool-call policy', () => {
+  it('reads the runs, their budget, the tool-call policy and the client-side servers', () => {
     expect(
       RuntimeConfig.from({
         RUN_HEARTBEAT_MS: '200',
@@ -24,11 +25,15 @@ describe('RuntimeConfig', () => {
         TOOL_APPROVAL_TIMEOUT_MS: '60000',
         TOOL_APPROVAL_POLL_MS: '100',
         RUN_AGENT_MAX_DEPTH: '5',
+        CLIENT_MCP_SERVER_TIMEOUT_MS: '30000',
+        CLIENT_MCP_REQUESTS_WAIT_MS: '5000',
+        CLIENT_MCP_CONNECT_TIMEOUT_MS: '2000',
       }),
     ).toEqual({
       runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 32 },
       runBudget: { maxModelCalls: 10, maxToolCalls: 20 },
       tools: { maxCallsPerStep: 3, approvalTimeoutMs: 60_000, approvalPollMs: 100, runAgentMaxDepth: 5 },
+      clientServers: { timeoutMs: 30_000, requestsWaitMs: 5_000, connectTimeoutMs: 2_000 },
     });
   });
 
@@ -43,6 +48,10 @@ describe('RuntimeConfig', () => {
     ],
     [{ TOOL_MAX_CALLS_PER_STEP: '65' }, /^TOOL_MAX_CALLS_PER_STEP must be an integer between 1 and 64/],
     [{ RUN_AGENT_MAX_DEPTH: '6' }, /^RUN_AGENT_MAX_DEPTH must be an integer between 1 and 5/],
+    [
+      { CLIENT_MCP_SERVER_TIMEOUT_MS: '10m' },
+      /^CLIENT_MCP_SERVER_TIMEOUT_MS must be a number of milliseconds/,
+    ],
   ];
   for (const [env, message] of refused) {
     it(`refuses ${JSON.stringify(env)} with a line naming the variable`, () => {

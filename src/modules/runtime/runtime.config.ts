@@ -70,6 +70,24 @@ const runtimeConfig = ConfigSchema.of({
       description: 'How deep the internal `run_agent` tool may nest agents asking agents.',
     }),
   },
+  // Servers a client (Dust's extension or CLI) lends to its member's runs through mcp/register.
+  clientServers: {
+    timeoutMs: duration('CLIENT_MCP_SERVER_TIMEOUT_MS', {
+      default: 600_000,
+      description:
+        'A client-side MCP server whose client has not sent a heartbeat for this long is dropped, and the calls it has not answered fail.',
+    }),
+    requestsWaitMs: duration('CLIENT_MCP_REQUESTS_WAIT_MS', {
+      default: 60_000,
+      description:
+        'How long one `GET mcp/requests` stream stays open waiting for tool requests before it ends with `done` (the client reconnects).',
+    }),
+    connectTimeoutMs: duration('CLIENT_MCP_CONNECT_TIMEOUT_MS', {
+      default: 10_000,
+      description:
+        "How long a run waits for a client-side MCP server's handshake and tool list before it goes on without its tools.",
+    }),
+  },
 });
 
 /** How agent runs are carried out: heartbeats, concurrency, budgets, tool-call policy. */

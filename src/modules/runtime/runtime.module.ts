@@ -26,12 +26,29 @@ import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-m
 import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
 import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
+import { ClientMcpServersService } from 'src/modules/runtime/application/client-mcp-servers.service';
+import {
+  ClientMcpConnector,
+  ClientMcpNotices,
+  ClientMcpStore,
+} from 'src/modules/runtime/application/ports/client-mcp-store';
+import { QueuedClientMcpConnector } from 'src/modules/runtime/infrastructure/client-mcp-connector';
+import { PgClientMcpNotices } from 'src/modules/runtime/infrastructure/pg-client-mcp-notices';
+import { TypeormClientMcpStore } from 'src/modules/runtime/infrastructure/typeorm-client-mcp.store';
+import { ClientMcpServersController } from 'src/modules/runtime/http/client-mcp-servers.controller';
+import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-sweep.worker';
 
 // RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
 // ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords (bound in src/composition).
 @Module({
   imports: [ConversationsModule, AgentsModule, DataSourcesModule, FilesModule, IdentityModule, WakeUpsModule],
+  controllers: [ClientMcpServersController],
   providers: [
+    ClientMcpServersService,
+    ClientMcpSweepWorker,
+    { provide: ClientMcpStore, useClass: TypeormClientMcpStore },
+    { provide: ClientMcpNotices, useClass: PgClientMcpNotices },
+    { provide: ClientMcpConnector, useClass: QueuedClientMcpConnector },
     AgentRunsService,
     AgentActionsService,
     ModelHistoryService,

@@ -20,6 +20,7 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EventDoorbell.name);
   private readonly subscribers = new Map<number, Set<Ring>>();
   private readonly accessListeners: ((payload: string | null) => void)[] = [];
+  private readonly channelListeners = new Map<string, ((payload: string | null) => void)[]>();
   private client: Client | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private reconnectDelay = RECONNECT_MIN_MS;
@@ -47,6 +48,22 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
     this.accessListeners.push(listener);
   }
 
+  /**
+   * Hears each notice of another `channel` (a constant identifier) on the same connection, and
+   * `null` after a reconnection (notices may be lost).
+   */
+  listen(channel: string, listener: (payload: string | null) => void): void {
+    const listeners = this.channelListeners.get(channel);
+    if (listeners) {
+      listeners.push(listener);
+      return;
+    }
+    this.channelListeners.set(channel, [listener]);
+    this.client
+      ?.query(`LISTEN ${channel}`)
+      .catch((error: unknown) => this.onLost(this.client!, error as Error));
+  }
+
   /** Subscriptions currently held (observability and tests). */
   subscriptionCount(): number {
     let count = 0;
@@ -70,15 +87,19 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
     const options = this.dataSource.options as { url?: string };
     const client = new Client({ connectionString: options.url, connectionTimeoutMillis: 5_000 });
     client.on('notification', (message) => {
+      const listeners = this.channelListeners.get(message.channel);
       if (message.channel === ACCESS_CHANGES_CHANNEL) {
         for (const listener of this.accessListeners) listener(message.payload ?? '');
+      } else if (listeners) {
+        for (const listener of listeners) listener(message.payload ?? '');
       } else this.onNotification(message.payload);
     });
     client.on('error', (error) => this.onLost(client, error));
     client.on('end', () => this.onLost(client, null));
     try {
       await client.connect();
-      await client.query(`LISTEN ${CONVERSATION_EVENTS_CHANNEL}; LISTEN ${ACCESS_CHANGES_CHANNEL}`);
+      const channels = [CONVERSATION_EVENTS_CHANNEL, ACCESS_CHANGES_CHANNEL, ...this.channelListeners.keys()];
+      await client.query(channels.map((channel) => `LISTEN ${channel}`).join('; '));
     } catch (error) {
       await client.end().catch(() => undefined);
       this.scheduleReconnect(error);
@@ -95,6 +116,8 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
       this.logger.log('Listening for conversation events again');
       this.ringEveryone();
       for (const listener of this.accessListeners) listener(null);
+      for (const listeners of this.channelListeners.values())
+        for (const listener of listeners) listener(null);
     }
   }
 

@@ -21,7 +21,7 @@ export interface MessageContext {
   fullName: string | null;
   email: string | null;
   profilePictureUrl: string | null;
-  /** Client-side MCP servers the posting client lends to the message's runs. */
+  /** Client-side MCP servers whose tools the message's runs get (the runtime's; its author's own only). */
   clientSideMCPServerIds?: string[] | null;
   /** Tool server views whose tools the message's runs get besides their agent's. */
   selectedMCPServerViewIds?: string[] | null;
@@ -73,6 +73,7 @@ export interface Reaction {
 
 export const CONTENT_MAX = 100_000;
 export const MENTIONS_MAX = 16;
+export const CLIENT_SIDE_SERVERS_PER_MESSAGE = 8;
 export const EMOJI_MAX = 64;
 
 export function agentMentions(mentions: Mention[]): string[] {

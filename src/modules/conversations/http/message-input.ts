@@ -62,7 +62,9 @@ export function toMessageInput(body: PostMessageDto, field = '', skipToolsValida
       fullName: body.context.fullName ?? null,
       email: body.context.email ?? null,
       profilePictureUrl: body.context.profilePictureUrl ?? null,
-      clientSideMCPServerIds: body.context.clientSideMCPServerIds ?? null,
+      clientSideMCPServerIds: body.context.clientSideMCPServerIds
+        ? [...new Set(body.context.clientSideMCPServerIds)]
+        : null,
       selectedMCPServerViewIds: body.context.selectedMCPServerViewIds ?? null,
       lastTriggerRunAt: body.context.lastTriggerRunAt ?? null,
       agenticMessageData: body.agenticMessageData ?? null,

@@ -3,7 +3,10 @@ import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import {
+  AgentMessagesService,
+  ConversationMessage,
+} from 'src/modules/conversations/application/agent-messages.service';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
 import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
@@ -16,7 +19,12 @@ import {
 } from 'src/modules/runtime/application/ports/model-provider';
 import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { LendableSlot } from 'src/modules/runtime/application/run-slots';
-import { RunToolset, RunToolsService, askedBy } from 'src/modules/runtime/application/run-tools.service';
+import {
+  LentServers,
+  RunToolset,
+  RunToolsService,
+  askedBy,
+} from 'src/modules/runtime/application/run-tools.service';
 import { RunBudgetExceeded, RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import {
@@ -27,6 +35,17 @@ import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-
 import type { Run } from 'src/modules/runtime/application/run';
 import type { RunStep } from 'src/modules/runtime/domain/agent-run';
 import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
+
+/** The client-side servers the answered message lends to its run: its author's own, by id. */
+function lentServers(run: Run, history: ConversationMessage[]): LentServers | null {
+  const asked = history.find(
+    (message): message is Extract<ConversationMessage, { type: 'user_message' }> =>
+      message.type === 'user_message' && message.id === run.message.parentMessageId,
+  );
+  const serverIds = asked?.context.clientSideMCPServerIds ?? [];
+  if (!asked || serverIds.length === 0) return null;
+  return { owner: { workspaceId: asked.workspaceId, userId: asked.userId }, serverIds };
+}
 
 /** Tokens are written to the log in batches: at this many characters, or after this long. */
 const FLUSH_CHARS = 200;
@@ -139,6 +158,7 @@ export class AgentRunsService {
         },
         budget,
         askedBy(history, run.message.parentMessageId, run.caller.userId),
+        lentServers(run, history),
       );
       const provider = this.models.get(run.agent.model.providerId);
       const acceptsImages = provider.acceptsImages(run.agent.model.modelId);

@@ -13,6 +13,18 @@ import type { ModelTool } from 'src/modules/runtime/application/ports/model-prov
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { functionNames } from 'src/modules/runtime/domain/tool-names';
+import { ClientMcpServersService } from 'src/modules/runtime/application/client-mcp-servers.service';
+import { ClientMcpConnector } from 'src/modules/runtime/application/ports/client-mcp-store';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
+
+/** Client-side servers a user message lends to its runs: its author's, by the ids it named. */
+export interface LentServers {
+  owner: { workspaceId: number; userId: number };
+  serverIds: string[];
+}
+
+/** What one listing of a client-side server may hold, as a remote server's listing. */
+const CLIENT_LISTING_LIMITS = { maxTools: 512, maxBytes: 1024 * 1024 };
 
 /** A tool offered to a run's model, with where to call it. */
 export interface OfferedTool {
@@ -125,6 +137,9 @@ export class RunToolsService {
     private readonly internal: InternalToolServers,
     private readonly connector: McpConnector,
     private readonly log: OperatorLog,
+    private readonly clientServers: ClientMcpServersService,
+    private readonly clientConnector: ClientMcpConnector,
+    private readonly config: RuntimeConfig,
   ) {}
 
   async open(
@@ -132,6 +147,7 @@ export class RunToolsService {
     context: Omit<InternalToolContext, 'caller' | 'agentSId'>,
     budget: RunTreeBudget,
     asked: AskedTools = NOTHING_ASKED,
+    lent: LentServers | null = null,
   ): Promise<RunToolset> {
     const [own, selected] = await Promise.all([
       this.toolsets.resolve(run.caller, run.agent.actions),
@@ -151,11 +167,60 @@ export class RunToolsService {
       if ('reason' in listed) unavailable.push({ name: server.name, reason: listed.reason });
       else candidates.push(...listed.tools);
     }
+    if (lent && lent.serverIds.length > 0) {
+      candidates.push(...(await this.lentTools(lent, sessions, unavailable)));
+    }
     const names = functionNames(
       candidates.map((candidate) => ({ server: candidate.mcpServerName, tool: candidate.tool.name })),
     );
     const offered = candidates.map((candidate, index) => ({ ...candidate, functionName: names[index] }));
     return new RunToolset(offered, unavailable, sessions, context.dataSpaces, budget);
+  }
+
+  /**
+   * The tools of the live client-side servers a message lends, listed by each server through its
+   * client's polls within `CLIENT_MCP_CONNECT_TIMEOUT_MS`; a server that is gone, or silent, gives none.
+   */
+  private async lentTools(
+    lent: LentServers,
+    sessions: Promise<McpSession>[],
+    unavailable: UnavailableServer[],
+  ): Promise<Omit<OfferedTool, 'functionName'>[]> {
+    const live = await this.clientServers.liveOf(lent.owner, lent.serverIds);
+    for (const serverId of lent.serverIds) {
+      if (!live.some((server) => server.sId === serverId)) {
+        unavailable.push({
+          name: serverId,
+          reason: `The client-side MCP server ${serverId} is not registered by the message's author, or was dropped.`,
+        });
+      }
+    }
+    const listings = await Promise.all(
+      live.map(async (server) => {
+        const signal = AbortSignal.timeout(this.config.clientServers.connectTimeoutMs);
+        const opening = this.clientConnector.connect(server, signal);
+        sessions.push(opening);
+        try {
+          const tools = await (await opening).listTools(signal, CLIENT_LISTING_LIMITS);
+          return tools.map((tool) => ({
+            mcpServerName: server.name,
+            // What its calls record: the lent server's id, as Dust records a client-side server.
+            server: { mcpServerId: server.sId, internalMcpServerName: null },
+            tool,
+            needsApproval: false,
+            session: () => opening,
+          }));
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          unavailable.push({
+            name: server.name,
+            reason: `The client-side MCP server "${server.name}" listed no tools: ${why}`,
+          });
+          return [];
+        }
+      }),
+    );
+    return listings.flat();
   }
 
   /** A server's tools, or why it offers none to this run. */

@@ -2,7 +2,7 @@ import type { RunStatus } from 'src/modules/runtime/domain/agent-run';
 import type { ActionOutput, ActionStatus } from 'src/modules/runtime/domain/run-action';
 // Foreign keys to the workspace and to the agent message a run generates need their entities.
 import { MessageEntity } from 'src/modules/conversations/infrastructure/conversations.entities';
-import { WorkspaceEntity } from 'src/modules/identity/infrastructure/identity.entities';
+import { UserEntity, WorkspaceEntity } from 'src/modules/identity/infrastructure/identity.entities';
 import {
   Column,
   Entity,
@@ -167,4 +167,74 @@ export class RunActionEntity {
   updatedAt!: Date;
 }
 
-export const RUNTIME_ENTITIES = [AgentRunEntity, RunActionEntity];
+/** Servers members' clients lend to their runs, alive until `expires_at` unless a heartbeat extends it. */
+@Entity('client_mcp_servers')
+@Index('IDX_client_mcp_servers_owner', ['workspaceId', 'userId'])
+@Index('IDX_client_mcp_servers_s_id', ['sId'], { unique: true })
+@Index('IDX_client_mcp_servers_expires', ['expiresAt'])
+export class ClientMcpServerEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ name: 's_id', type: 'varchar', length: 32 })
+  sId!: string;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ name: 'user_id', type: 'int' })
+  userId!: number;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  @Column({ name: 'expires_at', ...timestamptz })
+  expiresAt!: Date;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
+/**
+ * JSON-RPC messages queued for a client-side server, and the answers its client posted. No foreign
+ * key: a dropped server's unanswered requests stay, ended, until the run waiting for them reads why.
+ */
+@Entity('client_mcp_requests')
+@Index('IDX_client_mcp_requests_server', ['serverId', 'id'])
+export class ClientMcpRequestEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Column({ name: 'server_id', type: 'int' })
+  serverId!: number;
+
+  @Column({ type: 'jsonb' })
+  message!: Record<string, unknown>;
+
+  @Column({ name: 'expects_answer', type: 'boolean' })
+  expectsAnswer!: boolean;
+
+  @Column({ type: 'jsonb', nullable: true })
+  answer!: Record<string, unknown> | null;
+
+  @Column({ name: 'dropped_reason', type: 'text', nullable: true })
+  droppedReason!: string | null;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
+export const RUNTIME_ENTITIES = [
+  AgentRunEntity,
+  RunActionEntity,
+  ClientMcpServerEntity,
+  ClientMcpRequestEntity,
+];

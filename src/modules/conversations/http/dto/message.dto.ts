@@ -21,19 +21,17 @@ import { SID_PATTERN } from 'src/platform/http/route-params';
 import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
 import { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
 import {
+  CLIENT_SIDE_SERVERS_PER_MESSAGE,
   CONTENT_MAX,
   MENTIONS_MAX,
   MESSAGE_ORIGINS,
   MessageOrigin,
 } from 'src/modules/conversations/domain/message';
 
-/** A user message as pasted into "Try it out": the mention makes the agent answer it. */
-/** Tool servers or views one message may name. */
+/** Tool server views one message may name. */
 export const SERVERS_PER_MESSAGE_MAX = 16;
 
-/** A client-side MCP server's id: letters, digits, `_` and `-`. */
-const CLIENT_SERVER_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
+/** A user message as pasted into "Try it out": the mention makes the agent answer it. */
 export const MESSAGE_EXAMPLE = {
   content: 'Summarise our refund policy in two lines.',
   mentions: [{ configurationId: 'Ag4tB7nM1q' }],
@@ -100,13 +98,13 @@ export class MessageContextDto {
 
   /**
    * Client-side MCP servers (their ids, as `mcp/register` gave them) the client lends to this
-   * message's runs: kept on the message's context.
+   * message's runs; only the author's own live servers count.
    */
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(SERVERS_PER_MESSAGE_MAX)
+  @ArrayMaxSize(CLIENT_SIDE_SERVERS_PER_MESSAGE)
   @IsString({ each: true })
-  @Matches(CLIENT_SERVER_ID, { each: true })
+  @Matches(SID_PATTERN, { each: true, message: 'each clientSideMCPServerIds item must be a server id.' })
   clientSideMCPServerIds?: string[] | null;
 
   /**

@@ -1,0 +1,320 @@
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { DustAPI, type LoggerInterface } from '@dust-tt/client';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type request from 'supertest';
+import { z } from 'zod';
+import { DustClientTransport } from 'test/support/client-side-mcp';
+import { expect, expectError } from 'test/support/expect';
+import { paths } from 'test/support/paths';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { until } from 'test/support/until';
+import { Actor, KeyHolder, ListedMessage, World, WorkspaceFixture, api } from 'test/support/world';
+
+interface Action {
+  functionCallName: string;
+  mcpServerName: string;
+  toolName: string;
+  status: string;
+  step: number;
+  output: { type: string; text: string }[] | null;
+}
+type AgentMessage = ListedMessage & { status: string; content: string; actions: Action[] };
+
+/** The request is refused with `status` and `type`, its message matching `message` when given. */
+async function refused(
+  pending: PromiseLike<request.Response>,
+  status: number,
+  type: string,
+  message?: RegExp,
+) {
+  const res = await pending;
+  expectError(res, status, type);
+  if (message) expect((res.body as { error: { message: string } }).error.message).toMatch(message);
+}
+
+const quiet: LoggerInterface = { error: () => {}, info: () => {}, trace: () => {}, warn: () => {} };
+const mcpPath = (wId: string, route: string) => `/api/v1/w/${wId}/mcp/${route}`;
+
+/** The sweep drops a server 1.5 s after its last heartbeat, checking every 375 ms. */
+const SERVER_TIMEOUT_MS = 1_500;
+
+describe('client-side MCP servers', () => {
+  let t: TestApp;
+  /** A second process on the same database: the client talks to it, the runs happen on `t`. */
+  let other: TestApp;
+  let world: World;
+  let a: WorkspaceFixture;
+  let b: WorkspaceFixture;
+  let colleague: Actor;
+  let wId: string;
+  let agent: string;
+  const lent: { server: McpServer; transport: DustClientTransport }[] = [];
+  /** Tool calls that never answer until the test ends. */
+  const hanging: (() => void)[] = [];
+
+  const dustFor = async (target: TestApp, actor: KeyHolder) =>
+    new DustAPI(
+      { url: await target.listen() },
+      { apiKey: actor.secret, workspaceId: actor.workspace.sId },
+      quiet,
+    );
+
+  /** An SDK server with `count_files` and `wait_forever`, lent by `actor`'s client through `target`. */
+  async function lend(actor: KeyHolder, serverName: string, target = other): Promise<DustClientTransport> {
+    const server = new McpServer({ name: serverName, version: '1.0.0' });
+    server.registerTool(
+      'count_files',
+      { description: 'Counts the files of a local folder.', inputSchema: { dir: z.string() } },
+      ({ dir }) => ({ content: [{ type: 'text', text: `3 files in ${dir}` }] }),
+    );
+    server.registerTool('big_output', { description: 'Answers 20,000 bytes.', inputSchema: {} }, () => ({
+      content: [{ type: 'text', text: 'x'.repeat(20_000) }],
+    }));
+    server.registerTool(
+      'wait_forever',
+      { description: 'Never answers.', inputSchema: {} },
+      () => new Promise((resolve) => hanging.push(() => resolve({ content: [] }))),
+    );
+    const transport = new DustClientTransport(await dustFor(target, actor), serverName);
+    await server.connect(transport);
+    transport.startBeating(250);
+    lent.push({ server, transport });
+    return transport;
+  }
+
+  /** Posts `content` mentioning the agent, lending `serverIds`; answers the settled agent message. */
+  async function ask(actor: KeyHolder, content: string, serverIds: unknown): Promise<AgentMessage> {
+    const created = await api(t, actor)
+      .post(paths.conversations(actor.workspace.sId))
+      .send({
+        message: {
+          content,
+          mentions: [{ configurationId: agent }],
+          context: { username: 'ada', timezone: 'UTC', clientSideMCPServerIds: serverIds },
+        },
+      })
+      .expect(200);
+    const cId = (created.body.conversation as { sId: string }).sId;
+    // Read raw: the actions' fields Dust's 1.2.8 client adds are another change's.
+    const answer = await until(
+      async () => {
+        const res = await api(t, actor).get(paths.messages(actor.workspace.sId, cId)).expect(200);
+        return (res.body.messages as AgentMessage[]).find((message) => message.type === 'agent_message');
+      },
+      (found) => found !== undefined && found.status !== 'created',
+    );
+    return answer!;
+  }
+
+  beforeAll(async () => {
+    const env = {
+      RUN_HEARTBEAT_MS: 200,
+      LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+      TOOL_CALL_TIMEOUT_MS: 20_000,
+      CLIENT_MCP_SERVER_TIMEOUT_MS: SERVER_TIMEOUT_MS,
+      CLIENT_MCP_REQUESTS_WAIT_MS: 1_000,
+      CLIENT_MCP_CONNECT_TIMEOUT_MS: 5_000,
+      TOOL_OUTPUT_MAX_BYTES: 4_096,
+      MCP_MESSAGE_MAX_BYTES: 65_536,
+    };
+    t = await createTestApp({ env });
+    other = await createTestApp({ env, databaseUrl: t.config.databaseUrl! });
+    world = new World(t);
+    a = await world.workspace();
+    b = await world.workspace();
+    wId = a.workspace.sId;
+    colleague = await world.member(a.workspace, 'user');
+    agent = (await world.agent(a.admin, { instructions: 'Use the tools you are lent.', actions: [] })).sId;
+  });
+  afterAll(async () => {
+    for (const release of hanging) release();
+    for (const { transport } of lent) await transport.close();
+    await other?.close();
+    await t?.close();
+  });
+
+  it("lends a tool to the author's run: a request queued on one process reaches the client polling another", async () => {
+    const transport = await lend(a.admin, 'laptop-files');
+    const message = await ask(a.admin, '/tool laptop-files__count_files {"dir": "docs"}', [
+      transport.serverId,
+    ]);
+
+    expect(message).toMatchObject({
+      status: 'succeeded',
+      content: 'laptop-files__count_files answered: 3 files in docs',
+    });
+    expect(message.actions).toEqual([
+      expect.objectContaining({
+        functionCallName: 'laptop-files__count_files',
+        mcpServerName: 'laptop-files',
+        toolName: 'count_files',
+        status: 'succeeded',
+        output: [{ type: 'text', text: '3 files in docs' }],
+      }),
+    ]);
+    // The run spoke MCP to the client: handshake, listing, then the call, each through the stream.
+    const methods = transport.received.map((request) => (request as { method?: string }).method);
+    expect(methods).toEqual(
+      expect.arrayContaining(['initialize', 'notifications/initialized', 'tools/list', 'tools/call']),
+    );
+    // The stream ends with `done` after CLIENT_MCP_REQUESTS_WAIT_MS and the client resumes from its last event.
+    await until(
+      () => Promise.resolve(transport.reconnections),
+      (count) => count >= 1,
+    );
+  });
+
+  it("reads a client's answer within MCP_MESSAGE_MAX_BYTES and cuts it to TOOL_OUTPUT_MAX_BYTES for the model", async () => {
+    const transport = await lend(a.admin, 'big-laptop');
+    const message = await ask(a.admin, '/tool big-laptop__big_output {}', [transport.serverId]);
+    const output = message.actions[0].output![0].text;
+    expect(message.actions[0].status).toBe('succeeded');
+    expect(output).toMatch(
+      /^x{4096}\n\[Output truncated: the tool returned 20000 bytes; only the first 4096 are shown\.\]$/,
+    );
+    // An answer past MCP_MESSAGE_MAX_BYTES (and the 1 MiB every body may take) is not read.
+    await refused(
+      api(t, a.admin)
+        .post(mcpPath(wId, 'results'))
+        .send({
+          serverId: transport.serverId,
+          result: { jsonrpc: '2.0', id: '1', result: { text: 'x'.repeat(1_200_000) } },
+        }),
+      413,
+      'payload_too_large',
+    );
+  });
+
+  it('registers and heartbeats through the 1.2.8 client, whose parsing accepts the answers', async () => {
+    const dust = await dustFor(t, a.admin);
+    const registered = await dust.registerMCPServer({ serverName: 'cli-tools' });
+    expect(registered.isOk()).toBe(true);
+    const { serverId, expiresAt } = registered.isOk() ? registered.value : { serverId: '', expiresAt: '' };
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
+    const beat = await dust.heartbeatMCPServer({ serverId });
+    expect(beat.isOk() && beat.value).toEqual({ success: true, expiresAt: expect.any(String) });
+  });
+
+  it('drops a server whose client stops beating, failing its pending call with a clear error', async () => {
+    const transport = await lend(a.admin, 'flaky-laptop');
+    const answered = ask(a.admin, '/tool flaky-laptop__wait_forever {}', [transport.serverId]);
+    // The call reached the client; then the client goes silent.
+    await until(
+      () =>
+        Promise.resolve(transport.received.some((r) => (r as { method?: string }).method === 'tools/call')),
+      (arrived) => arrived,
+    );
+    transport.stopBeating();
+    const message = await answered;
+
+    expect(message.status).toBe('succeeded');
+    expect(message.actions).toEqual([
+      expect.objectContaining({ toolName: 'wait_forever', status: 'failed' }),
+    ]);
+    const output = message.actions[0].output![0].text;
+    expect(output).toContain('The client-side MCP server "flaky-laptop" was dropped');
+    expect(output).toContain('no heartbeat for 2 s');
+    // Gone for good: its heartbeat is 404, as is its stream.
+    await api(t, a.admin).post(mcpPath(wId, 'heartbeat')).send({ serverId: transport.serverId }).expect(404);
+    await api(t, a.admin)
+      .get(`${mcpPath(wId, 'requests')}?serverId=${transport.serverId}`)
+      .expect(404);
+  });
+
+  it("keeps servers to their member: another member's or workspace's server id is 404 and lends nothing", async () => {
+    const transport = await lend(a.admin, 'private-box');
+    const serverId = transport.serverId;
+    for (const actor of [colleague, b.admin]) {
+      const wIdOf = actor.workspace.sId;
+      await refused(api(t, actor).post(mcpPath(wIdOf, 'heartbeat')).send({ serverId }), 404, 'not_found');
+      await refused(
+        api(t, actor).get(`${mcpPath(wIdOf, 'requests')}?serverId=${serverId}`),
+        404,
+        'not_found',
+      );
+      await refused(
+        api(t, actor)
+          .post(mcpPath(wIdOf, 'results'))
+          .send({ serverId, result: { jsonrpc: '2.0', id: '1', result: {} } }),
+        404,
+        'not_found',
+      );
+    }
+    // A colleague naming the admin's server gets no tool from it: the run says why.
+    const message = await ask(colleague, '/tool private-box__count_files {"dir": "secrets"}', [serverId]);
+    expect(message.status).toBe('succeeded');
+    expect(message.actions).toEqual([
+      expect.objectContaining({
+        step: -1,
+        status: 'failed',
+        output: [
+          {
+            type: 'text',
+            text: `Not offered to this run: The client-side MCP server ${serverId} is not registered by the message's author, or was dropped.`,
+          },
+        ],
+      }),
+    ]);
+    expect(transport.received.some((r) => (r as { method?: string }).method === 'tools/call')).toBe(false);
+  });
+
+  it('answers bad input with a 400 envelope and registers nothing', async () => {
+    const register = (body: unknown) =>
+      api(t, a.admin)
+        .post(mcpPath(wId, 'register'))
+        .send(body as object);
+    await refused(register({}), 400, 'invalid_request_error');
+    await refused(register({ serverName: 'abc' }), 400, 'invalid_request_error', /5 to 30 characters/);
+    await refused(register({ serverName: 'x'.repeat(31) }), 400, 'invalid_request_error');
+    await refused(register({ serverName: 'my\u202eserver' }), 400, 'invalid_request_error', /U\+202E/);
+    await refused(register({ serverName: 'fine-name', extra: 1 }), 400, 'invalid_request_error');
+    await refused(
+      api(t, a.admin).post(mcpPath(wId, 'heartbeat')).send({ serverId: 'not an id!' }),
+      400,
+      'invalid_request_error',
+    );
+    await refused(api(t, a.admin).get(mcpPath(wId, 'requests')), 400, 'invalid_request_error');
+    // A member holds 16 servers at once; the 17th is refused.
+    for (let i = 0; i < 16; i++) {
+      await api(t, colleague)
+        .post(mcpPath(wId, 'register'))
+        .send({ serverName: `box-${i}-tools` })
+        .expect(200);
+    }
+    await refused(
+      api(t, colleague).post(mcpPath(wId, 'register')).send({ serverName: 'one-too-many' }),
+      400,
+      'invalid_request_error',
+      /already have 16 client-side MCP servers/,
+    );
+    const transport = await lend(a.admin, 'checked-box');
+    await refused(
+      api(t, a.admin).get(`${mcpPath(wId, 'requests')}?serverId=${transport.serverId}&lastEventId=abc`),
+      400,
+      'invalid_request_error',
+    );
+    const results = (result: unknown) =>
+      api(t, a.admin).post(mcpPath(wId, 'results')).send({ serverId: transport.serverId, result });
+    await refused(results('text'), 400, 'invalid_request_error');
+    await refused(results({ jsonrpc: '2.0', result: {} }), 400, 'invalid_request_error', /id/);
+    await refused(results({ jsonrpc: '2.0', id: '999999', result: {} }), 404, 'not_found');
+    // A notification is taken and set aside.
+    await api(t, a.admin)
+      .post(mcpPath(wId, 'results'))
+      .send({ serverId: transport.serverId, result: { jsonrpc: '2.0', method: 'notifications/progress' } })
+      .expect(200, { success: true });
+    const post = (ids: unknown) =>
+      api(t, a.admin)
+        .post(paths.conversations(wId))
+        .send({
+          message: {
+            content: 'hi',
+            mentions: [],
+            context: { username: 'ada', timezone: 'UTC', clientSideMCPServerIds: ids },
+          },
+        });
+    await refused(post('one'), 400, 'invalid_request_error');
+    await refused(post(['bad id!']), 400, 'invalid_request_error');
+    await refused(post(Array.from({ length: 9 }, (_, i) => `srv${i}`)), 400, 'invalid_request_error');
+  });
+});
