@@ -19,6 +19,7 @@ import { DataSourceDocumentCounts1795420778338 } from './1795420778338-DataSourc
 import { RemoteServerTextsShown1795647280310 } from './1795647280310-RemoteServerTextsShown';
 import { NamesWithoutHiddenCharacters1795652181765 } from './1795652181765-NamesWithoutHiddenCharacters';
 import { RuntimeOwnsRuns1795656856277 } from './1795656856277-RuntimeOwnsRuns';
+import { ReactionShortcodesAsIds1795669408464 } from './1795669408464-ReactionShortcodesAsIds';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RemoteServerTextsShown1795647280310,
   NamesWithoutHiddenCharacters1795652181765,
   RuntimeOwnsRuns1795656856277,
+  ReactionShortcodesAsIds1795669408464,
 ];
