@@ -231,4 +231,29 @@ describe("knowledge through Dust's client", () => {
       await t.dataSource.query('SELECT parents_in FROM data_source_views WHERE s_id = $1', [shared.sId]),
     ).toEqual(before);
   });
+
+  it('counts every document of a data source in a list page, whatever the page', async () => {
+    const documents = `/api/v1/w/${wId}/spaces/${globalSpace}/data_sources/${handbook.dataSource.sId}/documents`;
+    for (const id of ['refunds', 'returns', 'shipping']) {
+      await api(t, member)
+        .post(`${documents}/${id}`)
+        .send({ title: id, text: `About ${id}.` })
+        .expect(200);
+    }
+    const first = await api(t, member).get(`${documents}?limit=1`).expect(200);
+    expect(first.body).toMatchApiSchema('DocumentsResponse');
+    expect({ listed: first.body.documents.length, total: first.body.total }).toEqual({ listed: 1, total: 3 });
+    await api(t, member).delete(`${documents}/returns`).expect(200);
+    const after = await api(t, member)
+      .get(`${documents}?limit=1&cursor=${first.body.nextCursor}`)
+      .expect(200);
+    expect(after.body.total).toBe(2);
+    const foreign = await api(t, b.admin).get(
+      `/api/v1/w/${b.workspace.sId}/spaces/${globalSpace}/data_sources/${handbook.dataSource.sId}/documents`,
+    );
+    expect({ status: foreign.status, type: foreign.body.error?.type }).toEqual({
+      status: 404,
+      type: 'space_not_found',
+    });
+  });
 });
