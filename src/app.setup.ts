@@ -70,6 +70,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       "Conversations, their messages, the agents' answers and tool calls, and their event streams.",
     )
     .addTag('wake-ups', 'Scheduled re-invocations of an agent inside a conversation (one-shot or cron).')
+    .addTag(
+      'triggers',
+      'Agents that start conversations by themselves, on a schedule or on a signed webhook delivery.',
+    )
     .addTag('feedback', 'Thumbs up or down, with a comment, on agent messages.')
     .addTag('files', 'File records, their signed upload URL, and their content.')
     .addTag('data sources', 'Data sources of spaces and their views.')
@@ -80,6 +84,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('spaces', 'The global space and restricted spaces: who can access which data and tools.')
     .addTag('members', 'Who the key belongs to, and the members of the workspace with their roles.')
     .addTag('api keys', 'The API keys of the workspace (admins): create, list, revoke.')
+    .addTag(
+      'usage',
+      'What agent runs cost (tokens, duration) by day, agent, user and model, and the monthly token budget (admins).',
+    )
     .addTag('health', 'Liveness and readiness, without a key.')
     .build();
   return SwaggerModule.createDocument(app, config, { operationIdFactory: familyOperationId });

@@ -49,6 +49,8 @@ export interface NewConversationInput {
   spaceId?: string;
   message?: MessageInput;
   contentFragments?: FragmentInput[];
+  /** Set by the trigger that opens it, never by a request. */
+  triggerId?: string;
 }
 
 /** Conversations: created, read under the access rule, listed and updated. */
@@ -88,6 +90,7 @@ export class ConversationsService {
         spaceId: space?.id ?? null,
         requestedSpaceIds: [],
         forkedFrom: null,
+        triggerId: input.triggerId ?? null,
       });
       await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, this.clock.now());
       if (conversation.title) await this.writer.appendTitle(conversation, conversation.title);

@@ -4,7 +4,7 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
-import { renderConversation } from 'src/modules/conversations/application/conversation-views';
+import { renderConversation } from 'src/modules/conversations/application/views/conversation.view';
 import {
   ConversationsService,
   NewConversationInput,

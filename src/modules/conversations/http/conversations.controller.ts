@@ -9,7 +9,7 @@ import { PageQuery } from 'src/platform/http/page-query';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
-import { renderConversation } from 'src/modules/conversations/application/conversation-views';
+import { renderConversation } from 'src/modules/conversations/application/views/conversation.view';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';

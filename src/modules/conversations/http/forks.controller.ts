@@ -6,7 +6,7 @@ import { OnlyOn, PublicFormOf, WorkspaceController } from 'src/platform/http/api
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
-import { renderConversation } from 'src/modules/conversations/application/conversation-views';
+import { renderConversation } from 'src/modules/conversations/application/views/conversation.view';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import { ConversationResponse } from 'src/modules/conversations/http/schemas/conversation.schema';

@@ -31,6 +31,9 @@ export const MESSAGE_EXAMPLE = {
   context: { username: 'ada', timezone: 'Europe/Paris' },
 };
 
+/** The origins a client may give; the service's own messages (wake-ups, triggers) say theirs. */
+const CLIENT_ORIGINS = MESSAGE_ORIGINS.filter((origin) => origin !== 'wakeup' && origin !== 'triggered');
+
 export class MentionDto {
   @ApiPropertyOptional({ description: 'sId of a mentioned agent', example: 'Ag4tB7nM1q' })
   @IsOptional()
@@ -63,9 +66,9 @@ export class MessageContextDto {
   @MaxLength(64)
   timezone!: string;
 
-  @ApiPropertyOptional({ enum: MESSAGE_ORIGINS.filter((origin) => origin !== 'wakeup'), default: 'api' })
+  @ApiPropertyOptional({ enum: CLIENT_ORIGINS, default: 'api' })
   @IsOptional()
-  @IsIn(MESSAGE_ORIGINS.filter((origin) => origin !== 'wakeup'))
+  @IsIn(CLIENT_ORIGINS)
   origin?: MessageOrigin;
 
   @ApiPropertyOptional({ example: 'Ada Lovelace' })

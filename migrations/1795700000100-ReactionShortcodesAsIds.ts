@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 const SHORTCODE = '^:[a-z0-9_+-]{1,62}:$';
 
-export class ReactionShortcodesAsIds1795669408464 implements MigrationInterface {
-  name = 'ReactionShortcodesAsIds1795669408464';
+export class ReactionShortcodesAsIds1795700000100 implements MigrationInterface {
+  name = 'ReactionShortcodesAsIds1795700000100';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
