@@ -24,6 +24,7 @@ import { WorkspaceTokenBudgets1795668508912 } from './1795668508912-WorkspaceTok
 import { DustClientShapes1795670068940 } from './1795670068940-DustClientShapes';
 import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcpServers';
 import { Triggers1795700000000 } from './1795700000000-Triggers';
+import { ReactionShortcodesAsIds1795700000100 } from './1795700000100-ReactionShortcodesAsIds';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   DustClientShapes1795670068940,
   ClientSideMcpServers1795670330854,
   Triggers1795700000000,
+  ReactionShortcodesAsIds1795700000100,
 ];

@@ -1,5 +1,6 @@
 import { bindPort, CrossContextPort } from 'src/platform/wiring/cross-context-ports.module';
 import { AgentStatistics } from 'src/modules/agents/application/ports/agent-statistics.read-model';
+import { ConversationParticipants } from 'src/modules/agents/application/ports/conversation-participants.port';
 import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
 import { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
@@ -19,6 +20,7 @@ import { RunUsageRecords } from 'src/modules/usage/application/ports/run-usage-r
 import { TokenBudgetService } from 'src/modules/usage/application/token-budget.service';
 import { UsageModule } from 'src/modules/usage/usage.module';
 import { AgentStatisticsAdapter } from 'src/composition/agent-statistics.adapter';
+import { ConversationParticipantsAdapter } from 'src/composition/conversation-participants.adapter';
 
 /**
  * Every port that one context declares and a context depending on it answers, in one place. The
@@ -31,6 +33,8 @@ export const crossContextPorts: CrossContextPort[] = [
   bindPort(ScheduledWakeUps, { useExisting: ScheduledWakeUpsReader }, [WakeUpsModule]),
   // The agent list shows usage (conversations) and feedback counts (feedback).
   bindPort(AgentStatistics, { useClass: AgentStatisticsAdapter }, [ConversationsModule, FeedbackModule]),
+  // Mention suggestions in a conversation put its participants first.
+  bindPort(ConversationParticipants, { useClass: ConversationParticipantsAdapter }, [ConversationsModule]),
   // Conversations show the tool calls of answers, which the runtime records.
   bindPort(AnswerActions, { useExisting: RunActionsReader }, [RuntimeModule]),
   // Conversations' routes answer the calls waiting for approval through the runtime, which owns them.

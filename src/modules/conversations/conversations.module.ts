@@ -76,6 +76,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     AnswerEffectsService,
     MessageViews,
     AgentUsageService,
+    ParticipantsService,
   ],
 })
 export class ConversationsModule {}

@@ -7,6 +7,7 @@ import { DocumentsService } from 'src/modules/data-sources/application/documents
 import { DataSourceRepository } from 'src/modules/data-sources/application/ports/data-source.repository';
 import { DocumentIndex } from 'src/modules/data-sources/application/ports/document-index';
 import { DocumentRepository } from 'src/modules/data-sources/application/ports/document.repository';
+import { DataSourceViewSearchController } from 'src/modules/data-sources/http/data-source-view-search.controller';
 import { DataSourceViewsController } from 'src/modules/data-sources/http/data-source-views.controller';
 import { DataSourcesController } from 'src/modules/data-sources/http/data-sources.controller';
 import { DocumentsController } from 'src/modules/data-sources/http/documents.controller';
@@ -16,7 +17,12 @@ import { TypeormDocumentRepository } from 'src/modules/data-sources/infrastructu
 
 @Module({
   imports: [IdentityModule, FilesModule],
-  controllers: [DataSourcesController, DataSourceViewsController, DocumentsController],
+  controllers: [
+    DataSourcesController,
+    DataSourceViewsController,
+    DataSourceViewSearchController,
+    DocumentsController,
+  ],
   providers: [
     DataSourcesService,
     DocumentsService,

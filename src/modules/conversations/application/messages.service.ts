@@ -22,7 +22,13 @@ import {
   MessageNotFound,
 } from 'src/modules/conversations/domain/conversations.errors';
 import { Message, Reaction } from 'src/modules/conversations/domain/message';
-import { canonicalEmoji, checkNewReaction, parseEmoji } from 'src/modules/conversations/domain/reaction';
+import {
+  ReactionInput,
+  canonicalEmoji,
+  checkNewReaction,
+  givenReaction,
+  parseEmoji,
+} from 'src/modules/conversations/domain/reaction';
 
 /** The messages of a conversation: posted, found, listed and reacted to (edits: MessageEditsService). */
 
@@ -116,11 +122,12 @@ export class MessagesService {
     caller: Caller,
     sId: string,
     messageSId: string,
-    emojiInput: string,
+    input: ReactionInput,
     add: boolean,
   ): Promise<Message> {
+    const { field, value } = givenReaction(input);
     // Removal also takes a string that is not an emoji: reactions stored before the rule can go.
-    const emoji = add ? parseEmoji(emojiInput) : (canonicalEmoji(emojiInput) ?? emojiInput);
+    const emoji = add ? parseEmoji(value, field) : (canonicalEmoji(value) ?? value);
     const conversation = await this.conversations.get(caller, sId);
     const message = await this.findMessage(caller, conversation, messageSId);
     const reaction = { messageId: message.id, userId: caller.userId, emoji };

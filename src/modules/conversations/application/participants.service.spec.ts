@@ -44,7 +44,7 @@ describe('ParticipantsService', () => {
     const { service, conversations, messages, clock, ada, grace, alan, helper, analyst, conversation } =
       context;
     const question = await context.postAndAnswer(ada, analyst, helper);
-    await messages.react(grace, conversation.sId, question.sId, '👍', true);
+    await messages.react(grace, conversation.sId, question.sId, { emoji: '👍' }, true);
     clock.advance(MINUTE);
     await conversations.update(alan, conversation.sId, { read: true });
     await context.postAndAnswer(alan, helper);

@@ -26,7 +26,7 @@ export class ReactionsController {
   @PostToConversation()
   @ApiOperation({
     summary: "Add the caller's reaction to a message.",
-    description: `Adding a reaction the caller already gave changes nothing. A message carries at most ${REACTIONS_PER_MESSAGE_MAX} different emoji: a new one past that is 400 (reacting with one already there is always taken).`,
+    description: `The body is \`{"emoji"}\` or Dust's \`{"reaction"}\`, exactly one: an emoji, an emoji id (\`+1\`, \`heart\`) or a :shortcode:, at most 64 characters, never a control, invisible or bidirectional character. Adding a reaction the caller already gave changes nothing. A message carries at most ${REACTIONS_PER_MESSAGE_MAX} different emoji: a new one past that is 400 (reacting with one already there is always taken).`,
   })
   @ApiOkResponse({ type: MessageResponse })
   @ApiErrors(400, 404)
@@ -35,7 +35,7 @@ export class ReactionsController {
     @Param() params: MessageParams,
     @Body() body: ReactionDto,
   ): Promise<MessageResponse> {
-    const message = await this.messages.react(caller, params.cId, params.mId, body.emoji, true);
+    const message = await this.messages.react(caller, params.cId, params.mId, body, true);
     return { message: (await this.views.views(caller, [message]))[0] };
   }
 
@@ -43,7 +43,8 @@ export class ReactionsController {
   @Auth({ scopes: ['write:conversation'] })
   @ApiOperation({
     summary: "Remove the caller's reaction from a message.",
-    description: 'Removing a reaction the caller did not give changes nothing and answers 200.',
+    description:
+      'The body is `{"emoji"}` or `{"reaction"}`, exactly one, as when adding. Removing a reaction the caller did not give changes nothing and answers 200.',
   })
   @ApiOkResponse({ type: MessageResponse })
   @ApiErrors(400, 404)
@@ -52,7 +53,7 @@ export class ReactionsController {
     @Param() params: MessageParams,
     @Body() body: ReactionDto,
   ): Promise<MessageResponse> {
-    const message = await this.messages.react(caller, params.cId, params.mId, body.emoji, false);
+    const message = await this.messages.react(caller, params.cId, params.mId, body, false);
     return { message: (await this.views.views(caller, [message]))[0] };
   }
 }

@@ -15,6 +15,9 @@ import {
 } from 'src/modules/data-sources/domain/data-source';
 import {
   DataSourceView,
+  DataSourceViewKind,
+  ParentsChange,
+  changedParentsIn,
   checkViewDeletable,
   parseParentsIn,
 } from 'src/modules/data-sources/domain/data-source-view';
@@ -31,6 +34,14 @@ export interface NewDataSourceInput {
   description?: string;
   connectorProvider?: string | null;
   textSearchConfig?: string | null;
+}
+
+/** Which views a workspace-wide search keeps (Dust's names: a vault is a space). */
+export interface ViewSearch {
+  dataSourceId?: string;
+  kind?: DataSourceViewKind;
+  vaultId?: string;
+  vaultKind?: 'global' | 'regular';
 }
 
 export interface NewViewInput {
@@ -57,6 +68,25 @@ export class DataSourcesService {
   async listViews(caller: Caller, spaceSId: string): Promise<DataSourceView[]> {
     const space = await this.spaces.findAccessible(caller, spaceSId);
     return this.dataSources.listViews(caller.workspaceId, space.id);
+  }
+
+  /** The views of every space the caller can access that match `search`, oldest first within a space. */
+  async searchViews(caller: Caller, search: ViewSearch): Promise<DataSourceView[]> {
+    const spaces = (await this.spaces.listAccessible(caller)).filter(
+      (space) =>
+        (search.vaultId === undefined || space.sId === search.vaultId) &&
+        (search.vaultKind === undefined || space.kind === search.vaultKind),
+    );
+    if (spaces.length === 0) return [];
+    const views = await this.dataSources.listViewsOfSpaces(
+      caller.workspaceId,
+      spaces.map((space) => space.id),
+    );
+    return views.filter(
+      (view) =>
+        (search.dataSourceId === undefined || view.dataSource.sId === search.dataSourceId) &&
+        (search.kind === undefined || view.kind === search.kind),
+    );
   }
 
   /** A data source and its default view, in the space that will own it (admins). */
@@ -123,17 +153,21 @@ export class DataSourcesService {
     });
   }
 
+  /** Replaces what a view exposes (`parentsIn`), or changes it as Dust does (parents added, removed). */
   async updateView(
     caller: Caller,
     spaceSId: string,
     viewSId: string,
-    parentsIn: string[] | null,
+    parentsIn: string[] | null | ParentsChange,
   ): Promise<DataSourceView> {
-    const parents = parseParentsIn(parentsIn);
+    const replaced = Array.isArray(parentsIn) || parentsIn === null ? parseParentsIn(parentsIn) : null;
     return this.unitOfWork.run(async () => {
       const view = await this.viewInSpace(caller, spaceSId, viewSId);
       const updated = await this.dataSources.updateViewParents(caller.workspaceId, view.id, {
-        parentsIn: parents,
+        parentsIn:
+          Array.isArray(parentsIn) || parentsIn === null
+            ? replaced
+            : changedParentsIn(view.parentsIn, parentsIn),
         editedByUserId: caller.userId,
         at: this.clock.now(),
       });

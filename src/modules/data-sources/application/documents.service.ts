@@ -125,14 +125,17 @@ export class DocumentsService {
     spaceSId: string,
     dataSourceSId: string,
     page: { afterId: number; limit: number },
-  ): Promise<{ documents: DocumentSummary[]; next: number | null }> {
+  ): Promise<{ documents: DocumentSummary[]; next: number | null; total: number }> {
     const dataSource = await this.dataSourceInSpace(caller, spaceSId, dataSourceSId);
-    const rows = await this.documents.list(caller.workspaceId, dataSource.id, {
-      afterId: page.afterId,
-      limit: page.limit + 1,
-    });
+    const [rows, total] = await Promise.all([
+      this.documents.list(caller.workspaceId, dataSource.id, {
+        afterId: page.afterId,
+        limit: page.limit + 1,
+      }),
+      this.documents.count(caller.workspaceId, dataSource.id),
+    ]);
     const documents = rows.slice(0, page.limit);
-    return { documents, next: rows.length > page.limit ? documents[documents.length - 1].id : null };
+    return { documents, next: rows.length > page.limit ? documents[documents.length - 1].id : null, total };
   }
 
   async delete(caller: Caller, spaceSId: string, dataSourceSId: string, documentId: string): Promise<void> {

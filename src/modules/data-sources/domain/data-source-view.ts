@@ -50,3 +50,18 @@ export function checkViewDeletable(view: DataSourceView): void {
     );
   }
 }
+
+/** Dust's change of a view's parents: some added, some removed, the others kept. */
+export interface ParentsChange {
+  add: readonly string[];
+  remove: readonly string[];
+}
+
+/**
+ * The parents after `change`, as Dust computes them: a view of the whole data source (null) starts
+ * from none, so adding parents restricts it to them; removed ones go before added ones come.
+ */
+export function changedParentsIn(current: readonly string[] | null, change: ParentsChange): string[] {
+  const removed = new Set(change.remove);
+  return parseParentsIn([...(current ?? []).filter((parent) => !removed.has(parent)), ...change.add])!;
+}

@@ -1,5 +1,5 @@
-import { Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Get, Param, Patch, Query } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
@@ -7,11 +7,18 @@ import { SpaceParams } from 'src/platform/http/route-params';
 import { WorkspaceController } from 'src/platform/http/api-families';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
-import { DataSourceViewParams } from 'src/modules/data-sources/http/dto/data-sources.dto';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import {
+  DataSourceViewParams,
+  PatchDataSourceViewDto,
+} from 'src/modules/data-sources/http/dto/data-sources.dto';
 import { SearchQuery } from 'src/modules/data-sources/http/dto/documents.dto';
 import { presentSearchDocument } from 'src/modules/data-sources/http/documents.presenter';
 import { presentDataSourceView } from 'src/modules/data-sources/http/data-sources.presenter';
-import { DataSourceViewsResponse } from 'src/modules/data-sources/http/schemas/data-source.schema';
+import {
+  DataSourceViewResponse,
+  DataSourceViewsResponse,
+} from 'src/modules/data-sources/http/schemas/data-source.schema';
 import { SearchResponse } from 'src/modules/data-sources/http/schemas/document.schema';
 
 /** Endpoint 12 of the specification, in the public (`/api/v1`) path family. */
@@ -42,6 +49,47 @@ export class DataSourceViewsController {
   ): Promise<DataSourceViewsResponse> {
     const views = await this.dataSources.listViews(caller, params.spaceId);
     return { dataSourceViews: views.map(presentDataSourceView) };
+  }
+
+  @Patch(':dsvId')
+  @Auth({ scopes: ['write:data_source'], roles: ['admin'] })
+  @ApiOperation({
+    summary: "Change what a data source view exposes (Dust's `patchDataSourceView`).",
+    description:
+      'Admins, with `write:data_source`, as on `/api/w/`. Either `parentsIn` replaces the parents (null: the whole ' +
+      'data source), or `parentsToAdd` and `parentsToRemove` change them as Dust does: the removed go, the added ' +
+      'come, once each; a view of the whole data source then exposes only the added ones. Giving both forms, or ' +
+      `neither, is 400. A view of another space, or a space of another workspace, is 404.`,
+  })
+  @ApiBody({
+    type: PatchDataSourceViewDto,
+    examples: {
+      change: {
+        summary: 'Add and remove parents',
+        value: { parentsToAdd: ['faq'], parentsToRemove: ['drafts'] },
+      },
+      replace: { summary: 'Replace the parents', value: { parentsIn: ['handbook', 'policies'] } },
+    },
+  })
+  @ApiOkResponse({ type: DataSourceViewResponse })
+  @ApiErrors(400, 404)
+  async patchView(
+    @CurrentCaller() caller: Caller,
+    @Param() params: DataSourceViewParams,
+    @Body() body: PatchDataSourceViewDto,
+  ): Promise<DataSourceViewResponse> {
+    const replaces = body.parentsIn !== undefined;
+    const changes = body.parentsToAdd !== undefined || body.parentsToRemove !== undefined;
+    if (replaces === changes) {
+      throw new InvalidRequestError(
+        'parentsIn, parentsToAdd, parentsToRemove: give parentsIn, or parentsToAdd and/or parentsToRemove.',
+      );
+    }
+    const parents = replaces
+      ? body.parentsIn!
+      : { add: body.parentsToAdd ?? [], remove: body.parentsToRemove ?? [] };
+    const view = await this.dataSources.updateView(caller, params.spaceId, params.dsvId, parents);
+    return { dataSourceView: presentDataSourceView(view) };
   }
 
   @Get(':dsvId/search')

@@ -111,6 +111,7 @@ export class DocumentsController {
     return {
       documents: page.documents.map((document) => presentDocumentSummary(params.dsId, document)),
       nextCursor: page.next === null ? null : encodeCursor(page.next),
+      total: page.total,
     };
   }
 

@@ -135,6 +135,15 @@ export class TypeormDocumentRepository extends DocumentRepository {
     return row && toDocument(row);
   }
 
+  async count(workspaceId: number, dataSourceId: number): Promise<number> {
+    const [{ total }] = await this.rows.manager.query<{ total: number }[]>(
+      `SELECT COALESCE(SUM(count), 0)::int AS total FROM data_source_document_counts
+       WHERE workspace_id = $1 AND data_source_id = $2`,
+      [workspaceId, dataSourceId],
+    );
+    return total;
+  }
+
   async list(
     workspaceId: number,
     dataSourceId: number,

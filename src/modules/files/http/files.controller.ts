@@ -30,6 +30,7 @@ import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { WorkspaceParams } from 'src/platform/http/route-params';
 import { sendError } from 'src/platform/http/send-json';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { FileContent, FilesService } from 'src/modules/files/application/files.service';
 import type { FileRecord } from 'src/modules/files/domain/file';
 import { contentDisposition } from 'src/modules/files/http/content-disposition';
@@ -104,15 +105,17 @@ export class FilesController {
   @Get(':fileId')
   @Auth({ scopes: ['read:file'] })
   @ApiOperation({
-    summary: 'Get a file record, or its content with `action=download`.',
+    summary: 'Get a file record, or its content with `action=download` or `action=view`.',
     description:
+      '`action=download` answers the content as an attachment; `action=view` (with `version=original`, ' +
+      "as Dust's `getFileContent` asks) answers it inline; `version` without `action=view` is 400. " +
       'A file of a space (`useCaseMetadata.spaceId`) is readable by the members of that space; a ' +
       'file of a conversation (`useCaseMetadata.conversationId`) by those who can read that ' +
       'conversation. Anyone else gets 404 `file_not_found`, for the record and the content alike.',
   })
   @ApiExtraModels(FileResponse)
   @ApiOkResponse({
-    description: 'The file record; with `action=download`, its content.',
+    description: 'The file record; with `action=download` or `action=view`, its content.',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(FileResponse) } },
       'application/octet-stream': BINARY,
@@ -125,8 +128,12 @@ export class FilesController {
     @Query() query: FileQuery,
     @Res({ passthrough: true }) res: ServerResponse,
   ): Promise<FileResponse | StreamableFile> {
-    if (query.action === 'download') {
-      return this.stream(await this.files.download(caller, params.fileId), 'attachment', res);
+    if (query.version !== undefined && query.action !== 'view') {
+      throw new InvalidRequestError('version: only with action=view.');
+    }
+    if (query.action === 'download' || query.action === 'view') {
+      const disposition = query.action === 'view' ? 'inline' : 'attachment';
+      return this.stream(await this.files.download(caller, params.fileId), disposition, res);
     }
     return this.present(params.wId, await this.files.get(caller, params.fileId));
   }

@@ -1,16 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EMOJI_MAX } from 'src/modules/conversations/domain/message';
 
-/** The body that adds or removes the caller's reaction to a message. */
+const REACTION_FORMS =
+  'One emoji (a grapheme of the Unicode RGI emoji set; its text form such as ❤ is stored as ❤️), an emoji id as emoji pickers send it (`+1`, `heart`, `tada`: letters, digits, _ + -) or a :shortcode: (stored as its id, so `:+1:` and `+1` are one reaction).';
+
+/** The body that adds or removes the caller's reaction to a message: `emoji` or `reaction`, exactly one. */
 export class ReactionDto {
-  @ApiProperty({
-    example: '👍',
-    description:
-      'One emoji (a grapheme of the Unicode RGI emoji set; its text form such as ❤ is stored as ❤️) or a :shortcode: (lower-case letters, digits, _ + -).',
-  })
+  @ApiProperty({ required: false, example: '👍', description: REACTION_FORMS })
+  @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(EMOJI_MAX)
-  emoji!: string;
+  emoji?: string;
+
+  @ApiProperty({
+    required: false,
+    example: '+1',
+    description: `The same as \`emoji\`, under the key Dust's client and UI send. ${REACTION_FORMS}`,
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(EMOJI_MAX)
+  reaction?: string;
 }

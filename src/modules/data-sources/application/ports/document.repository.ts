@@ -43,6 +43,8 @@ export abstract class DocumentRepository {
     dataSourceId: number,
     page: { afterId: number; limit: number },
   ): Promise<DocumentSummary[]>;
+  /** How many documents the data source holds, from its counter rows (no scan of the documents). */
+  abstract count(workspaceId: number, dataSourceId: number): Promise<number>;
   /** False when it was already gone; the data source counts one document less. */
   abstract delete(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean>;
   /** The most recent documents (by their timestamp) of the scopes, newest first. */

@@ -18,7 +18,12 @@ import {
   DATA_SOURCE_DESCRIPTION_MAX,
   DATA_SOURCE_NAME_MAX,
 } from 'src/modules/data-sources/domain/data-source';
-import { PARENTS_IN_MAX, PARENT_ID_MAX } from 'src/modules/data-sources/domain/data-source-view';
+import {
+  DATA_SOURCE_VIEW_KINDS,
+  DataSourceViewKind,
+  PARENTS_IN_MAX,
+  PARENT_ID_MAX,
+} from 'src/modules/data-sources/domain/data-source-view';
 
 /** parentsIn: an array of parent ids, or null for the whole data source. */
 const ParentsIn = () =>
@@ -81,6 +86,74 @@ export class UpdateDataSourceViewDto {
   @ValidateIf((_, value) => value !== null)
   @ParentsIn()
   parentsIn!: string[] | null;
+}
+
+/** A list of parent ids added to or removed from a view. */
+const ParentsList = () =>
+  applyDecorators(
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(PARENTS_IN_MAX),
+    IsString({ each: true }),
+    MinLength(1, { each: true }),
+    MaxLength(PARENT_ID_MAX, { each: true }),
+  );
+
+/** Dust's PATCH of a view: `parentsIn` replaces, or `parentsToAdd`/`parentsToRemove` change; not both. */
+export class PatchDataSourceViewDto {
+  /**
+   * The parent nodes the view exposes from now on; null: the whole data source.
+   * @example ["handbook", "policies"]
+   */
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @ParentsIn()
+  parentsIn?: string[] | null;
+
+  /**
+   * Parent nodes the view exposes in addition (a view of the whole data source then exposes only these).
+   * @example ["faq"]
+   */
+  @ParentsList()
+  parentsToAdd?: string[];
+
+  /**
+   * Parent nodes the view no longer exposes.
+   * @example ["drafts"]
+   */
+  @ParentsList()
+  parentsToRemove?: string[];
+}
+
+/** Dust's workspace-wide search of data source views (a vault is a space). */
+export class SearchDataSourceViewsQuery {
+  /**
+   * Only the views of this data source (`dts_…`).
+   * @example dts_Rk2Wq9Lm4P
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  dataSourceId?: string;
+
+  /** Only views of this kind: `default` (in the data source's own space) or `custom`. */
+  @IsOptional()
+  @IsIn(DATA_SOURCE_VIEW_KINDS)
+  kind?: DataSourceViewKind;
+
+  /**
+   * Only the views in this space (`vlt_…`).
+   * @example vlt_Qz81dVbXk3
+   */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  vaultId?: string;
+
+  /** Only the views in spaces of this kind. */
+  @IsOptional()
+  @IsIn(['global', 'regular'])
+  vaultKind?: 'global' | 'regular';
 }
 
 export class DataSourceViewParams extends SpaceParams {

@@ -88,3 +88,8 @@ export class CreatedDataSourceResponse {
   /** The default view, in the space of the path. */
   dataSourceView!: DataSourceViewSchema;
 }
+
+/** Dust's answer to a workspace-wide search of data source views. */
+export class SearchedDataSourceViewsResponse {
+  data_source_views!: DataSourceViewSchema[];
+}

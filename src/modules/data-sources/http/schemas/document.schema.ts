@@ -68,6 +68,11 @@ export class DocumentsResponse {
   /** Oldest first, without their text. */
   documents!: DocumentSummarySchema[];
   nextCursor!: string | null;
+  /**
+   * How many documents the data source holds, all pages together (Dust's `total`).
+   * @example 42
+   */
+  total!: number;
 }
 
 @ApiSchema({ name: 'SearchChunk' })

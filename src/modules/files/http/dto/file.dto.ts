@@ -85,8 +85,16 @@ export class FileParams extends WorkspaceParams {
 }
 
 export class FileQuery {
-  /** `download`: the content instead of the record. */
+  /** `download`: the content instead of the record, as an attachment; `view`: the content, shown inline. */
   @IsOptional()
-  @IsIn(['download'])
-  action?: 'download';
+  @IsIn(['download', 'view'])
+  action?: 'download' | 'view';
+
+  /**
+   * With `action=view` (Dust's `getFileContent`): `original`, the bytes as uploaded, the only version kept.
+   * @example original
+   */
+  @IsOptional()
+  @IsIn(['original'])
+  version?: 'original';
 }

@@ -1,0 +1,38 @@
+import type * as views from 'src/modules/agents/application/views/mention.view';
+
+/** Dust's `RichMention`, as mention suggestions list them. */
+export class MentionSuggestion implements views.RichMentionView {
+  /**
+   * The agent's configuration sId, or the member's user sId.
+   * @example Ag4tB7nM1q
+   */
+  id!: string;
+  /** @example agent */
+  type!: 'agent' | 'user';
+  /**
+   * What follows `@`: the agent's name, the member's full name.
+   * @example support-bot
+   */
+  label!: string;
+  /** @example https://api.dicebear.com/9.x/bottts-neutral/svg?seed=support-bot */
+  pictureUrl!: string;
+  /**
+   * The agent's description, the member's username.
+   * @example Answers questions about refunds.
+   */
+  description!: string;
+  /** Agents only: whether the caller marked it a favourite. */
+  userFavorite?: boolean;
+}
+
+export class MentionSuggestionsResponse {
+  suggestions!: MentionSuggestion[];
+}
+
+export class ParsedMentionsResponse {
+  /**
+   * The text with each `@name` of an agent the caller can mention as `:mention[name]{sId=…}`.
+   * @example Hello :mention[support-bot]{sId=Ag4tB7nM1q}, can you check the refund policy?
+   */
+  markdown!: string;
+}
