@@ -9,8 +9,7 @@ import { answerClientErrorsWithEnvelope, refusedMalformedUrl } from 'src/platfor
 import { pendingBody } from 'src/platform/http/json-body-parser';
 import { sendJson } from 'src/platform/http/send-json';
 import { createValidationPipe } from 'src/platform/http/validation';
-import { AppLogger } from 'src/platform/logging/app-logger';
-import { assignRequestId } from 'src/platform/logging/request-id';
+import { AccessLog, ServiceLogger } from 'src/platform/logging/app-logger';
 
 export const API_VERSION = '1.0.2';
 
@@ -92,14 +91,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 
 /** Everything main.ts and the tests share: logging, body parsing, validation, errors, OpenAPI. */
 export function configureApp(app: NestExpressApplication): OpenAPIObject {
-  const logger = app.get(AppLogger);
-  app.useLogger(logger);
+  app.useLogger(app.get(ServiceLogger));
+  const accessLog = app.get(AccessLog).middleware;
   answerClientErrorsWithEnvelope(app.getHttpServer());
   // One plain Node middleware (each router layer costs every request): request id, access log,
   // URL checks, and the body left pending until a route that takes one reads it.
   app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    assignRequestId(req, res);
-    logger.logRequest(req, res);
+    accessLog(req, res);
     if (refusedMalformedUrl(req, res)) return;
     pendingBody(req);
     next();
