@@ -1,3 +1,5 @@
+import { Metrics } from 'src/platform/observability/metrics';
+import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import type { McpSession, McpToolDescriptor, McpToolOutput } from 'src/platform/mcp/mcp-session';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import { OfferedTool, RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
@@ -32,11 +34,12 @@ export class FakeToolServer {
       const offered: OfferedTool[] = this.definitions.map((tool) => ({
         functionName: `vault__${tool.name}`,
         mcpServerName: 'vault',
+        serverKind: 'remote' as const,
         tool: this.descriptor(tool),
         needsApproval: tool.needsApproval ?? false,
         session: async () => session,
       }));
-      return new RunToolset(offered, [], [], context.dataSpaces, budget);
+      return new RunToolset(offered, [], [], context.dataSpaces, budget, new RunTelemetry(new Metrics()));
     },
   } satisfies Pick<RunToolsService, 'open'> as unknown as RunToolsService;
 

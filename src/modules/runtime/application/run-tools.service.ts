@@ -11,12 +11,14 @@ import {
 import type { ModelTool } from 'src/modules/runtime/application/ports/model-provider';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
+import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import { functionNames } from 'src/modules/runtime/domain/tool-names';
 
 /** A tool offered to a run's model, with where to call it. */
 export interface OfferedTool {
   functionName: string;
   mcpServerName: string;
+  serverKind: 'internal' | 'remote';
   tool: McpToolDescriptor;
   needsApproval: boolean;
   session: () => Promise<McpSession>;
@@ -43,6 +45,7 @@ export class RunToolset {
     /** The restricted spaces whose data the run's tools brought in so far. */
     readonly dataSpaces: RunDataSpaces,
     private readonly budget: RunTreeBudget,
+    private readonly telemetry: RunTelemetry,
   ) {
     this.byName = new Map(offered.map((tool) => [tool.functionName, tool]));
   }
@@ -65,8 +68,11 @@ export class RunToolset {
     options: { signal: AbortSignal; timeoutMs: number },
   ): Promise<McpToolOutput> {
     this.budget.spend('tool_call');
-    const session = await offered.session();
-    return session.callTool(offered.tool.name, args, options);
+    const server = { name: offered.mcpServerName, kind: offered.serverKind };
+    return this.telemetry.toolCall(server, offered.tool.name, async () => {
+      const session = await offered.session();
+      return session.callTool(offered.tool.name, args, options);
+    });
   }
 
   async close(): Promise<void> {
@@ -91,6 +97,7 @@ export class RunToolsService {
     private readonly internal: InternalToolServers,
     private readonly connector: McpConnector,
     private readonly log: OperatorLog,
+    private readonly telemetry: RunTelemetry,
   ) {}
 
   async open(
@@ -111,7 +118,7 @@ export class RunToolsService {
       candidates.map((candidate) => ({ server: candidate.mcpServerName, tool: candidate.tool.name })),
     );
     const offered = candidates.map((candidate, index) => ({ ...candidate, functionName: names[index] }));
-    return new RunToolset(offered, unavailable, sessions, context.dataSpaces, budget);
+    return new RunToolset(offered, unavailable, sessions, context.dataSpaces, budget, this.telemetry);
   }
 
   /** A server's tools, or why it offers none to this run. */
@@ -139,6 +146,7 @@ export class RunToolsService {
           return {
             tools: tools.map((tool) => ({
               mcpServerName: server.name,
+              serverKind: 'internal' as const,
               tool,
               needsApproval: false,
               session: () => opening,
@@ -161,6 +169,7 @@ export class RunToolsService {
         return {
           tools: server.tools.map((tool) => ({
             mcpServerName: server.name,
+            serverKind: 'remote' as const,
             tool,
             needsApproval: needsApproval(server.requireApproval, tool.name),
             session,
