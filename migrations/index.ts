@@ -19,6 +19,9 @@ import { DataSourceDocumentCounts1795420778338 } from './1795420778338-DataSourc
 import { RemoteServerTextsShown1795647280310 } from './1795647280310-RemoteServerTextsShown';
 import { NamesWithoutHiddenCharacters1795652181765 } from './1795652181765-NamesWithoutHiddenCharacters';
 import { RuntimeOwnsRuns1795656856277 } from './1795656856277-RuntimeOwnsRuns';
+import { RunUsage1795668001061 } from './1795668001061-RunUsage';
+import { WorkspaceTokenBudgets1795668508912 } from './1795668508912-WorkspaceTokenBudgets';
+import { Triggers1795700000000 } from './1795700000000-Triggers';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -42,4 +45,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RemoteServerTextsShown1795647280310,
   NamesWithoutHiddenCharacters1795652181765,
   RuntimeOwnsRuns1795656856277,
+  RunUsage1795668001061,
+  WorkspaceTokenBudgets1795668508912,
+  Triggers1795700000000,
 ];

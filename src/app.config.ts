@@ -7,7 +7,9 @@ import { AgentsConfig } from 'src/modules/agents/agents.config';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
 import { FilesConfig } from 'src/modules/files/files.config';
+import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
+import { UsageConfig } from 'src/modules/usage/usage.config';
 
 /** Every configuration the service reads, in the order docs/configuration.md lists them. */
 export const CONFIGURATIONS: readonly ConfigToken[] = [
@@ -18,6 +20,8 @@ export const CONFIGURATIONS: readonly ConfigToken[] = [
   AgentsConfig,
   ConversationsConfig,
   RuntimeConfig,
+  UsageConfig,
   FilesConfig,
   DataSourcesConfig,
+  TriggersConfig,
 ];

@@ -6,6 +6,8 @@ import { DATA_SOURCE_ENTITIES } from 'src/modules/data-sources/infrastructure/da
 import { FEEDBACK_ENTITIES } from 'src/modules/feedback/infrastructure/feedback.entities';
 import { FILES_ENTITIES } from 'src/modules/files/infrastructure/files.entities';
 import { RUNTIME_ENTITIES } from 'src/modules/runtime/infrastructure/runtime.entities';
+import { USAGE_ENTITIES } from 'src/modules/usage/infrastructure/usage.entities';
+import { TRIGGERS_ENTITIES } from 'src/modules/triggers/infrastructure/triggers.entities';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
 import type { DataSourceOptions } from 'typeorm';
@@ -17,12 +19,14 @@ export const ENTITIES: DataSourceOptions['entities'] = [
   ...AGENTS_ENTITIES,
   ...CONVERSATIONS_ENTITIES,
   ...RUNTIME_ENTITIES,
+  ...USAGE_ENTITIES,
   ConversationEventEntity,
   ...DATA_SOURCE_ENTITIES,
   ...FILES_ENTITIES,
   WakeUpEntity,
   RateLimitCounterEntity,
   ...FEEDBACK_ENTITIES,
+  ...TRIGGERS_ENTITIES,
 ];
 
 /**

@@ -17,7 +17,9 @@ import { FeedbackModule } from 'src/modules/feedback/feedback.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
+import { TriggersModule } from 'src/modules/triggers/triggers.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
+import { UsageModule } from 'src/modules/usage/usage.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
 import { McpModule } from 'src/platform/mcp/mcp.module';
@@ -56,6 +58,8 @@ export class AppModule {
         DataSourcesModule,
         FilesModule,
         FeedbackModule,
+        UsageModule,
+        TriggersModule,
         CrossContextPortsModule.bind(crossContextPorts),
       ],
     };

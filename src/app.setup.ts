@@ -2,9 +2,8 @@ import { StreamableFile, type INestApplication, type NestApplicationOptions } fr
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PUBLIC_CONVERSATION_SCHEMAS } from 'src/modules/conversations/http/public-conversation';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
-import { answerPublicFamilyWith, familyOperationId } from 'src/platform/http/api-families';
+import { familyOperationId } from 'src/platform/http/api-families';
 import { answerClientErrorsWithEnvelope, refusedMalformedUrl } from 'src/platform/http/client-errors';
 import { pendingBody } from 'src/platform/http/json-body-parser';
 import { sendJson } from 'src/platform/http/send-json';
@@ -80,6 +79,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       "Conversations, their messages, the agents' answers and tool calls, and their event streams.",
     )
     .addTag('wake-ups', 'Scheduled re-invocations of an agent inside a conversation (one-shot or cron).')
+    .addTag(
+      'triggers',
+      'Agents that start conversations by themselves, on a schedule or on a signed webhook delivery.',
+    )
     .addTag('feedback', 'Thumbs up or down, with a comment, on agent messages.')
     .addTag('files', 'File records, their signed upload URL, and their content.')
     .addTag('data sources', 'Data sources of spaces and their views.')
@@ -90,13 +93,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('spaces', 'The global space and restricted spaces: who can access which data and tools.')
     .addTag('members', 'Who the key belongs to, and the members of the workspace with their roles.')
     .addTag('api keys', 'The API keys of the workspace (admins): create, list, revoke.')
+    .addTag(
+      'usage',
+      'What agent runs cost (tokens, duration) by day, agent, user and model, and the monthly token budget (admins).',
+    )
     .addTag('health', 'Liveness and readiness, without a key.')
     .build();
-  const document = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: familyOperationId,
-    extraModels: PUBLIC_CONVERSATION_SCHEMAS.models,
-  });
-  return answerPublicFamilyWith(document, PUBLIC_CONVERSATION_SCHEMAS.responses);
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: familyOperationId });
 }
 
 /** Everything main.ts and the tests share: logging, body parsing, validation, errors, OpenAPI. */

@@ -13,6 +13,11 @@ import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-c
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
 import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
+import { RunAllowance } from 'src/modules/conversations/application/ports/run-allowance';
+import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
+import { RunUsageRecords } from 'src/modules/usage/application/ports/run-usage-records';
+import { TokenBudgetService } from 'src/modules/usage/application/token-budget.service';
+import { UsageModule } from 'src/modules/usage/usage.module';
 import { AgentStatisticsAdapter } from 'src/composition/agent-statistics.adapter';
 
 /**
@@ -30,4 +35,8 @@ export const crossContextPorts: CrossContextPort[] = [
   bindPort(AnswerActions, { useExisting: RunActionsReader }, [RuntimeModule]),
   // Conversations' routes answer the calls waiting for approval through the runtime, which owns them.
   bindPort(ActionApprovalsService, { useExisting: ToolCallApprovalsService }, [RuntimeModule]),
+  // Usage reads what runs cost from the runtime, which records them.
+  bindPort(RunUsageRecords, { useExisting: TypeormRunUsageRecords }, [RuntimeModule]),
+  // Conversations refuse a post that would start a run once the workspace's token budget is spent.
+  bindPort(RunAllowance, { useExisting: TokenBudgetService }, [UsageModule]),
 ];

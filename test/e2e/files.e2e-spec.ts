@@ -6,7 +6,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
 import { UrlSigner } from 'src/platform/auth/url-signer';
-import { FilesService } from 'src/modules/files/application/files.service';
+import { UploadLivenessService } from 'src/modules/files/application/upload-liveness.service';
 import { expect, expectError } from 'test/support/expect';
 import { asBytes } from 'test/support/bytes';
 import { docxOf, pdfOf } from 'test/support/documents';
@@ -812,8 +812,8 @@ describe('files', () => {
         });
 
         const counts = await Promise.all([
-          t.app.get(FilesService).sweepExpired(),
-          other.app.get(FilesService).sweepExpired(),
+          t.app.get(UploadLivenessService).sweepExpired(),
+          other.app.get(UploadLivenessService).sweepExpired(),
         ]);
         expect(counts[0] + counts[1]).toBe(4);
         for (const file of [...expired, stale]) expect((await row(file.sId)).status).toBe('failed');
@@ -823,7 +823,7 @@ describe('files', () => {
         const record = await api(t, member).get(expired[0].path).expect(200);
         expect(record.body).toMatchApiSchema('FileResponse');
         expect(record.body.file.status).toBe('failed');
-        expect(await t.app.get(FilesService).sweepExpired()).toBe(0);
+        expect(await t.app.get(UploadLivenessService).sweepExpired()).toBe(0);
       } finally {
         await other.close();
       }

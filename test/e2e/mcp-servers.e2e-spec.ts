@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { IncomingMessage, ServerResponse, createServer, request as httpRequest } from 'node:http';
 import { freePort } from 'src/platform/net/free-port';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
-import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
+import { RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
 import { expect, expectError } from 'test/support/expect';
 import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
 import { paths } from 'test/support/paths';
@@ -550,7 +550,7 @@ describe('remote MCP servers', () => {
     const caller = await world.caller(a.workspace, builder.user);
     const toolset = async () => {
       const [details] = await t.app.get(AgentsService).describe(caller, [agent.sId]);
-      return t.app.get(CatalogueService).runToolset(caller, details.agent.actions);
+      return t.app.get(RunToolsetsService).resolve(caller, details.agent.actions);
     };
 
     const before = await toolset();

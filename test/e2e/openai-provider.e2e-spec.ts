@@ -256,10 +256,44 @@ describe('openai provider against an OpenAI-compatible server', () => {
       model: 'gpt-test',
       temperature: 0.2,
       stream: true,
+      stream_options: { include_usage: true },
       messages: [
         { role: 'system', content: 'You are a helpful agent.' },
         { role: 'user', content: 'Weather in Paris and Oslo?' },
       ],
+    });
+  });
+
+  it("asks for usage and yields the last chunk's counts after the answer and the calls", async () => {
+    openai.script({
+      kind: 'tool_calls',
+      text: 'Checking.',
+      calls: [{ id: 'call_1', name: 'clock__now', arguments: '{}' }],
+      usage: { prompt: 1200, completion: 85, reasoning: 40 },
+    });
+    const chunks = await collect(request({ tools: [clock] }));
+    expect(chunks.slice(-2)).toEqual([
+      { type: 'tool_calls', calls: [{ id: 'call_1', name: 'clock__now', arguments: '{}' }] },
+      { type: 'usage', usage: { promptTokens: 1200, completionTokens: 85, reasoningTokens: 40 } },
+    ]);
+    openai.script({ kind: 'stream', chunks: ['Hello.'] });
+    expect(await collect(request())).toEqual([{ type: 'text', text: 'Hello.' }]);
+  });
+
+  it('reads usage sent with the finish, and takes counts a server sends wrong as 0', async () => {
+    const finish = (usage: Record<string, unknown>) =>
+      JSON.stringify({ choices: [{ delta: { content: 'Hi' }, finish_reason: 'stop' }], usage });
+    openai.script(
+      { kind: 'raw', data: [finish({ prompt_tokens: 7, completion_tokens: 2 })] },
+      { kind: 'raw', data: [finish({ prompt_tokens: -3, completion_tokens: 'many' }), '[DONE]'] },
+    );
+    expect(await collect(request())).toEqual([
+      { type: 'text', text: 'Hi' },
+      { type: 'usage', usage: { promptTokens: 7, completionTokens: 2, reasoningTokens: 0 } },
+    ]);
+    expect((await collect(request())).at(-1)).toEqual({
+      type: 'usage',
+      usage: { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 },
     });
   });
 

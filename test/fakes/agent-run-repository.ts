@@ -1,4 +1,5 @@
 import type { Clock } from 'src/platform/clock/clock';
+import type { ModelUsage } from 'src/modules/runtime/application/ports/model-provider';
 import { AgentRunRepository, RunStart } from 'src/modules/runtime/application/ports/agent-run.repository';
 import { AgentRun, RunOutcome, RunStatus } from 'src/modules/runtime/domain/agent-run';
 import type {
@@ -10,17 +11,18 @@ import type {
 import { InMemoryTable } from 'test/fakes/in-memory-table';
 import type { InMemoryUnitOfWork } from 'test/fakes/unit-of-work';
 
-interface RunRow {
+type RunRow = Omit<RunStart, 'userId'> & {
   id: number;
-  workspaceId: number;
-  conversationId: number;
-  messageId: number;
   userId: number | null;
   status: RunStatus;
   runnerId: string | null;
   heartbeatAt: Date | null;
+  createdAt: Date;
   finishedAt: Date | null;
-}
+  promptTokens: number | null;
+  completionTokens: number | null;
+  reasoningTokens: number | null;
+};
 
 type ActionRow = Omit<RunAction, 'conversationId' | 'messageId'>;
 
@@ -56,11 +58,27 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
         status: 'running',
         runnerId,
         heartbeatAt: this.now(),
+        createdAt: this.now(),
         finishedAt: null,
+        promptTokens: null,
+        completionTokens: null,
+        reasoningTokens: null,
       });
       ids.set(run.messageId, row.id);
     }
     return ids;
+  }
+
+  async addUsage(workspaceId: number, runId: number, usage: ModelUsage): Promise<void> {
+    this.runs.update(
+      (run) => run.workspaceId === workspaceId && run.id === runId,
+      (run) =>
+        Object.assign(run, {
+          promptTokens: (run.promptTokens ?? 0) + usage.promptTokens,
+          completionTokens: (run.completionTokens ?? 0) + usage.completionTokens,
+          reasoningTokens: (run.reasoningTokens ?? 0) + usage.reasoningTokens,
+        }),
+    );
   }
 
   async findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null> {

@@ -1,3 +1,4 @@
+import { RunAllowance } from 'src/modules/conversations/application/ports/run-allowance';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import {
   AgentAnswer,
@@ -33,10 +34,17 @@ export interface ConversationsContextOptions {
   scheduledWakeUps?: ScheduledWakeUps;
   /** The tool calls of answers, as the runtime records them; none by default. */
   answerActions?: AnswerActions;
+  /** Whether the workspace may start runs (its token budget); always by default. */
+  runAllowance?: RunAllowance;
+}
+
+/** No token budget: every workspace may start runs. */
+class UnlimitedRuns extends RunAllowance {
+  async assertMayStartRuns(): Promise<void> {}
 }
 
 /** Answers without tool calls: what conversations see when no runtime runs them. */
-class NoAnswerActions extends AnswerActions {
+export class NoAnswerActions extends AnswerActions {
   async listForMessages(): Promise<AnswerAction[]> {
     return [];
   }
@@ -74,6 +82,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     accessChanges,
     unitOfWork,
     clock,
+    options.runAllowance ?? new UnlimitedRuns(),
   );
   const fragments = new ContentFragmentsService(
     conversationRepository,

@@ -7,12 +7,19 @@ export interface FakeToolCall {
   arguments: string;
 }
 
+/** What a reply says it cost, in OpenAI's last chunk, sent only when the request asks for it. */
+export interface FakeUsage {
+  prompt: number;
+  completion: number;
+  reasoning?: number;
+}
+
 export type FakeReply =
-  | { kind: 'stream'; chunks: string[] }
+  | { kind: 'stream'; chunks: string[]; usage?: FakeUsage }
   | { kind: 'status'; status: number }
   | { kind: 'stall' }
   /** Streams `text` word by word, then the calls' fragments interleaved, then `finish_reason: "tool_calls"`. */
-  | { kind: 'tool_calls'; calls: FakeToolCall[]; text?: string }
+  | { kind: 'tool_calls'; calls: FakeToolCall[]; text?: string; usage?: FakeUsage }
   /** Writes these `data:` payloads as they are, then ends the body (no `[DONE]` unless listed). */
   | { kind: 'raw'; data: string[] };
 
@@ -52,11 +59,12 @@ export class FakeOpenAi {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of req) raw += String(chunk);
-    this.requests.push({
-      path: req.url ?? '',
-      authorization: req.headers.authorization,
-      body: JSON.parse(raw || '{}') as Record<string, unknown>,
-    });
+    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+    const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+    const sendUsage = async (usage: FakeUsage | undefined) => {
+      if (usage && streamOptions?.include_usage) await send(res, usageChunk(usage));
+    };
     const reply = this.replies.shift() ?? { kind: 'status', status: 500 };
     switch (reply.kind) {
       case 'status':
@@ -71,6 +79,8 @@ export class FakeOpenAi {
         for (const chunk of reply.chunks) {
           await send(res, { choices: [{ delta: { content: chunk } }] });
         }
+        await send(res, { choices: [{ delta: {}, finish_reason: 'stop' }] });
+        await sendUsage(reply.usage);
         res.end('data: [DONE]\n\n');
         return;
       case 'tool_calls':
@@ -82,6 +92,7 @@ export class FakeOpenAi {
           await send(res, { choices: [{ delta: { tool_calls: [delta] } }] });
         }
         await send(res, { choices: [{ delta: {}, finish_reason: 'tool_calls' }] });
+        await sendUsage(reply.usage);
         res.end('data: [DONE]\n\n');
         return;
       case 'raw':
@@ -93,6 +104,19 @@ export class FakeOpenAi {
         res.end();
     }
   }
+}
+
+/** OpenAI's usage chunk: no choices, the counts of the whole call. */
+function usageChunk(usage: FakeUsage): Record<string, unknown> {
+  return {
+    choices: [],
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+      completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },
+    },
+  };
 }
 
 async function send(res: ServerResponse, chunk: unknown): Promise<void> {

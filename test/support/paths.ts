@@ -17,6 +17,9 @@ export const paths = {
   agent: (wId: string, sId: string) => `${workspace(wId)}/assistant/agent_configurations/${sId}`,
   /** The route that updates an agent (PATCH) is versioned. */
   agentUpdate: (wId: string, sId: string) => `/api/v1/w/${wId}/assistant/agent_configurations/${sId}`,
+  triggers: (wId: string, aId: string) => `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers`,
+  triggerConversations: (wId: string, aId: string, tId: string) =>
+    `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/conversations`,
   conversations,
   conversation,
   messages: (wId: string, cId: string) => `${conversation(wId, cId)}/messages`,

@@ -6,6 +6,7 @@ import { AgentQueriesService } from 'src/modules/agents/application/agent-querie
 import { AgentReferencesService } from 'src/modules/agents/application/agent-references.service';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
+import { RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
 import { EditorRemovalService } from 'src/modules/agents/application/editor-removal.service';
 import { GlobalAgentsService } from 'src/modules/agents/application/global-agents.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
@@ -31,11 +32,12 @@ import { TypeormCatalogueRepository } from 'src/modules/agents/infrastructure/ty
     GlobalAgentsService,
     EditorRemovalService,
     CatalogueService,
+    RunToolsetsService,
     InternalServersService,
     ToolServerSyncService,
     { provide: AgentRepository, useClass: TypeormAgentRepository },
     { provide: CatalogueRepository, useClass: TypeormCatalogueRepository },
   ],
-  exports: [AgentsService, InternalServersService, CatalogueService],
+  exports: [AgentsService, InternalServersService, CatalogueService, RunToolsetsService],
 })
 export class AgentsModule {}

@@ -13,6 +13,7 @@ import { MessageWriter } from 'src/modules/conversations/application/message-wri
 import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { ParticipantsService } from 'src/modules/conversations/application/participants.service';
+import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { AgentUsageReadModel } from 'src/modules/conversations/application/ports/agent-usage.read-model';
@@ -23,7 +24,11 @@ import { AgentActionsController } from 'src/modules/conversations/http/agent-act
 import { ContentFragmentsController } from 'src/modules/conversations/http/content-fragments.controller';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
+import { ForksController } from 'src/modules/conversations/http/forks.controller';
 import { MessageCancellationController } from 'src/modules/conversations/http/message-cancellation.controller';
+import { MessagesController } from 'src/modules/conversations/http/messages.controller';
+import { ParticipantsController } from 'src/modules/conversations/http/participants.controller';
+import { ReactionsController } from 'src/modules/conversations/http/reactions.controller';
 import { TypeormAgentUsageReadModel } from 'src/modules/conversations/infrastructure/typeorm-agent-usage.read-model';
 import { TypeormContentFragmentRepository } from 'src/modules/conversations/infrastructure/typeorm-content-fragment.repository';
 import { TypeormConversationRepository } from 'src/modules/conversations/infrastructure/typeorm-conversation.repository';
@@ -33,6 +38,10 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
   imports: [IdentityModule, AgentsModule],
   controllers: [
     ConversationsController,
+    ParticipantsController,
+    MessagesController,
+    ReactionsController,
+    ForksController,
     ContentFragmentsController,
     ConversationEventsController,
     AgentActionsController,
@@ -53,6 +62,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessageVersionsService,
     ConversationDeletionService,
     ParticipantsService,
+    PublicConversationsService,
     { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },

@@ -4,6 +4,7 @@ import { IdentityModule } from 'src/modules/identity/identity.module';
 import { FileAttachmentsService } from 'src/modules/files/application/file-attachments.service';
 import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import { FilesService } from 'src/modules/files/application/files.service';
+import { UploadLivenessService } from 'src/modules/files/application/upload-liveness.service';
 import { DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';
 import { FilesController } from 'src/modules/files/http/files.controller';
@@ -19,6 +20,7 @@ import { ExpiredFilesWorker } from 'src/modules/files/workers/expired-files.work
   controllers: [FilesController],
   providers: [
     FilesService,
+    UploadLivenessService,
     FileTextsService,
     FileAttachmentsService,
     FileUrls,

@@ -25,10 +25,11 @@ import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-mod
 import { ConfiguredModelProviders } from 'src/modules/runtime/infrastructure/model-providers';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
 import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
+import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 
 // RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
-// ActionApprovalsService ports (bound in src/composition).
+// ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords (bound in src/composition).
 @Module({
   imports: [ConversationsModule, AgentsModule, DataSourcesModule, FilesModule, IdentityModule, WakeUpsModule],
   providers: [
@@ -50,7 +51,8 @@ import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
     { provide: InternalToolServers, useClass: InProcessInternalToolServers },
     RunActionsReader,
     ToolCallApprovalsService,
+    TypeormRunUsageRecords,
   ],
-  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService],
+  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService, TypeormRunUsageRecords],
 })
 export class RuntimeModule {}

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   message_not_found: 404,
   file_not_found: 404,
   wakeup_not_found: 404,
+  trigger_not_found: 404,
+  webhook_source_not_found: 404,
   space_not_found: 404,
   data_source_view_not_found: 404,
   data_source_not_found: 404,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import {
   CONVERSATION_STREAM_TYPES,
   type ConversationEventLog,
@@ -6,6 +6,7 @@ import {
 } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import type { EventDoorbell } from 'src/platform/events/event-doorbell';
+import { FakeEventDoorbell } from 'test/fakes/event-doorbell';
 
 /** A log of one conversation that counts its reads. */
 function eventLog(events: StoredConversationEvent[]) {
@@ -58,5 +59,88 @@ describe('ConversationEventFeed', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect((await source.read(7n, 200)).map((event) => event.id)).toEqual([8n]);
     expect(log.reads).toBe(3);
+  });
+});
+
+describe('ConversationEventFeed.waitFor', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  /** Lets pending reads and their continuations run. */
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  function waitOver(events: StoredConversationEvent[]) {
+    const log = eventLog(events);
+    const doorbell = new FakeEventDoorbell();
+    const feed = new ConversationEventFeed(log as unknown as ConversationEventLog, doorbell.asDoorbell());
+    const seen: string[] = [];
+    const wait = (timeoutMs: number) =>
+      feed.waitFor(
+        4,
+        5n,
+        { types: CONVERSATION_STREAM_TYPES },
+        (event) => {
+          const { text } = event as unknown as { text: string };
+          seen.push(text);
+          return text === 'answer';
+        },
+        timeoutMs,
+      );
+    return { log, doorbell, seen, wait };
+  }
+
+  it('reads again when the doorbell rings, never on its own, and lets go of the doorbell', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    const events = [stored(3n, 'before the cursor'), stored(7n, 'question')];
+    const { log, doorbell, seen, wait } = waitOver(events);
+    let answered: boolean | undefined;
+    const waiting = wait(60_000).then((result) => (answered = result));
+    await settle();
+    expect({ reads: log.reads, seen, answered }).toEqual({
+      reads: 1,
+      seen: ['question'],
+      answered: undefined,
+    });
+
+    // Committed without a ring: half the bound passes, and the log is not read again.
+    events.push(stored(9n, 'answer'));
+    await jest.advanceTimersByTimeAsync(30_000);
+    expect({ reads: log.reads, answered }).toEqual({ reads: 1, answered: undefined });
+
+    doorbell.ring(4);
+    await waiting;
+    expect({ reads: log.reads, seen, answered }).toEqual({
+      reads: 2,
+      seen: ['question', 'answer'],
+      answered: true,
+    });
+    expect(doorbell.subscriptionCount()).toBe(0);
+  });
+
+  it('reads a last time at the bound, so a missed ring costs time, not the event', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    const events = [stored(7n, 'question')];
+    const { log, doorbell, wait } = waitOver(events);
+    const waiting = wait(1_000);
+    await settle();
+    events.push(stored(9n, 'answer'));
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(await waiting).toBe(true);
+    expect(log.reads).toBe(2);
+    expect(doorbell.subscriptionCount()).toBe(0);
+  });
+
+  it('answers false at the bound when what it waits for never comes', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    const { doorbell, seen, wait } = waitOver([stored(7n, 'question')]);
+    const waiting = wait(1_000);
+    await settle();
+    doorbell.ring(4);
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(await waiting).toBe(false);
+    // Each event is handed over once, however many times the log is read.
+    expect(seen).toEqual(['question']);
+    expect(doorbell.subscriptionCount()).toBe(0);
   });
 });

@@ -20,7 +20,10 @@ export type SIdPrefix =
   | 'mcp'
   | 'wsp'
   | 'usr'
-  | 'act';
+  | 'act'
+  | 'trg'
+  | 'whs'
+  | 'whv';
 
 export function randomBase62(length: number): string {
   let out = '';

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
+import { AgentArchived } from 'src/modules/agents/application/agents.events';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
@@ -66,6 +68,7 @@ export class AgentCommandsService {
     private readonly references: AgentReferencesService,
     private readonly details: AgentDetailsLoader,
     private readonly unitOfWork: UnitOfWork,
+    private readonly events: InProcessEvents,
   ) {}
 
   async create(caller: Caller, input: NewAgent): Promise<AgentDetails> {
@@ -167,8 +170,13 @@ export class AgentCommandsService {
     await this.unitOfWork.run(async () => {
       await this.agents.lockAgent(caller.workspaceId, sId);
       const latest = await this.agents.findLatest(caller.workspaceId, sId);
-      if (latest && latest.status !== 'archived')
+      if (latest && latest.status !== 'archived') {
         await this.agents.archiveVersion(caller.workspaceId, latest.id);
+        await this.events.emitInTransaction(AgentArchived, {
+          workspaceId: caller.workspaceId,
+          agentSId: sId,
+        });
+      }
     });
   }
 

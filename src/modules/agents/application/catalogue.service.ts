@@ -3,7 +3,6 @@ import { Caller } from 'src/platform/auth/caller';
 import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { checkName } from 'src/platform/text/names';
-import type { McpToolDescriptor, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import {
   InternalServerAvailability,
@@ -11,7 +10,6 @@ import {
 } from 'src/modules/agents/application/internal-servers.service';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import { ToolServerSyncService } from 'src/modules/agents/application/tool-server-sync.service';
-import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
 import {
   type McpServerView,
   type RemoteMcpServer,
@@ -23,28 +21,6 @@ import {
 } from 'src/modules/agents/domain/catalogue';
 import type { RemoteServerWithViews } from 'src/modules/agents/domain/toolset-resolution';
 import { DomainError } from 'src/platform/errors/domain-error';
-
-// What other contexts (the runtime) use of the catalogue, without importing this context's domain.
-export type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
-export type { RequireApproval } from 'src/modules/agents/domain/catalogue';
-
-/**
- * A toolset entry as a run may use it now, for its caller. `name` is the server's name as the
- * toolset names it. A remote server is offered only while it exists, is shared to a space the
- * caller can access (the action's view first, else any such view, whose `requireApproval`
- * applies) and its last synchronisation succeeded; otherwise it is `unavailable`, with why.
- */
-export type RunToolServer =
-  | { kind: 'internal'; name: string }
-  | {
-      kind: 'remote';
-      name: string;
-      mcpServerSId: string;
-      target: RemoteMcpTarget;
-      tools: McpToolDescriptor[];
-      requireApproval: RequireApproval;
-    }
-  | { kind: 'unavailable'; name: string; reason: string };
 
 /** A remote server with the spaces it is shared to, as the routes present it. */
 export interface RemoteServerListing {
@@ -248,53 +224,6 @@ export class CatalogueService {
     await this.catalogue.deleteView(caller.workspaceId, view.id);
     const servers = await this.catalogue.listRemoteServers(caller.workspaceId);
     return { view, server: servers.find((server) => server.id === view.mcpServerId) };
-  }
-
-  /** The toolset's servers as a run of `caller` may use them now (see `RunToolServer`). */
-  async runToolset(caller: Caller, actions: ResolvedAction[]): Promise<RunToolServer[]> {
-    const entries = actions.filter((action) => action.type === 'mcp_server_configuration');
-    const remoteSIds = [
-      ...new Set(
-        entries.flatMap((action) => (action.internal || !action.mcpServerId ? [] : [action.mcpServerId])),
-      ),
-    ];
-    if (remoteSIds.length === 0)
-      return entries.map((action) => ({ kind: 'internal', name: action.mcpServerName }));
-    const [servers, spaces] = await Promise.all([
-      this.catalogue.findRemoteServersWithViews(caller.workspaceId, remoteSIds),
-      this.spaces.listAccessible(caller),
-    ]);
-    const accessible = new Set(spaces.map((space) => space.id));
-    const bySId = new Map(servers.map((entry) => [entry.server.sId, entry]));
-    return entries.map((action): RunToolServer => {
-      const name = action.mcpServerName;
-      if (action.internal) return { kind: 'internal', name };
-      const found = action.mcpServerId ? bySId.get(action.mcpServerId) : undefined;
-      if (!found) return { kind: 'unavailable', name, reason: `The tool server "${name}" no longer exists.` };
-      const views = found.views.filter((view) => accessible.has(view.spaceId));
-      const view = views.find((candidate) => candidate.sId === action.mcpServerViewId) ?? views[0];
-      if (!view) {
-        const reason = `The tool server "${name}" is no longer shared to a space you can access.`;
-        return { kind: 'unavailable', name, reason };
-      }
-      const { server } = found;
-      if (server.lastSyncedAt === null) {
-        const reason = `The tool server "${name}" has not been synchronised yet; an admin can sync it.`;
-        return { kind: 'unavailable', name, reason };
-      }
-      if (server.lastSyncError !== null) {
-        const reason = `The tool server "${name}" failed its last synchronisation: ${server.lastSyncError}`;
-        return { kind: 'unavailable', name, reason };
-      }
-      return {
-        kind: 'remote',
-        name,
-        mcpServerSId: server.sId,
-        target: { url: server.url, sharedSecret: server.sharedSecret },
-        tools: server.tools,
-        requireApproval: view.requireApproval,
-      };
-    });
   }
 }
 

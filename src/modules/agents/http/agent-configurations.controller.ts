@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { OnlyOn, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { AgentCommandsService, AgentPatch } from 'src/modules/agents/application/agent-commands.service';
 import { AgentQueriesService } from 'src/modules/agents/application/agent-queries.service';
@@ -55,14 +55,15 @@ function toPatch(body: UpdateAgentDto): AgentPatch {
 }
 
 @ApiTags('agents')
-@Controller()
+@WorkspaceController('assistant/agent_configurations')
 export class AgentConfigurationsController {
   constructor(
     private readonly commands: AgentCommandsService,
     private readonly queries: AgentQueriesService,
   ) {}
 
-  @Post('api/w/:wId/assistant/agent_configurations')
+  @Post()
+  @OnlyOn('spec')
   @HttpCode(200)
   @Auth({ scopes: ['write:agent'] })
   @ApiOperation({
@@ -97,7 +98,7 @@ export class AgentConfigurationsController {
     return { agentConfiguration: presentPrivateAgent(await this.commands.create(caller, body.assistant)) };
   }
 
-  @Get(bothFamilies('assistant/agent_configurations'))
+  @Get()
   @Auth({ scopes: ['read:agent'] })
   @ApiOperation({
     summary: 'List agent configurations (endpoint 4).',
@@ -122,7 +123,7 @@ export class AgentConfigurationsController {
     return { agentConfigurations: agents.map(presentPrivateAgent) };
   }
 
-  @Get(bothFamilies('assistant/agent_configurations/:sId'))
+  @Get(':sId')
   @Auth({ scopes: ['read:agent'] })
   @ApiOperation({
     summary: 'Get one agent configuration (its latest version), in the private form.',
@@ -138,7 +139,7 @@ export class AgentConfigurationsController {
     return { agentConfiguration: presentPrivateAgent(await this.queries.get(caller, params.sId)) };
   }
 
-  @Delete(bothFamilies('assistant/agent_configurations/:sId'))
+  @Delete(':sId')
   @Auth({ scopes: ['write:agent'] })
   @ApiOperation({
     summary: 'Archive an agent configuration.',
@@ -158,7 +159,7 @@ export class AgentConfigurationsController {
     return { success: true };
   }
 
-  @Get(bothFamilies('assistant/agent_configurations/:sId/history'))
+  @Get(':sId/history')
   @Auth({ scopes: ['read:agent'] })
   @ApiOperation({
     summary: "List an agent configuration's versions, newest first.",
@@ -177,7 +178,8 @@ export class AgentConfigurationsController {
     return { history: versions.map(presentPrivateAgent) };
   }
 
-  @Patch('api/v1/w/:wId/assistant/agent_configurations/:sId')
+  @Patch(':sId')
+  @OnlyOn('public')
   @Auth({ scopes: ['write:agent'] })
   @ApiOperation({
     summary: 'Update an agent configuration (endpoint 1).',

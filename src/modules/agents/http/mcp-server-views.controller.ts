@@ -1,8 +1,8 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpaceParams } from 'src/platform/http/route-params';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
@@ -10,7 +10,7 @@ import { presentSpaceServerView } from 'src/modules/agents/http/mcp-server-views
 import { ServerViewsResponse } from 'src/modules/agents/http/schemas/space-server-view.schema';
 
 @ApiTags('skills and tool servers')
-@Controller(bothFamilies('spaces/:spaceId/mcp_server_views'))
+@WorkspaceController('spaces/:spaceId/mcp_server_views')
 export class McpServerViewsController {
   constructor(private readonly catalogue: CatalogueService) {}
 

@@ -43,6 +43,16 @@ export interface Page<T> {
 
 export const PAGE_MAX = 100;
 
+/** A new conversation: where it is, and what it starts with. */
+export interface NewConversationInput {
+  title?: string;
+  spaceId?: string;
+  message?: MessageInput;
+  contentFragments?: FragmentInput[];
+  /** Set by the trigger that opens it, never by a request. */
+  triggerId?: string;
+}
+
 /** Conversations: created, read under the access rule, listed and updated. */
 @Injectable()
 export class ConversationsService {
@@ -62,7 +72,7 @@ export class ConversationsService {
    */
   async create(
     caller: Caller,
-    input: { title?: string; spaceId?: string; message?: MessageInput; contentFragments?: FragmentInput[] },
+    input: NewConversationInput,
   ): Promise<{
     conversation: Conversation;
     message: UserMessageView | null;
@@ -80,6 +90,7 @@ export class ConversationsService {
         spaceId: space?.id ?? null,
         requestedSpaceIds: [],
         forkedFrom: null,
+        triggerId: input.triggerId ?? null,
       });
       await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, this.clock.now());
       if (conversation.title) await this.writer.appendTitle(conversation, conversation.title);

@@ -135,7 +135,10 @@ export class MessageVersionsService {
     if (message.type !== 'agent_message') {
       throw new InvalidRequestError('Only agent messages can be retried.');
     }
-    const [details] = await this.agents.resolveMentions(caller, [message.agentSId], 'message');
+    const [[details]] = await Promise.all([
+      this.agents.resolveMentions(caller, [message.agentSId], 'message'),
+      this.writer.assertMayRun(caller),
+    ]);
     const retried = await this.unitOfWork.run(async () => {
       await this.lockAndCheckLatest(conversation, message.rank, message.version, 'retried');
       const [current] = await this.messages.findByIds(caller.workspaceId, [message.id]);

@@ -13,6 +13,7 @@ import { WorkspacesService } from 'src/modules/identity/application/workspaces.s
 import { renderUserMessage } from 'src/modules/conversations/application/message-views.loader';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
+import { RunAllowance } from 'src/modules/conversations/application/ports/run-allowance';
 import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import { Conversation, deriveTitle } from 'src/modules/conversations/domain/conversation';
 import {
@@ -71,20 +72,24 @@ export class MessageWriter {
     private readonly accessChanges: AccessChanges,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly runAllowance: RunAllowance,
   ) {}
 
   /**
-   * Checks the mentions (usable agents, members) and reads what rendering the message needs. A
-   * post calls it before its transaction, so that holds no read; a batch of wake-ups in theirs.
+   * Checks the mentions (usable agents, members, and the workspace's token budget when an agent is
+   * mentioned) and reads what rendering the message needs. A post calls it before its
+   * transaction, so that holds no read; a batch of wake-ups in theirs.
    */
   async prepare(
     caller: Caller,
     input: Pick<MessageInput, 'mentions'>,
     authorId: number,
   ): Promise<PreparedMessage> {
+    const mentioned = agentMentions(input.mentions);
     const [agents, authors] = await this.unitOfWork.all([
-      () => this.agents.resolveMentions(caller, agentMentions(input.mentions)),
+      () => this.agents.resolveMentions(caller, mentioned),
       () => this.workspaces.usersByIds([authorId]),
+      () => (mentioned.length > 0 ? this.assertMayRun(caller) : Promise.resolve()),
     ]);
     await this.checkUserMentions(caller, input.mentions);
     const users = new Map(authors.map((user) => [user.id, user]));
@@ -183,6 +188,11 @@ export class MessageWriter {
       message,
       view: views[i],
     }));
+  }
+
+  /** Refuses, writing nothing, when the workspace may start no agent run now. */
+  assertMayRun(caller: Caller): Promise<void> {
+    return this.runAllowance.assertMayStartRuns(caller.workspaceId);
   }
 
   async appendTitle(conversation: Conversation, title: string): Promise<void> {

@@ -38,6 +38,8 @@ export interface NewConversation {
   spaceId: number | null;
   requestedSpaceIds: string[];
   forkedFrom: ForkOrigin | null;
+  /** sId of the trigger that opened it. */
+  triggerId?: string | null;
 }
 
 export interface Participation {

@@ -1,4 +1,4 @@
-export const MESSAGE_ORIGINS = ['web', 'api', 'slack', 'email', 'wakeup', 'extension'] as const;
+export const MESSAGE_ORIGINS = ['web', 'api', 'slack', 'email', 'wakeup', 'extension', 'triggered'] as const;
 export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
 
 /** `{configurationId}` mentions an agent; `{type: 'user', userId}` mentions a member. */

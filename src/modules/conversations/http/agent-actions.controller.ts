@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, Param } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
@@ -10,17 +10,16 @@ import {
   BlockedActionsResponse,
   ValidateActionResponse,
 } from 'src/modules/conversations/http/schemas/agent-action.schema';
+import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import { ValidateActionDto } from 'src/modules/conversations/http/dto/agent-action.dto';
 
 @ApiTags('conversations')
 @ApiExtraModels(ValidateActionResponse, BlockedActionsResponse)
-@Controller(bothFamilies('assistant/conversations'))
+@WorkspaceController('assistant/conversations/:cId')
 export class AgentActionsController {
   constructor(private readonly actions: ActionApprovalsService) {}
 
-  @Post(':cId/messages/:mId/validate-action')
-  @HttpCode(200)
-  @Auth({ scopes: ['write:conversation'] })
+  @PostToConversation('messages/:mId/validate-action')
   @ApiOperation({
     summary: 'Approve or reject a tool call that waits for approval.',
     description:
@@ -37,7 +36,7 @@ export class AgentActionsController {
     return { success: true, action };
   }
 
-  @Get(':cId/actions/blocked')
+  @Get('actions/blocked')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'The tool calls of a conversation that wait for approval.',

@@ -1,30 +1,29 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Get, Header, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { checkFragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { ContentFragmentResponse } from 'src/modules/conversations/http/schemas/content-fragment.schema';
+import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
   ContentFragmentDto,
   ContentFragmentParams,
 } from 'src/modules/conversations/http/dto/content-fragment.dto';
 
 @ApiTags('conversations')
-@Controller(bothFamilies('assistant/conversations/:cId/content_fragments'))
+@WorkspaceController('assistant/conversations/:cId/content_fragments')
 export class ContentFragmentsController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly fragments: ContentFragmentsService,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scopes: ['write:conversation'] })
+  @PostToConversation()
   @ApiOperation({
     summary: 'Put a file or a piece of text in a conversation (a content fragment).',
     description:

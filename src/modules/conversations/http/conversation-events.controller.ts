@@ -1,14 +1,12 @@
-import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
+import { Get, Headers, Param, Query, Req, Res, applyDecorators } from '@nestjs/common';
 import {
   ApiExtraModels,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
-  ApiPropertyOptional,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
@@ -27,6 +25,7 @@ import {
   MESSAGE_EVENT_SCHEMA,
 } from 'src/platform/events/conversation-event.schemas';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
+import { OnlyOn, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
@@ -34,20 +33,10 @@ import { SseFraming, dustFraming } from 'src/platform/http/sse-stream';
 import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
+import { StreamQuery } from 'src/modules/conversations/http/dto/event-stream.dto';
 
 /** Event ids are bigint positions in the log: digits, at most the 64-bit maximum. */
 const EVENT_ID = /^\d{1,19}$/;
-
-class StreamQuery {
-  @ApiPropertyOptional({
-    description:
-      'Resume after this event id (as the Last-Event-ID header does); `0` replays the stream from its start.',
-    example: '0',
-  })
-  @IsOptional()
-  @IsString()
-  lastEventId?: string;
-}
 
 /** An agent message's outcome: its own stream on the public family ends after it. */
 const MESSAGE_OUTCOMES: readonly ConversationEventType[] = [
@@ -66,6 +55,14 @@ const dustEnvelope = (event: object) => ({
 const V1_CONVERSATION_FRAMING = dustFraming();
 const V1_MESSAGE_FRAMING = dustFraming(MESSAGE_OUTCOMES);
 
+/** What every event stream declares: who may open it, its resume header, its errors. */
+const EventStream = () =>
+  applyDecorators(
+    Auth({ scopes: ['read:conversation'] }),
+    ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' }),
+    ApiErrors(400, 404, 429),
+  );
+
 function resumeCursor(header: string | undefined, query: string | undefined): bigint | null {
   const cursor = header ?? query;
   if (cursor === undefined || cursor === '') return null;
@@ -80,7 +77,7 @@ function resumeCursor(header: string | undefined, query: string | undefined): bi
 
 @ApiTags('conversations')
 @ApiExtraModels(ConversationStreamEvent)
-@Controller()
+@WorkspaceController('assistant/conversations/:cId')
 export class ConversationEventsController {
   constructor(
     private readonly conversations: ConversationsService,
@@ -91,7 +88,8 @@ export class ConversationEventsController {
     private readonly config: ConversationsConfig,
   ) {}
 
-  @Get('api/w/:wId/assistant/conversations/:cId/events')
+  @Get('events')
+  @OnlyOn('spec')
   @Auth({ scopes: ['read:conversation'] })
   @ApiOperation({
     summary: 'Stream conversation events (endpoint 7): redirects to the SSE route, query kept.',
@@ -122,16 +120,15 @@ export class ConversationEventsController {
     res.end();
   }
 
-  @Get('api/sse/w/:wId/assistant/conversations/:cId/events')
-  @Auth({ scopes: ['read:conversation'] })
+  @Get('events')
+  @OnlyOn('sse')
+  @EventStream()
   @ApiOperation({
     summary: 'The conversation event stream (Server-Sent Events).',
     description:
       'Each event is `id: <event id>`, `data: <event JSON>`, blank line. Resume with the Last-Event-ID header or the lastEventId query parameter (an event id: a 64-bit integer); without either, only new events are sent. A `: ping` comment every 15 s. The stream ends, with nothing more sent, once the caller loses access: its key revoked, or the member no longer able to read the conversation (re-checked at once after such a change, and every 30 s). A key holds at most 50 open streams and a workspace 1,000 per server process (configurable); one more is refused with 429 `rate_limit_error`.',
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: CONVERSATION_EVENT_SCHEMA } } })
-  @ApiErrors(400, 404, 429)
   async stream(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
@@ -145,16 +142,15 @@ export class ConversationEventsController {
     this.open(res, caller, conversation.id, { types: CONVERSATION_STREAM_TYPES }, fromId);
   }
 
-  @Get('api/w/:wId/assistant/conversations/:cId/messages/:mId/events')
-  @Auth({ scopes: ['read:conversation'] })
+  @Get('messages/:mId/events')
+  @OnlyOn('spec')
+  @EventStream()
   @ApiOperation({
     summary: "Stream one agent message's events (Server-Sent Events).",
     description:
       "The message's tokens, tool calls (`tool_params`), calls waiting for approval (`tool_approve_execution`), finished actions (`agent_action_success`, `tool_error`) and outcome (`agent_message_success`, `agent_error`, `agent_generation_cancelled`), from the same durable log as the conversation stream: each is `id: <event id>`, `data: <event JSON>`, blank line. Without Last-Event-ID / lastEventId, the stream starts at the message's first event, so nothing is missed; with one, it resumes right after it. Same heartbeats, caps and access re-checks as the conversation stream. Any member who can read the conversation; needs `read:conversation`.",
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: MESSAGE_EVENT_SCHEMA } } })
-  @ApiErrors(400, 404, 429)
   async messageStream(
     @CurrentCaller() caller: Caller,
     @Param() params: MessageParams,
@@ -176,16 +172,15 @@ export class ConversationEventsController {
     );
   }
 
-  @Get('api/v1/w/:wId/assistant/conversations/:cId/events')
-  @Auth({ scopes: ['read:conversation'] })
+  @Get('events')
+  @OnlyOn('public')
+  @EventStream()
   @ApiOperation({
     summary: 'The conversation event stream, as Dust streams it (Server-Sent Events).',
     description:
       'The same events as endpoint 7, streamed here without a redirect, each framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. Without Last-Event-ID / lastEventId, the stream starts with the events of the last 10 minutes (`SSE_V1_HISTORY_MS`), so a client that opens it right after posting misses nothing; with one, it resumes right after it. Same heartbeats, idle timeout, caps and access re-checks as endpoint 7. Any member who can read the conversation; needs `read:conversation`.',
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(CONVERSATION_EVENT_SCHEMA) } } })
-  @ApiErrors(400, 404, 429)
   async publicStream(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
@@ -206,16 +201,15 @@ export class ConversationEventsController {
     );
   }
 
-  @Get('api/v1/w/:wId/assistant/conversations/:cId/messages/:mId/events')
-  @Auth({ scopes: ['read:conversation'] })
+  @Get('messages/:mId/events')
+  @OnlyOn('public')
+  @EventStream()
   @ApiOperation({
     summary: "Stream one agent message's events, as Dust streams them (Server-Sent Events).",
     description:
       'The events of the `/api/w/` form of this route, framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. The stream ends after the message\'s outcome (`agent_message_success`, `agent_error` or `agent_generation_cancelled`); resumed after its outcome, it ends at once. Without Last-Event-ID / lastEventId it starts at the message\'s first event. Any member who can read the conversation; needs `read:conversation`.',
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, example: '1042' })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(MESSAGE_EVENT_SCHEMA) } } })
-  @ApiErrors(400, 404, 429)
   async publicMessageStream(
     @CurrentCaller() caller: Caller,
     @Param() params: MessageParams,

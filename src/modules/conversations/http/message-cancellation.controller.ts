@@ -1,8 +1,9 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
@@ -12,10 +13,11 @@ import {
   CancelMessagesDto,
   CancelMessagesResponse,
 } from 'src/modules/conversations/http/dto/cancel-messages.dto';
+import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 
 /** Dust's form of cancelling (`POST …/{cId}/cancel` with `{messageIds}`), on the public family only. */
 @ApiTags('conversations')
-@Controller('api/v1/w/:wId/assistant/conversations/:cId/cancel')
+@WorkspaceController('assistant/conversations/:cId/cancel', { families: ['public'] })
 export class MessageCancellationController {
   constructor(
     private readonly conversations: ConversationsService,
@@ -23,9 +25,7 @@ export class MessageCancellationController {
     private readonly agentMessages: AgentMessagesService,
   ) {}
 
-  @Post()
-  @HttpCode(200)
-  @Auth({ scopes: ['write:conversation'] })
+  @PostToConversation()
   @ApiOperation({
     summary: "Cancel the generation of agent messages (Dust's form).",
     description:

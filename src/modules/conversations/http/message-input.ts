@@ -4,7 +4,9 @@ import { type Mention } from 'src/modules/conversations/domain/message';
 import { isIanaTimeZone } from 'src/platform/text/time-zones';
 import type { MessageInput } from 'src/modules/conversations/application/message-writer.service';
 import type { ContentFragmentDto } from 'src/modules/conversations/http/dto/content-fragment.dto';
-import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/conversation.dto';
+import type { NewConversationInput } from 'src/modules/conversations/application/conversations.service';
+import type { CreateConversationDto } from 'src/modules/conversations/http/dto/conversation.dto';
+import type { MentionDto, PostMessageDto } from 'src/modules/conversations/http/dto/message.dto';
 
 /** Each fragment of a `contentFragments` array checked: a file or inline text, within the limits. */
 export function toFragmentInputs(fragments: ContentFragmentDto[] | undefined): FragmentInput[] {
@@ -46,5 +48,14 @@ export function toMessageInput(body: PostMessageDto, field = ''): MessageInput {
       email: body.context.email ?? null,
       profilePictureUrl: body.context.profilePictureUrl ?? null,
     },
+  };
+}
+
+/** A creation's body as it is, but its message and fragments: a new optional field reaches the service without a line here. */
+export function toNewConversation(body: CreateConversationDto): NewConversationInput {
+  return {
+    ...body,
+    message: body.message && toMessageInput(body.message, 'message.'),
+    contentFragments: toFragmentInputs(body.contentFragments),
   };
 }

@@ -1,3 +1,4 @@
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessageStatus, Mention, MessageContext } from 'src/modules/conversations/domain/message';
 // Foreign keys to identity's tables need their entities; nothing else of identity is used here.
 import {
@@ -93,6 +94,32 @@ export class ConversationEntity {
   @DeleteDateColumn({ name: 'deleted_at', ...timestamptz, nullable: true })
   deletedAt!: Date | null;
 }
+
+/** A conversation row as the domain sees it: a new column gets its line here, beside its entity. */
+export const toConversation = (e: ConversationEntity): Conversation => ({
+  id: e.id,
+  sId: e.sId,
+  workspaceId: e.workspaceId,
+  title: e.title,
+  depth: e.depth,
+  spaceId: e.spaceId,
+  triggerId: e.triggerId,
+  metadata: e.metadata,
+  requestedSpaceIds: e.requestedSpaceIds,
+  hasError: e.hasError,
+  forkedFrom:
+    e.parentConversationId !== null && e.sourceMessageId !== null && e.branchedAt && e.forkedByUserId !== null
+      ? {
+          parentConversationId: e.parentConversationId,
+          sourceMessageId: e.sourceMessageId,
+          branchedAt: e.branchedAt,
+          forkedByUserId: e.forkedByUserId,
+          fileCopyStatus: e.fileCopyStatus ?? 'completed',
+        }
+      : null,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
 
 @Entity('conversation_participants')
 @Index(['workspaceId', 'userId', 'conversationId'])

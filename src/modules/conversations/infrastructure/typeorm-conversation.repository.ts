@@ -16,33 +16,9 @@ import type {
 import {
   ConversationEntity,
   ParticipantEntity,
+  toConversation,
 } from 'src/modules/conversations/infrastructure/conversations.entities';
 import { In } from 'typeorm';
-
-const toConversation = (e: ConversationEntity): Conversation => ({
-  id: e.id,
-  sId: e.sId,
-  workspaceId: e.workspaceId,
-  title: e.title,
-  depth: e.depth,
-  spaceId: e.spaceId,
-  triggerId: e.triggerId,
-  metadata: e.metadata,
-  requestedSpaceIds: e.requestedSpaceIds,
-  hasError: e.hasError,
-  forkedFrom:
-    e.parentConversationId !== null && e.sourceMessageId !== null && e.branchedAt && e.forkedByUserId !== null
-      ? {
-          parentConversationId: e.parentConversationId,
-          sourceMessageId: e.sourceMessageId,
-          branchedAt: e.branchedAt,
-          forkedByUserId: e.forkedByUserId,
-          fileCopyStatus: e.fileCopyStatus ?? 'completed',
-        }
-      : null,
-  createdAt: e.createdAt,
-  updatedAt: e.updatedAt,
-});
 
 @Injectable()
 export class TypeormConversationRepository extends ConversationRepository {

@@ -1,9 +1,10 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpaceParams } from 'src/platform/http/route-params';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
 import { DataSourceViewParams } from 'src/modules/data-sources/http/dto/data-sources.dto';
@@ -15,7 +16,7 @@ import { SearchResponse } from 'src/modules/data-sources/http/schemas/document.s
 
 /** Endpoint 12 of the specification, in the public (`/api/v1`) path family. */
 @ApiTags('data sources')
-@Controller('api/v1/w/:wId/spaces/:spaceId/data_source_views')
+@WorkspaceController('spaces/:spaceId/data_source_views', { families: ['public'] })
 export class DataSourceViewsController {
   constructor(
     private readonly dataSources: DataSourcesService,

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { PageQuery } from 'src/platform/http/page-query';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { DocumentsService } from 'src/modules/data-sources/application/documents.service';
 import {
   DataSourceParams,
@@ -24,7 +25,7 @@ const DEFAULT_PAGE = 50;
 
 /** The documents of a data source, under the space that owns it (public `/api/v1` family). */
 @ApiTags('data sources')
-@Controller('api/v1/w/:wId/spaces/:spaceId/data_sources/:dsId/documents')
+@WorkspaceController('spaces/:spaceId/data_sources/:dsId/documents', { families: ['public'] })
 export class DocumentsController {
   constructor(private readonly documents: DocumentsService) {}
 

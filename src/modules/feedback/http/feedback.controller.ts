@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
 import { GiveFeedbackDto } from 'src/modules/feedback/http/dto/feedback.dto';
 import { presentFeedback } from 'src/modules/feedback/http/feedback.presenter';
@@ -14,7 +15,7 @@ import {
 
 /** Endpoint 10 of the specification and the routes that give feedback, in the public (`/api/v1`) family. */
 @ApiTags('feedback')
-@Controller('api/v1/w/:wId/assistant/conversations/:cId')
+@WorkspaceController('assistant/conversations/:cId', { families: ['public'] })
 export class FeedbackController {
   constructor(private readonly feedback: FeedbackService) {}
 

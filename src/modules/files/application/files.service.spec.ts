@@ -11,6 +11,7 @@ import type { SpacesService } from 'src/modules/identity/application/spaces.serv
 import type { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import { FilesService } from 'src/modules/files/application/files.service';
+import { UploadLivenessService } from 'src/modules/files/application/upload-liveness.service';
 import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import type { DocumentParser } from 'src/modules/files/application/ports/document-parser';
 import { FileRepository, NewFile } from 'src/modules/files/application/ports/file.repository';
@@ -123,6 +124,7 @@ function setUp(rate = 40) {
   const files = new MemoryFiles();
   const blobs = new MemoryBlobs();
   const config = FilesConfig.from({ FILE_CREATE_RATE_PER_MINUTE: String(rate) });
+  const liveness = new UploadLivenessService(files, blobs, config, clock, log);
   const service = new FilesService(
     files,
     blobs,
@@ -130,6 +132,7 @@ function setUp(rate = 40) {
     {} as SpacesService,
     { findBySId: async () => null } as unknown as WorkspacesService,
     {} as ConversationsService,
+    liveness,
     config,
     clock,
     log,
@@ -142,7 +145,7 @@ function setUp(rate = 40) {
       fileSize: 10,
       useCase: 'conversation',
     });
-  return { files, blobs, service, create };
+  return { files, blobs, service, liveness, create };
 }
 
 describe('FilesService', () => {
@@ -190,25 +193,25 @@ describe('FilesService', () => {
   });
 
   it('sweeps expired files in batches and deletes what they left', async () => {
-    const { files, blobs, service, create } = setUp(1000);
+    const { files, blobs, liveness, create } = setUp(1000);
     const created = await Promise.all(Array.from({ length: 150 }, () => create()));
     for (const file of created) blobs.blobs.set(blobKey(file), Buffer.from('partial'));
     const later = new Date(Date.now() + 3_600_000);
-    expect(await service.sweepExpired(later)).toBe(150);
+    expect(await liveness.sweepExpired(later)).toBe(150);
     expect([...files.rows.values()].every((row) => row.status === 'failed')).toBe(true);
     expect(blobs.blobs.size).toBe(0);
   });
 
   it('fails an upload whose heartbeat stopped, and not one whose process keeps it beating', async () => {
-    const { files, service, create } = setUp(1000);
+    const { files, liveness, create } = setUp(1000);
     const [dead, alive] = await Promise.all([create(), create()]);
     const claimedAt = new Date();
     for (const file of [dead, alive]) await files.claimUpload(file.workspaceId, file.id, claimedAt);
     const sweepMs = FilesConfig.from({}).sweepIntervalSeconds * 1000;
     // The window is still open: only the stopped heartbeat fails the file.
     const later = new Date(claimedAt.getTime() + 2 * sweepMs + 1);
-    await files.beatUploads([alive.id], new Date(later.getTime() - service.uploadHeartbeatMs));
-    expect(await service.sweepExpired(later)).toBe(1);
+    await files.beatUploads([alive.id], new Date(later.getTime() - liveness.uploadHeartbeatMs));
+    expect(await liveness.sweepExpired(later)).toBe(1);
     expect(files.rows.get(dead.id)?.status).toBe('failed');
     expect(files.rows.get(alive.id)?.status).toBe('created');
   });

@@ -20,6 +20,7 @@ import { FileTextsService } from 'src/modules/files/application/file-texts.servi
 import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';
 import { UploadInspector } from 'src/modules/files/application/upload-inspector';
+import { UploadLivenessService } from 'src/modules/files/application/upload-liveness.service';
 import type { UploadSource } from 'src/modules/files/application/upload-source';
 import { FileRecord, FileUseCase, FileUseCaseMetadata, blobKey } from 'src/modules/files/domain/file';
 import { sanitiseFileName } from 'src/modules/files/domain/file-name';
@@ -48,22 +49,10 @@ export interface FileText {
   text: string | null;
 }
 
-/**
- * An upload that began this long ago is no longer running (Node ends a request after 5 minutes):
- * the sweep may fail its file. Only for uploads claimed before heartbeats were recorded.
- */
-export const UPLOAD_MAX_DURATION_MS = 60 * 60 * 1000;
-/** Heartbeats per sweep interval, and sweep intervals without one after which an upload is dead. */
-const HEARTBEATS_PER_SWEEP = 4;
-const SWEEPS_BEFORE_DEAD = 2;
-const SWEEP_BATCH = 100;
-
 @Injectable()
 export class FilesService {
   private readonly creations: TokenBuckets<number>;
   private readonly uploadBytes: Counter;
-  /** Ids of the files whose upload this process is receiving. */
-  private readonly uploading = new Set<number>();
 
   constructor(
     private readonly files: FileRepository,
@@ -72,6 +61,7 @@ export class FilesService {
     private readonly spaces: SpacesService,
     private readonly workspaces: WorkspacesService,
     private readonly conversations: ConversationsService,
+    private readonly liveness: UploadLivenessService,
     private readonly config: FilesConfig,
     private readonly clock: Clock,
     private readonly log: OperatorLog,
@@ -159,7 +149,7 @@ export class FilesService {
       throw new ForbiddenError('Only the member who created a file, or an admin, can delete it.');
     }
     if (!(await this.files.delete(caller.workspaceId, file.id))) throw new FileNotFound(fileSId);
-    await this.deleteBlob(file);
+    await this.liveness.discardContent(file);
   }
 
   /**
@@ -194,72 +184,35 @@ export class FilesService {
     return this.store(file, content);
   }
 
-  /** How often a process marks its uploads (and their partial content) alive. */
-  get uploadHeartbeatMs(): number {
-    return (this.config.sweepIntervalSeconds * 1000) / HEARTBEATS_PER_SWEEP;
-  }
-
-  /** Marks the uploads this process is receiving, and their partial content, alive. */
-  async beatUploads(now = this.clock.now()): Promise<void> {
-    await Promise.all([this.files.beatUploads([...this.uploading], now), this.blobs.keepDraftsAlive(now)]);
-  }
-
-  /**
-   * Fails the files no upload can complete any more (window closed with no upload, or an upload
-   * whose process died), removes any content they left, and removes the partial content of writes
-   * that died with their process. Safe to run in every process at once. Returns how many files it
-   * failed.
-   */
-  async sweepExpired(now = this.clock.now()): Promise<number> {
-    const aliveSince = new Date(now.getTime() - SWEEPS_BEFORE_DEAD * this.config.sweepIntervalSeconds * 1000);
-    const limits = {
-      heartbeatSince: aliveSince,
-      uploadStartedSince: new Date(now.getTime() - UPLOAD_MAX_DURATION_MS),
-    };
-    let total = 0;
-    for (;;) {
-      const failed = await this.files.failStalled(now, limits, SWEEP_BATCH);
-      for (const file of failed) await this.deleteBlob(file);
-      total += failed.length;
-      if (failed.length < SWEEP_BATCH) break;
-    }
-    const drafts = await this.blobs.removeAbandonedDrafts(aliveSince);
-    if (drafts > 0) {
-      this.log.info(FilesService.name, { drafts }, 'Removed partial uploads left by a stopped process');
-    }
-    return total;
-  }
-
   private async store(file: FileRecord, content: Readable): Promise<FileRecord> {
     const inspector = new UploadInspector(file.contentType, file.fileSize);
     // The first failure of the content itself says why the upload failed (storage errors follow it).
     let refusal: unknown = null;
     for (const stream of [content, inspector]) stream.on('error', (error) => (refusal ??= error));
-    this.uploading.add(file.id);
-    try {
-      await this.blobs.write(
-        blobKey(file),
-        pipeline(content, inspector, () => undefined),
-        file.contentType,
-      );
-      const text = await this.texts.extract(file, () => this.storedContent(file));
-      const ready = await this.files.markReady(file.workspaceId, file.id, inspector.passedBytes, text);
-      // Deleted (or swept) while its content was arriving.
-      if (!ready) throw new FileNotFound(file.sId);
-      this.uploadBytes.inc(inspector.passedBytes);
-      return ready;
-    } catch (error) {
-      const cause = refusal instanceof DomainError ? refusal : error;
-      await this.deleteBlob(file);
-      await this.files.markFailed(
-        file.workspaceId,
-        file.id,
-        cause instanceof DomainError ? cause.message : 'The content could not be stored.',
-      );
-      throw cause;
-    } finally {
-      this.uploading.delete(file.id);
-    }
+    return this.liveness.whileReceiving(file.id, async () => {
+      try {
+        await this.blobs.write(
+          blobKey(file),
+          pipeline(content, inspector, () => undefined),
+          file.contentType,
+        );
+        const text = await this.texts.extract(file, () => this.storedContent(file));
+        const ready = await this.files.markReady(file.workspaceId, file.id, inspector.passedBytes, text);
+        // Deleted (or swept) while its content was arriving.
+        if (!ready) throw new FileNotFound(file.sId);
+        this.uploadBytes.inc(inspector.passedBytes);
+        return ready;
+      } catch (error) {
+        const cause = refusal instanceof DomainError ? refusal : error;
+        await this.liveness.discardContent(file);
+        await this.files.markFailed(
+          file.workspaceId,
+          file.id,
+          cause instanceof DomainError ? cause.message : 'The content could not be stored.',
+        );
+        throw cause;
+      }
+    });
   }
 
   private async uploadTarget(
@@ -298,18 +251,5 @@ export class FilesService {
       throw new FileNotFound(file.sId);
     }
     return content;
-  }
-
-  /** Best effort: a leftover blob costs space, never correctness (nothing points to it any more). */
-  private async deleteBlob(file: FileRecord): Promise<void> {
-    try {
-      await this.blobs.delete(blobKey(file));
-    } catch (error) {
-      this.log.warn(
-        FilesService.name,
-        { err: error, file: file.sId },
-        'Could not delete the content of a file',
-      );
-    }
   }
 }

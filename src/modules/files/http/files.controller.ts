@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   HttpCode,
@@ -27,7 +26,7 @@ import { Auth, CurrentCaller, Public } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { AllowSignedUrl, CurrentAccess } from 'src/platform/auth/signed-url.decorators';
 import type { SignedUrlGrant } from 'src/platform/auth/url-signer';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { WorkspaceParams } from 'src/platform/http/route-params';
 import { sendError } from 'src/platform/http/send-json';
@@ -43,7 +42,7 @@ import { FILE_PART, MultipartUpload } from 'src/modules/files/http/multipart-upl
 const BINARY = { schema: { type: 'string', format: 'binary' } };
 
 @ApiTags('files')
-@Controller(bothFamilies('files'))
+@WorkspaceController('files')
 export class FilesController {
   private readonly logger = new Logger(FilesController.name);
 

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { FilesService } from 'src/modules/files/application/files.service';
+import { UploadLivenessService } from 'src/modules/files/application/upload-liveness.service';
 import { FilesConfig } from 'src/modules/files/files.config';
 
 /**
@@ -14,14 +14,14 @@ export class ExpiredFilesWorker implements OnApplicationBootstrap, BeforeApplica
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly files: FilesService,
+    private readonly liveness: UploadLivenessService,
     private readonly config: FilesConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     this.timers = [
       setInterval(() => this.sweep(), this.config.sweepIntervalSeconds * 1000),
-      setInterval(() => this.beat(), this.files.uploadHeartbeatMs),
+      setInterval(() => this.beat(), this.liveness.uploadHeartbeatMs),
     ];
     // Never what keeps a process alive.
     for (const timer of this.timers) timer.unref();
@@ -36,14 +36,14 @@ export class ExpiredFilesWorker implements OnApplicationBootstrap, BeforeApplica
   }
 
   private beat(): void {
-    this.files
+    this.liveness
       .beatUploads()
       .catch((error: unknown) => this.logger.warn({ err: error }, 'The heartbeat of uploads failed'));
   }
 
   private sweep(): void {
     if (this.running) return;
-    this.running = this.files
+    this.running = this.liveness
       .sweepExpired()
       .then(
         (failed) => {

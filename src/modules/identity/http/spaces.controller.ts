@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
-import { bothFamilies } from 'src/platform/http/api-families';
+import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import type { Space } from 'src/modules/identity/domain/space';
@@ -11,7 +11,7 @@ import { presentSpace } from 'src/modules/identity/http/identity.presenter';
 import { SpaceResponse, SpacesResponse } from 'src/modules/identity/http/schemas/space.schema';
 
 @ApiTags('spaces')
-@Controller(bothFamilies('spaces'))
+@WorkspaceController('spaces')
 export class SpacesController {
   constructor(private readonly spaces: SpacesService) {}
 

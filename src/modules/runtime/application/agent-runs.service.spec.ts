@@ -99,6 +99,47 @@ describe('AgentRunsService', () => {
     });
   });
 
+  it('adds the tokens of every model call up on the run, with the agent and model it ran', async () => {
+    const usage = (promptTokens: number, completionTokens: number, reasoningTokens: number) => ({
+      type: 'usage' as const,
+      usage: { promptTokens, completionTokens, reasoningTokens },
+    });
+    const { generate, runRepository, run, helper } = await setUp({
+      tools: [{ name: 'delete_record', answer: () => 'Deleted r-1.' }],
+      model: (request) => [
+        ...callsThenAnswers(request),
+        request.messages.some((message) => message.role === 'tool') ? usage(900, 40, 0) : usage(500, 25, 10),
+      ],
+    });
+
+    await generate();
+
+    expect(runRepository.allRuns()[0]).toMatchObject({
+      status: 'succeeded',
+      agentSId: helper.sId,
+      agentVersion: 1,
+      modelProviderId: 'local',
+      modelId: 'echo',
+      answeredMessageId: run.message.parentMessageId,
+      promptTokens: 1400,
+      completionTokens: 65,
+      reasoningTokens: 10,
+    });
+  });
+
+  it('leaves the totals empty when the model reports no usage', async () => {
+    const { generate, runRepository } = await setUp();
+
+    await generate();
+
+    expect(runRepository.allRuns()[0]).toMatchObject({
+      status: 'succeeded',
+      promptTokens: null,
+      completionTokens: null,
+      reasoningTokens: null,
+    });
+  });
+
   it('holds a call that needs approval until the member approves it, then runs it once and goes on', async () => {
     const context = await setUp({
       model: callsThenAnswers,

@@ -12,6 +12,7 @@ import {
   ModelMessage,
   ModelProviders,
   ModelRequest,
+  ModelUsage,
 } from 'src/modules/runtime/application/ports/model-provider';
 import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { LendableSlot } from 'src/modules/runtime/application/run-slots';
@@ -63,11 +64,16 @@ export class AgentRunsService {
       const answers = await this.agentMessages.start(posted);
       const runIds = await this.runRecords.start(
         runnerId,
-        answers.map(({ conversation, message }) => ({
+        answers.map(({ conversation, message, agent }) => ({
           workspaceId: caller.workspaceId,
           conversationId: conversation.id,
           messageId: message.id,
           userId: caller.userId,
+          answeredMessageId: message.parentMessageId,
+          agentSId: agent.sId,
+          agentVersion: message.agentVersion,
+          modelProviderId: agent.model.providerId,
+          modelId: agent.model.modelId,
         })),
       );
       return answers.flatMap((answer) => {
@@ -114,7 +120,10 @@ export class AgentRunsService {
     let toolset: RunToolset | null = null;
     try {
       const dataSpaces = new RunDataSpaces();
-      const asker = { budget, slot: new LendableSlot(), dataSpaces };
+      // The tokens of the agents it asks through `run_agent` are this run's cost too.
+      const recordUsage = (usage: ModelUsage) =>
+        this.runRecords.addUsage(run.caller.workspaceId, run.runId, usage);
+      const asker = { budget, slot: new LendableSlot(), dataSpaces, recordUsage };
       toolset = await this.tools.open(
         run,
         {
@@ -150,6 +159,7 @@ export class AgentRunsService {
           onText,
         );
         if (!result) return;
+        if (result.usage) await recordUsage(result.usage);
         if (result.calls.length === 0) break;
         if (!(await flush())) return;
         const results = await this.toolCalls.execute(run, step, result.calls, toolset, signal);

@@ -3,13 +3,18 @@ import type {
   ModelProvider,
   ModelRequest,
   ModelToolCall,
+  ModelUsage,
 } from 'src/modules/runtime/application/ports/model-provider';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 
-/** What one model call of a run produced: its text, and the calls it asks for (none ends the run). */
+/**
+ * What one model call of a run produced: its text, the calls it asks for (none ends the run), and
+ * its cost when the provider reported one.
+ */
 export interface StepResult {
   text: string;
   calls: ModelToolCall[];
+  usage: ModelUsage | null;
 }
 
 /**
@@ -28,18 +33,26 @@ export async function streamStep(
   budget.spend('model_call');
   let text = '';
   const calls: ModelToolCall[] = [];
+  let usage: ModelUsage | null = null;
   for await (const chunk of provider.stream(request, signal)) {
     if (chunk.type === 'tool_calls') {
       calls.push(...chunk.calls);
       continue;
     }
+    if (chunk.type === 'usage') {
+      usage = chunk.usage;
+      continue;
+    }
     if (chunk.type === 'text') text += chunk.text;
     if (!(await onText(chunk.text, chunk.type === 'reasoning'))) return null;
   }
-  return { text, calls };
+  return { text, calls, usage };
 }
 
 /** The model's view of a step that called tools: its answer with the calls, then their results. */
-export function stepMessages(result: StepResult, toolMessages: ModelMessage[]): ModelMessage[] {
+export function stepMessages(
+  result: Pick<StepResult, 'text' | 'calls'>,
+  toolMessages: ModelMessage[],
+): ModelMessage[] {
   return [{ role: 'assistant', content: result.text, toolCalls: result.calls }, ...toolMessages];
 }

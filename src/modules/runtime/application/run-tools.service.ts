@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpConnector, McpSession, McpToolDescriptor, McpToolOutput } from 'src/platform/mcp/mcp-session';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { CatalogueService, RunToolServer } from 'src/modules/agents/application/catalogue.service';
+import { RunToolServer, RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
 import type { Run } from 'src/modules/runtime/application/run';
 import {
@@ -92,7 +92,7 @@ function needsApproval(requireApproval: 'never' | 'always' | string[], toolName:
 @Injectable()
 export class RunToolsService {
   constructor(
-    private readonly catalogue: CatalogueService,
+    private readonly toolsets: RunToolsetsService,
     private readonly internalServers: InternalServersService,
     private readonly internal: InternalToolServers,
     private readonly connector: McpConnector,
@@ -105,7 +105,7 @@ export class RunToolsService {
     context: Omit<InternalToolContext, 'caller' | 'agentSId'>,
     budget: RunTreeBudget,
   ): Promise<RunToolset> {
-    const servers = await this.catalogue.runToolset(run.caller, run.agent.actions);
+    const servers = await this.toolsets.resolve(run.caller, run.agent.actions);
     const unavailable: UnavailableServer[] = [];
     const sessions: Promise<McpSession>[] = [];
     const candidates: Omit<OfferedTool, 'functionName'>[] = [];

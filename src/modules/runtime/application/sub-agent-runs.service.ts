@@ -8,6 +8,7 @@ import {
   ModelMessage,
   ModelProviders,
   ModelToolCall,
+  ModelUsage,
 } from 'src/modules/runtime/application/ports/model-provider';
 import { LendableSlot, RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
@@ -18,13 +19,14 @@ import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /**
- * What a run gives the runs it asks through `run_agent`: its tree's budget, its slot to lend, and
- * where the restricted spaces their tools read are collected.
+ * What a run gives the runs it asks through `run_agent`: its tree's budget, its slot to lend, where
+ * the restricted spaces their tools read are collected, and where their tokens are added up.
  */
 export interface AskingRun {
   budget: RunTreeBudget;
   slot: LendableSlot;
   dataSpaces: RunDataSpaces;
+  recordUsage: (usage: ModelUsage) => Promise<void>;
 }
 
 /**
@@ -60,7 +62,7 @@ export class SubAgentRunsService {
     const agent = details.agent;
     const signal = AbortSignal.any([askSignal, asker.budget.signal]);
     const release = await this.slots.nested(asker.slot, caller.workspaceId, signal);
-    const own: AskingRun = { budget: asker.budget, slot: new LendableSlot(), dataSpaces: asker.dataSpaces };
+    const own: AskingRun = { ...asker, slot: new LendableSlot() };
     try {
       const toolset = await this.tools.open(
         { caller, agent },
@@ -74,7 +76,7 @@ export class SubAgentRunsService {
         asker.budget,
       );
       try {
-        return await this.answer(agent, query, toolset, asker.budget, signal);
+        return await this.answer(agent, query, toolset, asker, signal);
       } finally {
         await toolset.close();
       }
@@ -87,7 +89,7 @@ export class SubAgentRunsService {
     agent: AgentDetails['agent'],
     query: string,
     toolset: RunToolset,
-    budget: RunTreeBudget,
+    asker: AskingRun,
     signal: AbortSignal,
   ): Promise<string> {
     const messages: ModelMessage[] = [{ role: 'user', content: query }];
@@ -97,7 +99,7 @@ export class SubAgentRunsService {
       const last = step === agent.maxStepsPerRun - 1;
       const result = await streamStep(
         provider,
-        budget,
+        asker.budget,
         {
           modelId: agent.model.modelId,
           instructions: agent.instructions ?? '',
@@ -110,6 +112,7 @@ export class SubAgentRunsService {
         () => true,
       );
       answer += result?.text ?? '';
+      if (result?.usage) await asker.recordUsage(result.usage);
       if (!result || result.calls.length === 0) break;
       messages.push(...stepMessages(result, await this.callAll(result.calls, toolset, signal)));
     }

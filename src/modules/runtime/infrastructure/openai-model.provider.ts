@@ -9,6 +9,7 @@ import {
   ModelProvider,
   ModelRequest,
   ModelToolCall,
+  ModelUsage,
   ReasoningEffort,
 } from 'src/modules/runtime/application/ports/model-provider';
 
@@ -44,6 +45,12 @@ interface ChatCompletionChunk {
     };
     finish_reason?: string | null;
   }[];
+  /** Sent when the request asks for it (`stream_options.include_usage`), in a last chunk without choices. */
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    completion_tokens_details?: { reasoning_tokens?: number } | null;
+  } | null;
   error?: { message?: string };
 }
 
@@ -130,27 +137,47 @@ export class OpenAiModelProvider extends ModelProvider {
   }
 
   /**
-   * Yields text (and reasoning) as it comes, then the step's tool calls once, when the stream ends: on a
-   * `finish_reason`, on `[DONE]`, or when the body ends without either.
+   * Yields text (and reasoning) as it comes, then the step's tool calls once, when the answer ends
+   * (a `finish_reason`, `[DONE]`, or the body's end), then its usage when the server sends it. The
+   * usage chunk comes after the finish, so the stream is read on to `[DONE]`, the usage or the end.
    */
   private async *read(response: Response, signal: AbortSignal): AsyncIterable<ModelChunk> {
     const calls = new ToolCallAssembler();
+    let finished = false;
+    let usage: ModelUsage | null = null;
     for await (const line of lines(response.body as unknown as AsyncIterable<Uint8Array>, signal)) {
       const event = parseLine(line);
       if (event === null) continue;
       if (event === 'done') break;
+      if (event.usage) usage = toUsage(event.usage);
+      if (usage && finished) break;
+      if (finished) continue;
       const choice = event.choices?.[0];
       const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
       if (reasoning) yield { type: 'reasoning', text: reasoning };
       const text = choice?.delta?.content;
       if (text) yield { type: 'text', text };
       for (const delta of choice?.delta?.tool_calls ?? []) calls.add(delta);
-      // A server may send more (usage) after the finish; the answer is complete here.
-      if (choice?.finish_reason) break;
+      if (choice?.finish_reason) {
+        finished = true;
+        if (usage) break;
+      }
     }
     const complete = calls.complete();
     if (complete.length > 0) yield { type: 'tool_calls', calls: complete };
+    if (usage) yield { type: 'usage', usage };
   }
+}
+
+/** The usage a server reported; a count it left out or sent wrong is taken as 0. */
+function toUsage(usage: NonNullable<ChatCompletionChunk['usage']>): ModelUsage {
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0;
+  return {
+    promptTokens: count(usage.prompt_tokens),
+    completionTokens: count(usage.completion_tokens),
+    reasoningTokens: count(usage.completion_tokens_details?.reasoning_tokens),
+  };
 }
 
 /** The lines of a body, the last one included when the body ends without a newline. */
@@ -177,6 +204,8 @@ function requestBody(request: ModelRequest): Record<string, unknown> {
     model: request.modelId,
     temperature: request.temperature,
     stream: true,
+    // The last chunk then carries the call's token counts.
+    stream_options: { include_usage: true },
     ...(effort ? { reasoning_effort: effort } : {}),
     messages: [{ role: 'system', content: request.instructions }, ...request.messages.map(toWire)],
     ...(request.tools.length > 0

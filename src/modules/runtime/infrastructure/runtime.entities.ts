@@ -7,11 +7,15 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 
 const timestamptz = { type: 'timestamptz' } as const;
 
-/** The run of an agent message: its status, and the process that holds it while it runs. */
+/**
+ * The run of an agent message: its status, the process that holds it while it runs, and what it
+ * cost (the agent and model it ran, the tokens its model calls reported).
+ */
 @Entity('agent_runs')
 @Index('IDX_agent_runs_message', ['messageId'], { unique: true })
 @Index('IDX_agent_runs_conversation', ['conversationId'])
 @Index('IDX_agent_runs_running', ['runnerHeartbeatAt'], { where: "status = 'running'" })
+@Index('IDX_agent_runs_workspace_created', ['workspaceId', 'createdAt'])
 export class AgentRunEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -39,6 +43,33 @@ export class AgentRunEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status!: RunStatus;
+
+  // What the run ran, as it started; null for runs recorded before usage was kept.
+  @Column({ name: 'agent_s_id', type: 'varchar', length: 32, nullable: true })
+  agentSId!: string | null;
+
+  @Column({ name: 'agent_version', type: 'int', nullable: true })
+  agentVersion!: number | null;
+
+  @Column({ name: 'model_provider_id', type: 'varchar', length: 16, nullable: true })
+  modelProviderId!: string | null;
+
+  @Column({ name: 'model_id', type: 'varchar', length: 128, nullable: true })
+  modelId!: string | null;
+
+  /** The user message the run answers. */
+  @Column({ name: 'answered_message_id', type: 'int', nullable: true })
+  answeredMessageId!: number | null;
+
+  // Sums of the run's model calls (its `run_agent` runs' included); null while no call reported usage.
+  @Column({ name: 'prompt_tokens', type: 'int', nullable: true })
+  promptTokens!: number | null;
+
+  @Column({ name: 'completion_tokens', type: 'int', nullable: true })
+  completionTokens!: number | null;
+
+  @Column({ name: 'reasoning_tokens', type: 'int', nullable: true })
+  reasoningTokens!: number | null;
 
   @Column({ name: 'runner_id', type: 'varchar', length: 64, nullable: true })
   runnerId!: string | null;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { AgentRunRepository, RunStart } from 'src/modules/runtime/application/ports/agent-run.repository';
+import type { ModelUsage } from 'src/modules/runtime/application/ports/model-provider';
 import { AgentRun, RunOutcome, RunStatus } from 'src/modules/runtime/domain/agent-run';
 import type {
   ActionOutcome,
@@ -49,6 +50,8 @@ const ACTIONS = `SELECT a.id, a.s_id, a.workspace_id, a.run_id, r.conversation_i
          a.tool_call_id, a.function_call_name, a.mcp_server_name, a.tool_name, a.params, a.status,
          a.output, a.created_at, a.execution_duration_ms, a.approval_deadline, a.approver_id
     FROM agent_run_actions a JOIN agent_runs r ON r.id = a.run_id`;
+
+const INT_MAX = 2 ** 31 - 1;
 
 const STALE = `runner_heartbeat_at < now() - make_interval(secs => $1::float8 / 1000)`;
 
@@ -110,9 +113,15 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
   async start(runnerId: string, runs: RunStart[]): Promise<Map<number, number>> {
     if (runs.length === 0) return new Map();
     const rows = await this.query<{ id: number; message_id: number }>(
-      `INSERT INTO agent_runs (workspace_id, conversation_id, message_id, user_id, status, runner_id, runner_heartbeat_at)
-       SELECT r.workspace_id, r.conversation_id, r.message_id, r.user_id, 'running', $1, now()
-         FROM unnest($2::int[], $3::int[], $4::int[], $5::int[]) AS r(workspace_id, conversation_id, message_id, user_id)
+      `INSERT INTO agent_runs (workspace_id, conversation_id, message_id, user_id, answered_message_id,
+                               agent_s_id, agent_version, model_provider_id, model_id,
+                               status, runner_id, runner_heartbeat_at)
+       SELECT r.workspace_id, r.conversation_id, r.message_id, r.user_id, r.answered_message_id,
+              r.agent_s_id, r.agent_version, r.model_provider_id, r.model_id, 'running', $1, now()
+         FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::varchar[], $8::int[],
+                     $9::varchar[], $10::varchar[])
+           AS r(workspace_id, conversation_id, message_id, user_id, answered_message_id, agent_s_id,
+                agent_version, model_provider_id, model_id)
        ON CONFLICT (message_id) DO UPDATE
           SET runner_id = EXCLUDED.runner_id, runner_heartbeat_at = now(), user_id = EXCLUDED.user_id
         WHERE agent_runs.status = 'running' AND agent_runs.workspace_id = EXCLUDED.workspace_id
@@ -123,9 +132,26 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
         runs.map((run) => run.conversationId),
         runs.map((run) => run.messageId),
         runs.map((run) => run.userId),
+        runs.map((run) => run.answeredMessageId),
+        runs.map((run) => run.agentSId),
+        runs.map((run) => run.agentVersion),
+        runs.map((run) => run.modelProviderId),
+        runs.map((run) => run.modelId),
       ],
     );
     return new Map(rows.map((row) => [row.message_id, row.id]));
+  }
+
+  async addUsage(workspaceId: number, runId: number, usage: ModelUsage): Promise<void> {
+    await this.query(
+      // Saturates at the column's bound rather than failing the run on a server's absurd count.
+      `UPDATE agent_runs
+          SET prompt_tokens = least(coalesce(prompt_tokens, 0) + $3::bigint, ${INT_MAX}),
+              completion_tokens = least(coalesce(completion_tokens, 0) + $4::bigint, ${INT_MAX}),
+              reasoning_tokens = least(coalesce(reasoning_tokens, 0) + $5::bigint, ${INT_MAX})
+        WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, runId, usage.promptTokens, usage.completionTokens, usage.reasoningTokens],
+    );
   }
 
   async findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null> {

@@ -1,62 +1,10 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import type { Caller } from 'src/platform/auth/caller';
-import {
-  ConversationDeleted,
-  MessagePosted,
-} from 'src/modules/conversations/application/conversations.events';
-import type { UserMessage } from 'src/modules/conversations/application/messages.service';
+import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { BATCH_SIZE } from 'src/modules/wakeups/application/wakeup-firing.service';
 import { MAX_ATTEMPTS } from 'src/modules/wakeups/domain/wakeup';
-import { wakeUpsContext } from 'test/fakes/wakeups-context';
+import { firingScene as setUp } from 'test/fakes/wakeup-scenes';
 
 const MINUTE = 60_000;
-const START = '2026-03-02T09:00:00.000Z';
-
-async function setUp() {
-  const context = wakeUpsContext(START);
-  const { directory } = context;
-  const workspace = directory.addWorkspace();
-  const owner = directory.addMember(workspace, 'Ada Lovelace');
-  const agent = directory.addAgent(workspace, 'helper');
-  const newConversation = async (caller: Caller = owner) =>
-    (await context.conversations.create(caller, { title: 'Stand-up' })).conversation;
-  const conversation = await newConversation();
-  const schedule = (
-    scheduleConfig: { type: string; fireAt?: number; cron?: string; timezone?: string },
-    options: { in?: { sId: string }; agentSId?: string; maxFires?: number } = {},
-  ) =>
-    context.service.create(owner, (options.in ?? conversation).sId, {
-      agentConfigurationId: options.agentSId ?? agent.sId,
-      scheduleConfig,
-      reason: 'Check the build',
-      maxFires: options.maxFires,
-    });
-  const inMinutes = (minutes: number, options: Parameters<typeof schedule>[1] = {}) =>
-    schedule({ type: 'one_shot', fireAt: context.clock.now().getTime() + minutes * MINUTE }, options);
-  /** The user messages of a conversation, every version. */
-  const posted = (conversationId = conversation.id) =>
-    context.messageRepository
-      .allIn(conversationId)
-      .filter((message): message is UserMessage => message.type === 'user_message');
-  const wakeUp = (sId: string) => context.wakeUpRepository.all().find((candidate) => candidate.sId === sId)!;
-  const statusEvents = (conversationId = conversation.id) =>
-    context.eventLog
-      .eventsOfType(conversationId, 'wake_up_updated')
-      .map((event) => (event.wakeUp as { status: string }).status);
-  return {
-    ...context,
-    workspace,
-    owner,
-    agent,
-    conversation,
-    newConversation,
-    schedule,
-    inMinutes,
-    posted,
-    wakeUp,
-    statusEvents,
-  };
-}
 
 describe('WakeUpFiringService', () => {
   it('fires a one-shot wake-up once it is due: a wake-up message mentioning the agent, on behalf of its owner', async () => {
@@ -267,86 +215,6 @@ describe('WakeUpFiringService', () => {
     expect(await firing.fireDueBatch()).toBe(BATCH_SIZE);
     expect(await firing.fireDueBatch()).toBe(1);
     expect(await firing.fireDueBatch()).toBe(0);
-  });
-
-  it('cancels, without a message, a wake-up whose agent was archived or whose owner lost access', async () => {
-    const context = await setUp();
-    const {
-      firing,
-      clock,
-      inMinutes,
-      newConversation,
-      posted,
-      wakeUp,
-      statusEvents,
-      directory,
-      workspace,
-      owner,
-    } = context;
-    const finance = directory.addSpace(workspace, 'Finance', [owner]);
-    const restricted = (await context.conversations.create(owner, { spaceId: finance.sId })).conversation;
-    const archivedAgent = await inMinutes(1);
-    const noAccess = await inMinutes(1, { in: restricted });
-    const elsewhere = await newConversation();
-    const kept = await inMinutes(1, { in: elsewhere, agentSId: directory.addAgent(workspace, 'other').sId });
-    directory.updateAgent(context.agent, { status: 'archived' });
-    directory.leaveSpace(finance, owner);
-    clock.advance(MINUTE);
-
-    expect(await firing.fireDueBatch()).toBe(3);
-
-    expect(wakeUp(archivedAgent.wakeUp.sId)).toMatchObject({ status: 'cancelled', nextFireAt: null });
-    expect(wakeUp(noAccess.wakeUp.sId)).toMatchObject({ status: 'cancelled', nextFireAt: null });
-    // The refusals are the other wake-ups' own: this one fires in the same batch.
-    expect(wakeUp(kept.wakeUp.sId)).toMatchObject({ status: 'fired' });
-    expect(posted(elsewhere.id)).toHaveLength(1);
-    expect(posted()).toEqual([]);
-    expect(posted(restricted.id)).toEqual([]);
-    // The owner still reads the first conversation: the cancellation is announced there.
-    expect(statusEvents()).toEqual(['scheduled', 'cancelled']);
-    expect(statusEvents(restricted.id)).toEqual(['scheduled']);
-  });
-
-  it('cancels, without a message, a wake-up whose owner left the workspace', async () => {
-    const { firing, clock, inMinutes, posted, wakeUp, statusEvents, directory, workspace, owner } =
-      await setUp();
-    const { wakeUp: created } = await inMinutes(1);
-    directory.removeMember(workspace.id, owner.userId);
-    clock.advance(MINUTE);
-
-    expect(await firing.fireDueBatch()).toBe(1);
-
-    expect(wakeUp(created.sId)).toMatchObject({ status: 'cancelled', nextFireAt: null });
-    expect(posted()).toEqual([]);
-    expect(statusEvents()).toEqual(['scheduled']);
-  });
-
-  it('never fires the wake-up of a deleted conversation', async () => {
-    const {
-      firing,
-      clock,
-      inMinutes,
-      posted,
-      wakeUp,
-      conversation,
-      owner,
-      unitOfWork,
-      inProcessEvents,
-      conversationRepository,
-    } = await setUp();
-    const { wakeUp: created } = await inMinutes(1);
-    await unitOfWork.run(async () => {
-      await conversationRepository.softDelete(owner.workspaceId, conversation.id);
-      await inProcessEvents.emitInTransaction(ConversationDeleted, {
-        workspaceId: owner.workspaceId,
-        conversationId: conversation.id,
-      });
-    });
-    clock.advance(MINUTE);
-
-    expect(await firing.fireDueBatch()).toBe(0);
-    expect(wakeUp(created.sId).status).toBe('cancelled');
-    expect(posted()).toEqual([]);
   });
 
   it('tells the scheduler when the next wake-up falls due', async () => {

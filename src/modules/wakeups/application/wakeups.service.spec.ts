@@ -5,31 +5,9 @@ import { MemberRemoved } from 'src/modules/identity/application/identity.events'
 import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { CRON_MAX_FIRES } from 'src/modules/wakeups/domain/wakeup';
 import { messageInput } from 'test/fakes/conversations-context';
-import { wakeUpsContext } from 'test/fakes/wakeups-context';
+import { schedulingScene as setUp } from 'test/fakes/wakeup-scenes';
 
 const HOUR = 3600_000;
-/** A Monday, 10:00 in Paris (UTC+1 until the end of March). */
-const MONDAY_9_UTC = '2026-03-02T09:00:00.000Z';
-
-async function setUp() {
-  const context = wakeUpsContext(MONDAY_9_UTC);
-  const { directory, conversations } = context;
-  const workspace = directory.addWorkspace();
-  const owner = directory.addMember(workspace, 'Ada Lovelace');
-  const other = directory.addMember(workspace, 'Grace Hopper');
-  const admin = directory.addMember(workspace, 'Alan Turing', 'admin');
-  const agent = directory.addAgent(workspace, 'helper');
-  const { conversation } = await conversations.create(owner, { title: 'Stand-up' });
-  const oneShot = (caller: Caller = owner, inMs = HOUR, sId = conversation.sId) =>
-    context.service.create(caller, sId, {
-      agentConfigurationId: agent.sId,
-      scheduleConfig: { type: 'one_shot', fireAt: context.clock.now().getTime() + inMs },
-      reason: 'Check the build',
-    });
-  const wakeUpEvents = (conversationId = conversation.id) =>
-    context.eventLog.eventsOfType(conversationId, 'wake_up_updated').map((event) => event.wakeUp);
-  return { ...context, workspace, owner, other, admin, agent, conversation, oneShot, wakeUpEvents };
-}
 
 describe('WakeUpsService', () => {
   it('schedules a one-shot wake-up, announces it in the conversation and to the scheduler once committed', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { CronExpressionParser } from 'cron-parser';
 import fc from 'fast-check';
-import { CRON_SEARCH_DAYS, CronCalendar, CronSchedule } from 'src/modules/wakeups/domain/cron-schedule';
+import { CRON_SEARCH_DAYS, CronCalendar, CronSchedule } from 'src/platform/text/cron-calendar';
 import { checkCronSchedule } from 'src/modules/wakeups/domain/wakeup';
 
 const now = new Date('2026-11-23T07:00:00Z');

@@ -1,6 +1,6 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { isIanaTimeZone } from 'src/platform/text/time-zones';
-import { CronCalendar, CronSchedule, CronSearch } from 'src/modules/wakeups/domain/cron-schedule';
+import { CronCalendar, CronSchedule, CronSearch } from 'src/platform/text/cron-calendar';
 
 export type WakeUpStatus = 'scheduled' | 'fired' | 'cancelled' | 'expired';
 

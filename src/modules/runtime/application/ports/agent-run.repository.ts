@@ -1,4 +1,5 @@
 import type { AgentRun, RunOutcome } from 'src/modules/runtime/domain/agent-run';
+import type { ModelUsage } from 'src/modules/runtime/application/ports/model-provider';
 import type {
   ActionOutcome,
   ActionStatus,
@@ -6,12 +7,18 @@ import type {
   RunAction,
 } from 'src/modules/runtime/domain/run-action';
 
-/** An agent message a runner starts generating, and the member it acts for. */
+/** An agent message a runner starts generating, the member it acts for, and the agent and model it runs. */
 export interface RunStart {
   workspaceId: number;
   conversationId: number;
   messageId: number;
   userId: number;
+  /** The user message it answers. */
+  answeredMessageId: number;
+  agentSId: string;
+  agentVersion: number;
+  modelProviderId: string;
+  modelId: string;
 }
 
 /**
@@ -31,6 +38,8 @@ export abstract class AgentRunRepository {
   abstract findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null>;
   /** A running run ends as its agent message did; false when it was no longer running. */
   abstract finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean>;
+  /** Adds a model call's tokens to the run's totals. */
+  abstract addUsage(workspaceId: number, runId: number, usage: ModelUsage): Promise<void>;
   /** Every running run of this runner is alive now. */
   abstract heartbeat(runnerId: string): Promise<void>;
   /** Running runs silent for longer than `staleAfterMs`, oldest first, at most `limit`, with their calls. */

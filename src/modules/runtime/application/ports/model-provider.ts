@@ -42,14 +42,23 @@ export interface ModelRequest {
   tools: ModelTool[];
 }
 
+/** The tokens a model call cost, as its provider counts them; reasoning tokens are part of completion tokens. */
+export interface ModelUsage {
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+}
+
 /**
  * What a model streams: answer text, reasoning text (models that show their reasoning apart from
- * the answer), and the tool calls of the step once complete.
+ * the answer), the tool calls of the step once complete, and what the call cost when the provider
+ * says (at most once, at the end).
  */
 export type ModelChunk =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
-  | { type: 'tool_calls'; calls: ModelToolCall[] };
+  | { type: 'tool_calls'; calls: ModelToolCall[] }
+  | { type: 'usage'; usage: ModelUsage };
 
 /** A failure of the model call, with the code that ends up on the agent message. */
 export class ModelError extends Error {

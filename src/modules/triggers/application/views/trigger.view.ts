@@ -1,0 +1,48 @@
+import type { TriggerKind, TriggerOrigin, TriggerStatus } from 'src/modules/triggers/domain/trigger';
+
+/**
+ * A schedule's (`cron` or `interval`) or a webhook's configuration, flattened: each kind sets its
+ * own fields.
+ */
+export interface TriggerConfigurationView {
+  type?: 'cron' | 'interval';
+  cron?: string;
+  timezone?: string;
+  intervalDays?: number;
+  dayOfWeek?: number | null;
+  hour?: number;
+  minute?: number;
+  includePayload?: boolean;
+  event?: string;
+  filter?: string;
+}
+
+/** A trigger as the API shows it (Dust's shape, with the reader's relation to it). */
+export interface TriggerView {
+  id: number;
+  sId: string;
+  name: string;
+  agentConfigurationId: string;
+  editor: string;
+  editorEmail: string | null;
+  isEditor: boolean;
+  customPrompt: string | null;
+  status: TriggerStatus;
+  origin: TriggerOrigin;
+  createdAt: number;
+  kind: TriggerKind;
+  configuration: TriggerConfigurationView;
+  webhookSourceViewSId: string | null;
+  executionPerDayLimitOverride: number | null;
+  nextFireAt: number | null;
+}
+
+/** A conversation a trigger opened. */
+export interface TriggerConversationView {
+  sId: string;
+  title: string | null;
+  created: number;
+  triggerId: string;
+  /** The due time (schedules) or the delivery (webhooks) it was opened for, ms since the epoch */
+  firedFor: number;
+}

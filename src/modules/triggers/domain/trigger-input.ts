@@ -1,0 +1,81 @@
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { ScheduleConfig, TriggerKind, TriggerStatus } from 'src/modules/triggers/domain/trigger';
+import { firstFiring } from 'src/modules/triggers/domain/trigger-schedule';
+
+/** A trigger's configuration as a request gives it: the fields of every kind, each optional. */
+export interface ConfigurationInput {
+  type?: string;
+  cron?: string;
+  timezone?: string;
+  intervalDays?: number;
+  dayOfWeek?: number | null;
+  hour?: number;
+  minute?: number;
+  includePayload?: boolean;
+  event?: string;
+  filter?: string;
+}
+
+export interface TriggerInput {
+  name: string;
+  kind: TriggerKind;
+  customPrompt: string;
+  configuration: ConfigurationInput;
+  status?: TriggerStatus;
+  webhookSourceViewSId?: string | null;
+  executionPerDayLimitOverride?: number | null;
+}
+
+const CRON_KEYS = ['type', 'cron', 'timezone'];
+const INTERVAL_KEYS = ['type', 'intervalDays', 'dayOfWeek', 'hour', 'minute', 'timezone'];
+
+function refuseOtherKeys(input: ConfigurationInput, allowed: string[], field: string, what: string): void {
+  const extra = Object.entries(input)
+    .filter(([key, value]) => value !== undefined && !allowed.includes(key))
+    .map(([key]) => key);
+  if (extra.length > 0) {
+    throw new InvalidRequestError(
+      `${field}: ${extra.join(', ')} ${extra.length === 1 ? 'is' : 'are'} not a field of ${what}; it takes ${allowed.join(', ')}.`,
+    );
+  }
+}
+
+function required<T>(value: T | undefined, field: string, hint: string): T {
+  if (value === undefined) throw new InvalidRequestError(`${field}: required (${hint}).`);
+  return value;
+}
+
+/**
+ * A schedule's configuration, checked (fields of its type only, cron or interval rules, time zone,
+ * spacing), with its first firing after `now`. `field` names the configuration in messages.
+ */
+export function scheduleFrom(
+  input: ConfigurationInput,
+  now: Date,
+  field: string,
+): { configuration: ScheduleConfig; nextFireAt: Date } {
+  const timezone = () =>
+    required(input.timezone, `${field}.timezone`, 'an IANA time zone, e.g. "Europe/Paris"');
+  let configuration: ScheduleConfig;
+  if (input.type === 'interval') {
+    refuseOtherKeys(input, INTERVAL_KEYS, field, 'an interval schedule');
+    configuration = {
+      type: 'interval',
+      intervalDays: required(input.intervalDays, `${field}.intervalDays`, 'days between firings, e.g. 7'),
+      dayOfWeek: input.dayOfWeek ?? null,
+      hour: required(input.hour, `${field}.hour`, '0 to 23'),
+      minute: required(input.minute, `${field}.minute`, '0 to 59'),
+      timezone: timezone(),
+    };
+  } else if (input.type === undefined || input.type === 'cron') {
+    refuseOtherKeys(input, CRON_KEYS, field, 'a cron schedule');
+    configuration = {
+      type: 'cron',
+      cron: required(input.cron, `${field}.cron`, '5 fields, e.g. "0 9 * * 1-5"').trim(),
+      timezone: timezone(),
+    };
+  } else {
+    throw new InvalidRequestError(`${field}.type: "cron" or "interval".`);
+  }
+  return { configuration, nextFireAt: firstFiring(configuration, now, field) };
+}

@@ -1,0 +1,126 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
+import { Caller } from 'src/platform/auth/caller';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import { TriggersService } from 'src/modules/triggers/application/triggers.service';
+import {
+  AgentTriggersParams,
+  CreateTriggersDto,
+  DeleteTriggersDto,
+  TriggerParams,
+  UpdateTriggersDto,
+} from 'src/modules/triggers/http/dto/triggers.dto';
+import {
+  TriggerConversationsResponse,
+  TriggersResponse,
+} from 'src/modules/triggers/http/schemas/trigger.schema';
+
+@ApiTags('triggers')
+@Controller('api/w/:wId/assistant/agent_configurations/:aId/triggers')
+export class TriggersController {
+  constructor(private readonly triggers: TriggersService) {}
+
+  @Get()
+  @Auth({ scopes: ['read:agent'] })
+  @ApiOperation({
+    summary: "List an agent's triggers (schedules and webhooks).",
+    description: 'Any member who can read the agent, with `read:agent`.',
+  })
+  @ApiOkResponse({ type: TriggersResponse })
+  @ApiErrors(404)
+  async list(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentTriggersParams,
+  ): Promise<TriggersResponse> {
+    return { triggers: await this.triggers.list(caller, params.aId) };
+  }
+
+  @Post()
+  @HttpCode(200)
+  @Auth({ scopes: ['write:agent'] })
+  @ApiOperation({
+    summary: 'Create triggers of an agent, all or none; the caller becomes their editor.',
+    description:
+      "The agent's editors and workspace admins, with `write:agent`. The whole batch is checked first (cron, time zone, spacing of at least 5 minutes, the per-agent limit): one bad trigger is a 400 naming it, and nothing is created.",
+  })
+  @ApiBody({
+    type: CreateTriggersDto,
+    examples: {
+      schedule: {
+        summary: 'Every weekday at 09:00 in Paris',
+        value: {
+          triggers: [
+            {
+              name: 'Morning digest',
+              kind: 'schedule',
+              customPrompt: 'Summarise the open incidents.',
+              configuration: { cron: '0 9 * * 1-5', timezone: 'Europe/Paris' },
+            },
+          ],
+        },
+      },
+    },
+  })
+  @ApiOkResponse({ type: TriggersResponse })
+  @ApiErrors(400, 403, 404, 409)
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentTriggersParams,
+    @Body() body: CreateTriggersDto,
+  ): Promise<TriggersResponse> {
+    return { triggers: await this.triggers.create(caller, params.aId, body.triggers) };
+  }
+
+  @Patch()
+  @Auth({ scopes: ['write:agent'] })
+  @ApiOperation({
+    summary:
+      "Replace the settings of some of an agent's triggers, all or none; the caller becomes their editor.",
+    description:
+      "The agent's editors and workspace admins, with `write:agent`. A trigger of another agent is a 404, and nothing changes.",
+  })
+  @ApiOkResponse({ type: TriggersResponse })
+  @ApiErrors(400, 403, 404, 409)
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentTriggersParams,
+    @Body() body: UpdateTriggersDto,
+  ): Promise<TriggersResponse> {
+    return { triggers: await this.triggers.update(caller, params.aId, body.triggers) };
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @Auth({ scopes: ['write:agent'] })
+  @ApiOperation({
+    summary: "Delete some of an agent's triggers, all or none.",
+    description:
+      "The agent's editors and workspace admins, with `write:agent`. A deleted schedule never fires again.",
+  })
+  @ApiNoContentResponse({ description: 'The triggers are deleted.' })
+  @ApiErrors(400, 403, 404, 409)
+  async remove(
+    @CurrentCaller() caller: Caller,
+    @Param() params: AgentTriggersParams,
+    @Body() body: DeleteTriggersDto,
+  ): Promise<void> {
+    await this.triggers.remove(caller, params.aId, body.triggerIds);
+  }
+
+  @Get(':tId/conversations')
+  @Auth({ scopes: ['read:agent', 'read:conversation'] })
+  @ApiOperation({
+    summary: 'List the conversations a trigger opened, newest first (its last 100 firings).',
+    description:
+      'Any member who can read the agent, with `read:agent` and `read:conversation`; only the conversations the caller can read are listed.',
+  })
+  @ApiOkResponse({ type: TriggerConversationsResponse })
+  @ApiErrors(404)
+  async conversations(
+    @CurrentCaller() caller: Caller,
+    @Param() params: TriggerParams,
+  ): Promise<TriggerConversationsResponse> {
+    return { conversations: await this.triggers.conversationsOf(caller, params.aId, params.tId) };
+  }
+}
