@@ -25,7 +25,12 @@ async function main() {
   const selected = wanted.length ? scenarios.filter((s) => wanted.includes(s.name)) : scenarios;
   if (selected.length === 0) throw new Error(`No scenario named ${wanted.join(', ')}`);
   // Scenarios may need settings of their own (a larger upload limit…).
-  const service = await startService({ env: Object.assign({}, ...selected.map((s) => s.env ?? {})) });
+  // BENCH_TRACING=on: traced, exporting to a collector that is not there (what tracing costs alone).
+  const tracing =
+    process.env.BENCH_TRACING === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' } : {};
+  const service = await startService({
+    env: Object.assign({}, ...selected.map((s) => s.env ?? {}), tracing),
+  });
   const rows = [];
   let failed = false;
   try {

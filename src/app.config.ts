@@ -2,6 +2,7 @@ import type { ConfigToken } from 'src/platform/config/config-schema';
 import { PlatformConfig } from 'src/platform/config/platform.config';
 import { SseConfig } from 'src/platform/http/sse.config';
 import { McpConfig } from 'src/platform/mcp/mcp.config';
+import { ObservabilityConfig } from 'src/platform/observability/observability.config';
 import { AgentsConfig } from 'src/modules/agents/agents.config';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
@@ -15,6 +16,7 @@ export const CONFIGURATIONS: readonly ConfigToken[] = [
   PlatformConfig,
   SseConfig,
   McpConfig,
+  ObservabilityConfig,
   AgentsConfig,
   ConversationsConfig,
   RuntimeConfig,

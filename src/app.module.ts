@@ -23,6 +23,7 @@ import { UsageModule } from 'src/modules/usage/usage.module';
 import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
 import { McpModule } from 'src/platform/mcp/mcp.module';
+import { ObservabilityModule } from 'src/platform/observability/observability.module';
 import { CrossContextPortsModule } from 'src/platform/wiring/cross-context-ports.module';
 import { crossContextPorts } from 'src/composition/cross-context-ports';
 
@@ -40,6 +41,7 @@ export class AppModule {
         ConfigurationModule.register(configuration),
         LoggingModule.forRoot(configuration.get(PlatformConfig).logLevel, logOutput),
         ClockModule,
+        ObservabilityModule,
         TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
         DatabaseModule,
         SchedulingModule,

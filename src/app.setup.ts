@@ -8,8 +8,9 @@ import { answerClientErrorsWithEnvelope, refusedMalformedUrl } from 'src/platfor
 import { pendingBody } from 'src/platform/http/json-body-parser';
 import { sendJson } from 'src/platform/http/send-json';
 import { createValidationPipe } from 'src/platform/http/validation';
-import { AppLogger } from 'src/platform/logging/app-logger';
-import { assignRequestId } from 'src/platform/logging/request-id';
+import { AccessLog, ServiceLogger } from 'src/platform/logging/app-logger';
+import { HttpMetrics } from 'src/platform/observability/http-metrics';
+import { METRICS_TOKEN_SCHEME } from 'src/platform/observability/metrics.controller';
 
 export const API_VERSION = '1.0.2';
 
@@ -61,6 +62,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       description:
         "An API key of the path's workspace: `sk-…` (the CLI's `keys create`, or POST /api/w/{wId}/keys).",
     })
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'The `METRICS_TOKEN` of the service (only `GET /metrics` takes it).',
+      },
+      METRICS_TOKEN_SCHEME,
+    )
     .addTag(
       'agents',
       'Agent configurations: versioned, with a model, instructions and a toolset of MCP servers.',
@@ -99,14 +108,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 
 /** Everything main.ts and the tests share: logging, body parsing, validation, errors, OpenAPI. */
 export function configureApp(app: NestExpressApplication): OpenAPIObject {
-  const logger = app.get(AppLogger);
-  app.useLogger(logger);
+  app.useLogger(app.get(ServiceLogger));
+  const accessLog = app.get(AccessLog).middleware;
+  const httpMetrics = app.get(HttpMetrics);
   answerClientErrorsWithEnvelope(app.getHttpServer());
   // One plain Node middleware (each router layer costs every request): request id, access log,
-  // URL checks, and the body left pending until a route that takes one reads it.
+  // request metrics, URL checks, and the body left pending until a route that takes one reads it.
   app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
-    assignRequestId(req, res);
-    logger.logRequest(req, res);
+    accessLog(req, res);
+    httpMetrics.track(req, res);
     if (refusedMalformedUrl(req, res)) return;
     pendingBody(req);
     next();

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+// First: tracing patches http, Express and pg as they load (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+import { tracing } from 'src/platform/observability/tracing-bootstrap';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
@@ -63,6 +65,8 @@ function stopOnSignals(app: NestExpressApplication, database: DatabaseHandle, lo
       .close()
       .catch((error: unknown) => log.error({ err: error }, 'Error while closing the application'))
       .then(() => database.release())
+      // The spans still buffered are sent before the process ends.
+      .then(() => tracing?.shutdown())
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -7,6 +7,8 @@ import { World, WorkspaceFixture, api } from 'test/support/world';
 const PUBLIC_PATHS = [
   '/healthz',
   '/readyz',
+  // No API key: the metrics token (its own security scheme), or METRICS_PORT.
+  '/metrics',
   '/api/w/{wId}/files/{fileId}/public',
   '/api/v1/w/{wId}/files/{fileId}/public',
 ];

@@ -1,3 +1,5 @@
+import { Metrics } from 'src/platform/observability/metrics';
+import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import type { McpSession, McpToolDescriptor, McpToolOutput } from 'src/platform/mcp/mcp-session';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 import { OfferedTool, RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
@@ -37,7 +39,7 @@ export class FakeToolServer {
         needsApproval: tool.needsApproval ?? false,
         session: async () => session,
       }));
-      return new RunToolset(offered, [], [], context.dataSpaces, budget);
+      return new RunToolset(offered, [], [], context.dataSpaces, budget, new RunTelemetry(new Metrics()));
     },
   } satisfies Pick<RunToolsService, 'open'> as unknown as RunToolsService;
 

@@ -1,3 +1,4 @@
+import { Metrics } from 'src/platform/observability/metrics';
 import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
 import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
@@ -49,6 +50,7 @@ export function wakeUpsContext(start?: Date | string) {
       unitOfWork,
       clock,
       log,
+      new Metrics(),
     );
   return {
     ...conversations,

@@ -13,6 +13,7 @@ import { RunOutcomesService } from 'src/modules/runtime/application/run-outcomes
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunToolsService } from 'src/modules/runtime/application/run-tools.service';
+import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
@@ -56,6 +57,7 @@ import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-swe
     RunRecoveryService,
     RunSlots,
     RunToolsService,
+    RunTelemetry,
     ToolCallsService,
     SubAgentRunsService,
     AgentRunner,

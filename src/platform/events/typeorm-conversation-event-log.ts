@@ -6,6 +6,8 @@ import {
   EventFilter,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
+import { Counter, Metrics } from 'src/platform/observability/metrics';
+import { inSpan } from 'src/platform/observability/spans';
 import { DataSource } from 'typeorm';
 
 /** The one channel of the doorbell: its payload names the conversation and the event id, nothing more. */
@@ -15,14 +17,32 @@ const EVENT_LOCK_CLASS = 5_017;
 
 @Injectable()
 export class TypeormConversationEventLog extends ConversationEventLog {
+  private readonly appends: Counter<'type'>;
+
   constructor(
     private readonly db: TypeormUnitOfWork,
     private readonly dataSource: DataSource,
+    metrics: Metrics,
   ) {
     super();
+    this.appends = metrics.counter(
+      'conversation_event_appends_total',
+      'Events appended to the conversation event log, by type.',
+      ['type'],
+    );
   }
 
-  async append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint> {
+  append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint> {
+    return inSpan('event append', { 'event.type': event.type }, () =>
+      this.appendNow(workspaceId, conversationId, event),
+    );
+  }
+
+  private async appendNow(
+    workspaceId: number,
+    conversationId: number,
+    event: ConversationEvent,
+  ): Promise<bigint> {
     return this.db.run(async () => {
       // Ids come from one sequence but transactions commit in any order: holding a per-conversation
       // lock from the insert to the commit makes ids commit in order, so a reader never skips one.
@@ -46,6 +66,7 @@ export class TypeormConversationEventLog extends ConversationEventLog {
           CONVERSATION_EVENTS_CHANNEL,
         ],
       );
+      this.appends.inc({ type: event.type });
       return BigInt(row.id);
     });
   }

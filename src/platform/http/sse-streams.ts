@@ -4,6 +4,7 @@ import { SseConfig } from 'src/platform/http/sse.config';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { AccessChange, AccessChanges } from 'src/platform/events/access-changes';
 import { SseSource, SseStream } from 'src/platform/http/sse-stream';
+import { Metrics } from 'src/platform/observability/metrics';
 
 /** How often streams are checked for a due heartbeat: each beats `heartbeatMs` after its last write. */
 const HEARTBEAT_CHECK_MS = 1_000;
@@ -54,8 +55,10 @@ export class SseStreams implements BeforeApplicationShutdown {
   constructor(
     private readonly config: SseConfig,
     accessChanges: AccessChanges,
+    metrics: Metrics,
   ) {
     this.unsubscribe = accessChanges.subscribe((change) => this.onAccessChange(change));
+    metrics.gauge('sse_open_streams', 'Event streams open on this process.', () => this.open.size);
   }
 
   /**

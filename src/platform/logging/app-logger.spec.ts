@@ -1,13 +1,14 @@
-import { describe, expect, it } from '@jest/globals';
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import type { PinoLogger } from 'nestjs-pino';
 import pino from 'pino';
-import { AppLogger } from 'src/platform/logging/app-logger';
+import { ServiceLogger, createAccessLog } from 'src/platform/logging/app-logger';
 
-/** An AppLogger whose JSON lines are kept in memory. */
+/** A pino logger whose JSON lines are kept in memory. */
 function capture(level: pino.LevelWithSilent = 'info'): {
-  logger: AppLogger;
+  logger: pino.Logger;
   lines: () => Record<string, unknown>[];
 } {
   const written: string[] = [];
@@ -17,9 +18,8 @@ function capture(level: pino.LevelWithSilent = 'info'): {
       done();
     },
   });
-  const logger = new AppLogger(pino({ level }, sink));
   return {
-    logger,
+    logger: pino({ level }, sink),
     lines: () =>
       written
         .join('')
@@ -29,119 +29,118 @@ function capture(level: pino.LevelWithSilent = 'info'): {
   };
 }
 
-/** A request/response pair as Node hands them over, closed by the test. */
-function exchange(url: string): { req: IncomingMessage; res: ServerResponse & EventEmitter } {
-  const req = { id: 'req-7', method: 'GET', url } as unknown as IncomingMessage;
-  const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: true });
-  return { req, res: res as unknown as ServerResponse & EventEmitter };
-}
+describe('access log', () => {
+  const { logger, lines } = capture();
+  const accessLog = createAccessLog(logger);
+  let server: Server;
+  let base: string;
 
-describe('AppLogger', () => {
-  it('writes one access line per request, with its id, method, URL and status, at the level of the status', () => {
-    const { logger, lines } = capture();
-    for (const [url, status] of [
-      ['/api/w/w1/files/f1', 200],
-      ['/nowhere', 404],
-      ['/boom', 500],
-    ] as const) {
-      const { req, res } = exchange(url);
-      logger.logRequest(req, res);
+  beforeAll(async () => {
+    // What Express and the auth guard leave on a request: its route and its caller.
+    server = createServer((req, res) => {
+      accessLog(req, res);
+      const url = new URL(req.url ?? '/', 'http://local');
+      const status = Number(url.searchParams.get('status') ?? 200);
+      if (url.pathname.startsWith('/api/w/')) {
+        Object.assign(req as IncomingMessage & Record<string, unknown>, {
+          route: { path: '/api/w/:wId/files/:fileId' },
+          caller: { workspaceSId: 'w1', keyId: 'key_42' },
+        });
+      }
       res.statusCode = status;
-      res.emit('close');
-    }
-    expect(lines().map(({ level, req, res, msg }) => ({ level, req, res, msg }))).toEqual([
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  async function call(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    const response = await fetch(`${base}${path}`, { headers });
+    await response.text();
+    // The line is written when the response closes, just after the client has the body.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return response;
+  }
+
+  it('writes one line per request: id, method, URL, route template, status, workspace, key, at the level of the status', async () => {
+    const ok = await call('/api/w/w1/files/fil_1', { 'X-Request-Id': 'req-7' });
+    await call('/nowhere?status=404');
+    await call('/boom?status=500');
+    expect(ok.headers.get('x-request-id')).toBe('req-7');
+    expect(
+      lines()
+        .slice(-3)
+        .map(({ level, req, res, route, workspace, keyId, msg }) => ({
+          level,
+          req: { ...(req as object), id: undefined },
+          res,
+          route,
+          workspace,
+          keyId,
+          msg,
+        })),
+    ).toEqual([
       {
         level: 30,
-        req: { id: 'req-7', method: 'GET', url: '/api/w/w1/files/f1' },
+        req: { method: 'GET', url: '/api/w/w1/files/fil_1' },
         res: { statusCode: 200, finished: true },
+        route: '/api/w/:wId/files/:fileId',
+        workspace: 'w1',
+        keyId: 'key_42',
         msg: 'request completed',
       },
       {
         level: 40,
-        req: { id: 'req-7', method: 'GET', url: '/nowhere' },
+        req: { method: 'GET', url: '/nowhere?status=404' },
         res: { statusCode: 404, finished: true },
         msg: 'request completed',
       },
       {
         level: 50,
-        req: { id: 'req-7', method: 'GET', url: '/boom' },
+        req: { method: 'GET', url: '/boom?status=500' },
         res: { statusCode: 500, finished: true },
         msg: 'request completed',
       },
     ]);
+    expect(lines().at(-3)?.req).toMatchObject({ id: 'req-7' });
   });
 
-  it('never writes the signature of a signed URL', () => {
-    const { logger, lines } = capture();
-    const { req, res } = exchange('/api/w/w1/files/f1?expires=1&signature=c2VjcmV0&x=1');
-    logger.logRequest(req, res);
-    res.emit('close');
-    expect(lines()[0].req).toEqual({
-      id: 'req-7',
-      method: 'GET',
-      url: '/api/w/w1/files/f1?expires=1&signature=[Redacted]&x=1',
+  it('never writes the signature of a signed URL, nor the Authorization header', async () => {
+    await call('/api/w/w1/files/fil_1?expires=1&signature=c2VjcmV0&x=1', {
+      Authorization: 'Bearer sk-very-secret',
     });
+    const line = lines().at(-1);
+    expect(line?.req).toMatchObject({ url: '/api/w/w1/files/fil_1?expires=1&signature=[Redacted]&x=1' });
     expect(JSON.stringify(lines())).not.toContain('c2VjcmV0');
+    expect(JSON.stringify(lines())).not.toContain('sk-very-secret');
   });
+});
 
-  it('says when the client left before the answer, and writes nothing below its level', () => {
-    const { logger, lines } = capture('warn');
-    const left = exchange('/api/sse/w/w1/assistant/conversations/c1/events');
-    logger.logRequest(left.req, left.res);
-    Object.assign(left.res, { statusCode: 400, writableFinished: false });
-    left.res.emit('close');
-    const fine = exchange('/healthz');
-    logger.logRequest(fine.req, fine.res);
-    fine.res.emit('close');
-    expect(lines().map(({ level, msg }) => ({ level, msg }))).toEqual([
-      { level: 40, msg: 'request aborted' },
-    ]);
-  });
-
-  it("maps Nest's logger calls: context last, an object first as pino's merge object, an error with its stack", () => {
-    const { logger, lines } = capture('debug');
-    const failure = new Error('pool exhausted');
-    logger.log('Mapped {/healthz, GET} route', 'RouterExplorer');
-    logger.error('Unable to connect', 'Error: ECONNREFUSED\n    at connect', 'TypeOrmModule');
-    logger.debug(failure, 'Runtime');
-    // As Nest's Logger calls it for `new Logger('Files').warn({ err, file }, 'text')`.
-    logger.warn({ err: failure, file: 'fil_1' }, 'Reading the content of a file failed', 'Files');
-    const written = lines().map(({ level, context, msg, stack, file, err }) => ({
-      level,
-      context,
-      msg,
-      stack,
-      file,
-      err: (err as { message?: string } | undefined)?.message,
-    }));
-    expect(written).toEqual([
-      { level: 20, context: 'RouterExplorer', msg: 'Mapped {/healthz, GET} route' },
-      {
-        level: 50,
-        context: 'TypeOrmModule',
-        msg: 'Unable to connect',
-        stack: 'Error: ECONNREFUSED\n    at connect',
-      },
-      { level: 20, context: 'Runtime', msg: 'pool exhausted', err: 'pool exhausted' },
-      {
-        level: 40,
-        context: 'Files',
-        msg: 'Reading the content of a file failed',
-        file: 'fil_1',
-        err: 'pool exhausted',
-      },
-    ]);
-  });
+describe('ServiceLogger', () => {
+  /** Nest's logger on nestjs-pino's, outside any request (its root logger). */
+  function serviceLogger(logger: pino.Logger): ServiceLogger {
+    const pinoLogger = { info: logger.info.bind(logger), debug: logger.debug.bind(logger) };
+    return new ServiceLogger(pinoLogger as unknown as PinoLogger, {});
+  }
 
   it("keeps Nest's start-up narration below info, and every other log call at info", () => {
     const { logger, lines } = capture('info');
-    logger.log('AppModule dependencies initialized', 'InstanceLoader');
-    logger.log('Mapped {/healthz, GET} route', 'RouterExplorer');
-    logger.log('HealthController {/}:', 'RoutesResolver');
-    logger.log('Nest application successfully started', 'NestApplication');
-    logger.log('Resumed 1 agent run(s)', 'AgentRunner');
+    const nest = serviceLogger(logger);
+    nest.log('AppModule dependencies initialized', 'InstanceLoader');
+    nest.log('Mapped {/healthz, GET} route', 'RouterExplorer');
+    nest.log('Nest application successfully started', 'NestApplication');
+    nest.log('Resumed 1 agent run(s)', 'AgentRunner');
+    expect(lines().map(({ level, context, msg }) => ({ level, context, msg }))).toEqual([
+      { level: 30, context: 'AgentRunner', msg: 'Resumed 1 agent run(s)' },
+    ]);
+  });
+
+  it('writes the narration at debug when the level lets it through', () => {
+    const { logger, lines } = capture('debug');
+    serviceLogger(logger).log('Mapped {/healthz, GET} route', 'RouterExplorer');
     expect(lines().map(({ level, context }) => ({ level, context }))).toEqual([
-      { level: 30, context: 'AgentRunner' },
+      { level: 20, context: 'RouterExplorer' },
     ]);
   });
 });

@@ -1,12 +1,16 @@
-import { DynamicModule, Global, LoggerService, Module } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Module } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import pino, { type Level, type Logger } from 'pino';
+import { Logger, LoggerModule, PARAMS_PROVIDER_TOKEN, type Params, PinoLogger } from 'nestjs-pino';
+import pino, { type Level, type Logger as Pino } from 'pino';
+import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { LogLevel } from 'src/platform/config/platform.config';
-import type { IdentifiedRequest } from 'src/platform/logging/request-id';
+import { routeTemplateOf } from 'src/platform/http/route-template';
 import { OperatorLog, PinoOperatorLog } from 'src/platform/logging/operator-log';
+import { requestId } from 'src/platform/logging/request-id';
 
 /** A signed URL is a credential until it expires: its signature never reaches the logs. */
-function withoutSignature(url: string): string {
+export function withoutSignature(url: string): string {
   return url.includes('signature=') ? url.replace(/([?&]signature=)[^&]*/g, '$1[Redacted]') : url;
 }
 
@@ -22,87 +26,101 @@ const STARTUP_CONTEXTS = new Set([
   'NestApplication',
 ]);
 
-/**
- * Nest's logger interface on pino: JSON lines, with Nest's context as `context`. Nest's Logger
- * passes the context last; an object first is pino's merge object (`logger.warn({ err }, 'text')`).
- */
-export class AppLogger implements LoggerService {
-  constructor(readonly pino: Logger) {}
+/** Nest's logger on nestjs-pino, with Nest's start-up narration kept below `info`. */
+@Injectable()
+export class ServiceLogger extends Logger {
+  constructor(logger: PinoLogger, @Inject(PARAMS_PROVIDER_TOKEN) params: Params) {
+    super(logger, params);
+  }
 
-  log(message: unknown, ...params: unknown[]): void {
+  override log(message: unknown, ...params: unknown[]): void {
     const context = params.at(-1);
-    this.write(
-      typeof context === 'string' && STARTUP_CONTEXTS.has(context) ? 'debug' : 'info',
-      message,
-      params,
-    );
-  }
-  error(message: unknown, ...params: unknown[]): void {
-    this.write('error', message, params);
-  }
-  warn(message: unknown, ...params: unknown[]): void {
-    this.write('warn', message, params);
-  }
-  debug(message: unknown, ...params: unknown[]): void {
-    this.write('debug', message, params);
-  }
-  verbose(message: unknown, ...params: unknown[]): void {
-    this.write('trace', message, params);
-  }
-  fatal(message: unknown, ...params: unknown[]): void {
-    this.write('fatal', message, params);
-  }
-
-  /** The access log line of each request, once its answer is finished or the client has gone. */
-  logRequest(req: IncomingMessage, res: ServerResponse): void {
-    const startedAt = performance.now();
-    res.once('close', () => {
-      const level: Level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-      if (!this.pino.isLevelEnabled(level)) return;
-      this.pino[level](
-        {
-          req: {
-            id: (req as IdentifiedRequest).id,
-            method: req.method,
-            url: withoutSignature(req.url ?? ''),
-          },
-          res: { statusCode: res.statusCode, finished: res.writableFinished },
-          responseTime: Math.round(performance.now() - startedAt),
-        },
-        res.writableFinished ? 'request completed' : 'request aborted',
-      );
-    });
-  }
-
-  private write(level: Level, message: unknown, params: unknown[]): void {
-    if (!this.pino.isLevelEnabled(level)) return;
-    const rest = [...params];
-    const context = rest.length > 0 && typeof rest.at(-1) === 'string' ? rest.pop() : undefined;
-    if (message !== null && typeof message === 'object' && !(message instanceof Error)) {
-      this.pino[level]({ context, ...message }, typeof rest[0] === 'string' ? rest[0] : undefined);
-    } else if (message instanceof Error) {
-      this.pino[level]({ context, err: message }, message.message);
-    } else {
-      // Nest's own `error(message, stack, context)`.
-      const stack = level === 'error' && typeof rest[0] === 'string' ? rest[0] : undefined;
-      this.pino[level]({ context, ...(stack ? { stack } : {}) }, String(message));
-    }
+    if (typeof context === 'string' && STARTUP_CONTEXTS.has(context)) this.debug(message, ...params);
+    else super.log(message, ...params);
   }
 }
 
-/** JSON lines on stdout, or on stderr where stdout is an interface (the CLI prints its result there). */
+/** The ids of the active span, on every line written inside one (nothing when tracing is off). */
+function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/** What the guard leaves on an authenticated request (read structurally: platform/auth depends on logging). */
+interface CallerOfRequest {
+  caller?: { workspaceSId: string; keyId: string };
+}
+
+/**
+ * The access log: one line per request once it is answered or the client has gone, with the route
+ * template, the workspace and the key that called. Only the id, method and URL (its signature
+ * redacted) of the request are written: never its headers (the bearer key) nor its query.
+ */
+export function createAccessLog(logger: Pino): HttpLogger {
+  return pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const id = requestId(req);
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customLogLevel: (_req, res, error): Level =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    customSuccessMessage: (_req, res) => (res.writableFinished ? 'request completed' : 'request aborted'),
+    customErrorMessage: (_req, res) => (res.writableFinished ? 'request completed' : 'request aborted'),
+    customProps: (req: IncomingMessage, res: ServerResponse) => {
+      if (!res.headersSent) return {};
+      const { caller } = req as CallerOfRequest;
+      return {
+        route: routeTemplateOf(req),
+        ...(caller ? { workspace: caller.workspaceSId, keyId: caller.keyId } : {}),
+      };
+    },
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: withoutSignature(req.url),
+      }),
+      res: (res: { statusCode: number; raw?: ServerResponse }) => ({
+        statusCode: res.statusCode,
+        finished: res.raw?.writableFinished ?? true,
+      }),
+    },
+    wrapSerializers: true,
+  });
+}
+
+/** The access log's middleware, on the same pino logger as Nest's and the application's lines. */
+export class AccessLog {
+  constructor(readonly middleware: HttpLogger) {}
+}
+
+/**
+ * JSON lines on stdout, or on stderr where stdout is an interface (the CLI prints its result there),
+ * with the trace and span ids of the line's span when tracing is on.
+ */
 @Global()
 @Module({})
 export class LoggingModule {
   static forRoot(level: LogLevel, output: 'stdout' | 'stderr' = 'stdout'): DynamicModule {
-    const logger = pino({ level }, pino.destination(output === 'stdout' ? 1 : 2));
+    const logger = pino({ level, mixin: traceFields }, pino.destination(output === 'stdout' ? 1 : 2));
+    return LoggingModule.on(logger);
+  }
+
+  /** The same module writing to a logger of the caller's (a test's capture). */
+  static on(logger: Pino): DynamicModule {
     return {
       module: LoggingModule,
+      imports: [LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true })],
       providers: [
-        { provide: AppLogger, useValue: new AppLogger(logger) },
+        ServiceLogger,
+        { provide: AccessLog, useValue: new AccessLog(createAccessLog(logger)) },
         { provide: OperatorLog, useValue: new PinoOperatorLog(logger) },
       ],
-      exports: [AppLogger, OperatorLog],
+      exports: [ServiceLogger, AccessLog, OperatorLog, LoggerModule],
     };
   }
 }

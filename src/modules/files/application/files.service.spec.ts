@@ -1,3 +1,4 @@
+import { Metrics } from 'src/platform/observability/metrics';
 import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { Caller } from 'src/platform/auth/caller';
@@ -135,6 +136,7 @@ function setUp(rate = 40) {
     config,
     clock,
     log,
+    new Metrics(),
   );
   const create = () =>
     service.create(caller, {

@@ -28,6 +28,7 @@ import { checkNewFile } from 'src/modules/files/domain/file-policy';
 import { FileNotFound } from 'src/modules/files/domain/files.errors';
 import { checkUseCaseMetadata } from 'src/modules/files/domain/use-case-metadata';
 import { FilesConfig } from 'src/modules/files/files.config';
+import { Counter, Metrics } from 'src/platform/observability/metrics';
 
 export interface NewFileInput {
   contentType: string;
@@ -51,6 +52,7 @@ export interface FileText {
 @Injectable()
 export class FilesService {
   private readonly creations: TokenBuckets<number>;
+  private readonly uploadBytes: Counter;
 
   constructor(
     private readonly files: FileRepository,
@@ -63,8 +65,13 @@ export class FilesService {
     private readonly config: FilesConfig,
     private readonly clock: Clock,
     private readonly log: OperatorLog,
+    metrics: Metrics,
   ) {
     this.creations = new TokenBuckets(config.createRatePerMinute, 60_000);
+    this.uploadBytes = metrics.counter(
+      'file_upload_bytes_total',
+      'Bytes of file content uploaded and stored.',
+    );
   }
 
   /** A `created` record whose content may be uploaded until `expiresAt`. */
@@ -193,6 +200,7 @@ export class FilesService {
         const ready = await this.files.markReady(file.workspaceId, file.id, inspector.passedBytes, text);
         // Deleted (or swept) while its content was arriving.
         if (!ready) throw new FileNotFound(file.sId);
+        this.uploadBytes.inc(inspector.passedBytes);
         return ready;
       } catch (error) {
         const cause = refusal instanceof DomainError ? refusal : error;

@@ -12,6 +12,7 @@ import {
 import type { ModelTool } from 'src/modules/runtime/application/ports/model-provider';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
+import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import { functionNames } from 'src/modules/runtime/domain/tool-names';
 import { ClientMcpServersService } from 'src/modules/runtime/application/client-mcp-servers.service';
 import { ClientMcpConnector } from 'src/modules/runtime/application/ports/client-mcp-store';
@@ -60,6 +61,7 @@ export class RunToolset {
     /** The restricted spaces whose data the run's tools brought in so far. */
     readonly dataSpaces: RunDataSpaces,
     private readonly budget: RunTreeBudget,
+    private readonly telemetry: RunTelemetry,
   ) {
     this.byName = new Map(offered.map((tool) => [tool.functionName, tool]));
   }
@@ -82,8 +84,14 @@ export class RunToolset {
     options: { signal: AbortSignal; timeoutMs: number },
   ): Promise<McpToolOutput> {
     this.budget.spend('tool_call');
-    const session = await offered.session();
-    return session.callTool(offered.tool.name, args, options);
+    const server = {
+      name: offered.mcpServerName,
+      kind: offered.server.internalMcpServerName === null ? ('remote' as const) : ('internal' as const),
+    };
+    return this.telemetry.toolCall(server, offered.tool.name, async () => {
+      const session = await offered.session();
+      return session.callTool(offered.tool.name, args, options);
+    });
   }
 
   async close(): Promise<void> {
@@ -140,6 +148,7 @@ export class RunToolsService {
     private readonly clientServers: ClientMcpServersService,
     private readonly clientConnector: ClientMcpConnector,
     private readonly config: RuntimeConfig,
+    private readonly telemetry: RunTelemetry,
   ) {}
 
   async open(
@@ -174,7 +183,7 @@ export class RunToolsService {
       candidates.map((candidate) => ({ server: candidate.mcpServerName, tool: candidate.tool.name })),
     );
     const offered = candidates.map((candidate, index) => ({ ...candidate, functionName: names[index] }));
-    return new RunToolset(offered, unavailable, sessions, context.dataSpaces, budget);
+    return new RunToolset(offered, unavailable, sessions, context.dataSpaces, budget, this.telemetry);
   }
 
   /**

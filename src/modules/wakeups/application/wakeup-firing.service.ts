@@ -4,6 +4,7 @@ import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
+import { Counter, Metrics } from 'src/platform/observability/metrics';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
@@ -41,6 +42,9 @@ const FATAL_CODES = new Set([
  */
 @Injectable()
 export class WakeUpFiringService {
+  private readonly due: Counter;
+  private readonly fired: Counter<'outcome'>;
+
   constructor(
     private readonly wakeUps: WakeUpRepository,
     private readonly service: WakeUpsService,
@@ -50,7 +54,15 @@ export class WakeUpFiringService {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly log: OperatorLog,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.due = metrics.counter('wakeups_due_total', 'Due wake-ups claimed for firing.');
+    this.fired = metrics.counter(
+      'wakeups_fired_total',
+      'Wake-ups fired (their message posted), or whose firing failed and will be retried.',
+      ['outcome'],
+    );
+  }
 
   /** The earliest due time of any scheduled wake-up, or null when none is scheduled. */
   nextDueAt(): Promise<Date | null> {
@@ -69,7 +81,10 @@ export class WakeUpFiringService {
         claimed = await this.wakeUps.claimDue(this.clock.now(), BATCH_SIZE);
         if (claimed.length > 0) busy = await this.fire(claimed, author.id, { skipBusy: true });
       });
+      this.due.inc(claimed.length);
+      this.fired.inc({ outcome: 'fired' }, claimed.length - busy.length);
     } catch (error) {
+      this.due.inc(claimed.length);
       if (claimed.length === 0) throw error;
       if (claimed.length === 1) {
         await this.recordFailure(claimed[0], error);
@@ -105,6 +120,7 @@ export class WakeUpFiringService {
         claimed = await this.wakeUps.claimIfDue(wakeUp.workspaceId, wakeUp.id, this.clock.now());
         if (claimed) await this.fire([claimed], authorId);
       });
+      if (claimed) this.fired.inc({ outcome: 'fired' });
     } catch (error) {
       if (!claimed) throw error;
       await this.recordFailure(claimed, error);
@@ -185,6 +201,7 @@ export class WakeUpFiringService {
 
   /** In its own transaction: the firing's transaction rolled back. An expiry is announced like any change. */
   private async recordFailure(wakeUp: WakeUp, error: unknown): Promise<void> {
+    this.fired.inc({ outcome: 'failed' });
     this.log.warn(
       WakeUpFiringService.name,
       { err: error, wakeUp: wakeUp.sId },

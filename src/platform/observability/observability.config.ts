@@ -1,0 +1,33 @@
+import { ConfigSchema, configToken } from 'src/platform/config/config-schema';
+import { integer, text, url } from 'src/platform/config/variables';
+
+/** A token short enough to guess is no lock. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+const observabilityConfig = ConfigSchema.of({
+  metricsToken: text('METRICS_TOKEN', {
+    refuses: (raw) =>
+      raw.length < MIN_METRICS_TOKEN_LENGTH
+        ? `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters, got ${raw.length}.`
+        : null,
+    description:
+      'Bearer token `GET /metrics` asks for (at least 16 characters). Unset: `/metrics` on the main port refuses every request.',
+  }),
+  metricsPort: integer('METRICS_PORT', {
+    default: null,
+    min: 1,
+    max: 65_535,
+    shownDefault: '_(unset)_',
+    description:
+      'Serve `/metrics` on this port instead of the main one (without a token unless `METRICS_TOKEN` is set); the main port then answers 404.',
+  }),
+  // Read by the tracing bootstrap before the configuration (the SDK reads the other OTEL_* itself).
+  otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT', {
+    protocols: ['http:', 'https:'],
+    description:
+      'OTLP collector (`http://collector:4318`): traces of requests, agent runs, model and tool calls are exported there over http/protobuf. Unset: tracing is off.',
+  }),
+});
+
+/** The operator's view of the service: who may scrape its metrics and where, and where traces go. */
+export abstract class ObservabilityConfig extends configToken(observabilityConfig) {}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { rm } from 'node:fs/promises';
+import { expect } from 'test/support/expect';
+import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
+import { startOtlpReceiver } from 'test/support/otlp-receiver';
+import { paths } from 'test/support/paths';
+import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
+import { TestApp, createTestApp } from 'test/support/test-app';
+import { until } from 'test/support/until';
+import { ApiWorld, World, WorkspaceFixture, api, defaultContext } from 'test/support/world';
+
+/**
+ * Instrumentations patch modules as Node loads them, which Jest's module loader bypasses: the
+ * traced service runs as its own process, started as `npm start` starts it, and exports to a
+ * collector of this test.
+ */
+/** OTLP's SpanKind of the span a server opens for a request it receives. */
+const SERVER = 2;
+
+describe('traces', () => {
+  let t: TestApp;
+  let service: ServiceProcess;
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let mcp: McpTestServer;
+  let a: WorkspaceFixture;
+  let agentSId: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    [mcp, receiver, dataDir] = await Promise.all([startMcpTestServer(), startOtlpReceiver(), tempDataDir()]);
+    // The test's app prepares the workspace on the database the service then serves.
+    t = await createTestApp();
+    const world = new World(t);
+    a = await world.workspace();
+    const globalSpace = await world.globalSpace(a.admin);
+    const server = await api(t, a.admin)
+      .post(paths.toolServers(a.workspace.sId))
+      .send({ name: 'crm', url: mcp.url, description: 'Test tools' })
+      .expect(200);
+    await api(t, a.admin)
+      .post(paths.toolServerViews(a.workspace.sId, globalSpace))
+      .send({ mcpServerId: server.body.mcpServer.sId })
+      .expect(200);
+    agentSId = (
+      await world.agent(a.admin, {
+        instructions: 'Use your tools.',
+        model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+        actions: [{ name: 'crm', mcpServerName: 'crm' }],
+      })
+    ).sId;
+    service = await startService({
+      DATABASE_URL: t.config.databaseUrl!,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      MCP_ALLOW_PRIVATE_NETWORKS: 'true',
+      LOCAL_MODEL_CHUNK_DELAY_MS: '0',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await t.close();
+    await Promise.all([receiver.stop(), mcp.stop(), rm(dataDir, { recursive: true, force: true })]);
+  });
+
+  it('follows a posted message in one trace: the POST, the run, its model calls, its tool call and its event appends', async () => {
+    const posted = await api(service.baseUrl, a.admin)
+      .post(paths.conversations(a.workspace.sId))
+      .send({
+        message: {
+          content: '/tool crm__add {"a": 2, "b": 40}',
+          mentions: [{ configurationId: agentSId }],
+          context: defaultContext,
+        },
+      })
+      .expect(200);
+    const cId = posted.body.conversation.sId as string;
+    const requestId = posted.headers['x-request-id'];
+
+    const post = await until(
+      async () =>
+        receiver.spans.find(
+          (span) =>
+            span.kind === SERVER &&
+            span.attributes['http.request.method'] === 'POST' &&
+            span.attributes['url.path'] === paths.conversations(a.workspace.sId),
+        ),
+      (span) => span !== undefined,
+    );
+    const inTrace = () => receiver.spans.filter((span) => span.traceId === post!.traceId);
+    const spans = await until(
+      async () => inTrace(),
+      (found) => found.some((span) => span.name === 'agent run'),
+      30_000,
+    );
+    const byName = (name: string) => spans.filter((span) => span.name === name);
+    const run = byName('agent run')[0];
+    expect(run.attributes).toMatchObject({ 'workspace.id': a.workspace.sId, 'agent.id': agentSId });
+    expect(byName('model call').map((span) => span.attributes)).toEqual([
+      expect.objectContaining({ 'model.provider': 'local', 'model.id': 'local-1', outcome: 'succeeded' }),
+      expect.objectContaining({ 'model.provider': 'local', 'model.id': 'local-1', outcome: 'succeeded' }),
+    ]);
+    for (const call of byName('model call')) expect(call.parentSpanId).toBe(run.spanId);
+    expect(byName('tool call').map((span) => span.attributes)).toEqual([
+      expect.objectContaining({ 'tool.server': 'crm', 'tool.name': 'add', outcome: 'succeeded' }),
+    ]);
+    expect(byName('tool call')[0].parentSpanId).toBe(run.spanId);
+    expect(byName('event append').map((span) => span.attributes['event.type'])).toContain(
+      'agent_message_done',
+    );
+    // pg's spans: the appends' inserts among them.
+    expect(
+      spans.some((span) => {
+        const query = span.attributes['db.query.text'];
+        return typeof query === 'string' && query.includes('INSERT INTO conversation_events');
+      }),
+    ).toBe(true);
+    // The run answered, as without tracing.
+    const messages = await new ApiWorld(service.baseUrl).settled(a.admin, cId);
+    expect(messages.find((message) => message.type === 'agent_message')).toMatchObject({
+      status: 'succeeded',
+      content: 'crm__add answered: 42',
+    });
+
+    // The POST's access line carries its trace id.
+    const line = service
+      .output()
+      .split('\n')
+      .find((text) => text.includes(requestId) && text.includes('request completed'));
+    expect(JSON.parse(line!)).toMatchObject({ trace_id: post!.traceId });
+  });
+});

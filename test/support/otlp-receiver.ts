@@ -1,0 +1,59 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A span as an OTLP/JSON export carries it, with its attributes flattened. */
+export interface ReceivedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, unknown>;
+}
+
+interface OtlpAttribute {
+  key: string;
+  value: Record<string, unknown>;
+}
+
+interface OtlpExport {
+  resourceSpans?: {
+    scopeSpans?: { spans?: (Omit<ReceivedSpan, 'attributes'> & { attributes?: OtlpAttribute[] })[] }[];
+  }[];
+}
+
+/** An OTLP/HTTP collector of traces (JSON encoding) that keeps every span it receives in memory. */
+export async function startOtlpReceiver(): Promise<{
+  url: string;
+  spans: ReceivedSpan[];
+  stop(): Promise<void>;
+}> {
+  const spans: ReceivedSpan[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as OtlpExport;
+        for (const resource of body.resourceSpans ?? [])
+          for (const scope of resource.scopeSpans ?? [])
+            for (const span of scope.spans ?? []) {
+              spans.push({
+                ...span,
+                attributes: Object.fromEntries(
+                  (span.attributes ?? []).map(({ key, value }) => [key, Object.values(value)[0]]),
+                ),
+              });
+            }
+      }
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
