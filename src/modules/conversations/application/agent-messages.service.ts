@@ -279,11 +279,7 @@ export class AgentMessagesService {
         { conversation, message },
         { status: 'cancelled', content: message.content, error: null },
       );
-      if (cancelled) {
-        this.inProcessEvents.emitAfterCommit(AgentMessageCancelled, {
-          messageId: message.id,
-        });
-      }
+      if (cancelled) this.inProcessEvents.emitAfterCommit(AgentMessageCancelled, { messageId: message.id });
     }
   }
 
