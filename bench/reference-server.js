@@ -60,10 +60,12 @@ const ERRORS = {
 };
 
 const pool = new Pool({ ...databaseConfig(process.env.DATA_DIR), max: 20 });
+/** The service's public address, which a conversation's `url` starts with. */
+const PUBLIC_BASE_URL = process.env.PUBLIC_BASE_URL;
 const keys = new Map();
 
 const KEY_QUERY = `
-  SELECT k.revoked_at, k.scopes, k.workspace_id, w.s_id AS workspace_s_id, k.user_id,
+  SELECT k.revoked_at, k.scopes, k.workspace_id, w.s_id AS workspace_s_id, w.name AS workspace_name, k.user_id,
          m.id IS NOT NULL AS member, m.role
   FROM api_keys k
   JOIN workspaces w ON w.id = k.workspace_id
@@ -192,7 +194,7 @@ const pictureUrl = (seed) =>
 
 const withImage = (user) => user && { ...user, image: user.image ?? pictureUrl(user.sId) };
 
-function presentConversation(row) {
+function presentConversation(row, key) {
   const updated = row.updated_at.getTime();
   const lastReadMs = row.last_read_at?.getTime() ?? null;
   return {
@@ -211,6 +213,18 @@ function presentConversation(row) {
       triggerId: row.trigger_id,
       metadata: row.metadata,
       requestedSpaceIds: row.requested_space_ids,
+      requestedGroupIds: row.requested_space_ids.map((spaceId) => [spaceId]),
+      visibility: 'unlisted',
+      url: `${PUBLIC_BASE_URL}/api/w/${key.workspace_s_id}/assistant/conversations/${row.s_id}`,
+      owner: {
+        id: key.workspace_id,
+        sId: key.workspace_s_id,
+        name: key.workspace_name,
+        role: key.role,
+        segmentation: null,
+        whiteListedProviders: null,
+        defaultEmbeddingProvider: null,
+      },
       forkingData: {
         forkedFrom: row.forked_from && { ...row.forked_from, user: withImage(row.forked_from.user) },
         forkedChildren: row.forked_children.map((child) => ({ ...child, user: withImage(child.user) })),
@@ -382,7 +396,7 @@ async function answer(req) {
     return [404, 'conversation_not_found', `Conversation ${cId} not found.`];
   }
   if (!rows[0].readable) return ERRORS.restricted;
-  return [200, presentConversation(rows[0])];
+  return [200, presentConversation(rows[0], key)];
 }
 
 function send(res, status, body) {

@@ -11,9 +11,11 @@ const START_TIMEOUT_MS = 10_000;
 const ROUNDS = 2;
 
 /** The reference server as a child process on the service's database. */
-function startReference(dataDir) {
+function startReference(service) {
+  // The service's default public address (`PUBLIC_BASE_URL` unset): localhost on its port.
+  const publicBaseUrl = `http://localhost:${new URL(service.baseUrl).port}`;
   const child = fork(join(__dirname, 'reference-server.js'), {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, DATA_DIR: service.dataDir, PUBLIC_BASE_URL: publicBaseUrl },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -43,7 +45,7 @@ function startReference(dataDir) {
  * down) and the errors of all. Returns `{ bare, measured, ratio, rounds }`.
  */
 async function againstReference(service, url, headers) {
-  const reference = await startReference(service.dataDir);
+  const reference = await startReference(service);
   try {
     const { pathname, search } = new URL(url);
     const referenceUrl = `${reference.baseUrl}${pathname}${search}`;
