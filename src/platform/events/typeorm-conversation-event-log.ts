@@ -108,7 +108,10 @@ export class TypeormConversationEventLog extends ConversationEventLog {
           CONVERSATION_EVENTS_CHANNEL,
         ],
       );
-      for (const { event } of events) this.appends.inc({ type: event.type });
+      // Counted once committed, as `append` counts.
+      this.db.afterCommit(() => {
+        for (const { event } of events) this.appends.inc({ type: event.type });
+      });
     });
   }
 
