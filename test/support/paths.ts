@@ -20,6 +20,8 @@ export const paths = {
   triggers: (wId: string, aId: string) => `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers`,
   triggerConversations: (wId: string, aId: string, tId: string) =>
     `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/conversations`,
+  triggerFirings: (wId: string, aId: string, tId: string) =>
+    `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/firings`,
   conversations,
   conversation,
   messages: (wId: string, cId: string) => `${conversation(wId, cId)}/messages`,

@@ -8,6 +8,12 @@ const triggersConfig = ConfigSchema.of({
     max: 1_000,
     description: 'Triggers (schedules and webhooks, enabled or not) one agent may have.',
   }),
+  firingBatchSize: integer('TRIGGERS_FIRING_BATCH_SIZE', {
+    default: 50,
+    min: 1,
+    max: 500,
+    description: 'Due schedules one transaction claims and fires together.',
+  }),
 });
 
 export abstract class TriggersConfig extends configToken(triggersConfig) {}

@@ -4,6 +4,7 @@ import { ConversationsModule } from 'src/modules/conversations/conversations.mod
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggerFiringService } from 'src/modules/triggers/application/trigger-firing.service';
+import { TriggerFiringsReader } from 'src/modules/triggers/application/trigger-firings.reader';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
 import { TriggersController } from 'src/modules/triggers/http/triggers.controller';
 import { TypeormTriggerRepository } from 'src/modules/triggers/infrastructure/typeorm-trigger.repository';
@@ -15,6 +16,7 @@ import { TriggerWorker } from 'src/modules/triggers/workers/trigger.worker';
   providers: [
     TriggersService,
     TriggerFiringService,
+    TriggerFiringsReader,
     TriggerWorker,
     { provide: TriggerRepository, useClass: TypeormTriggerRepository },
   ],
