@@ -68,6 +68,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     unitOfWork,
     clock,
     messages: messageRepository,
+    spaceSIdOf: (workspaceId, spaceId) => directory.spaceSIdOf(workspaceId, spaceId),
   });
   const fragmentRepository = new InMemoryContentFragmentRepository({ unitOfWork, clock });
   const fragmentFiles = new InMemoryFragmentFiles(unitOfWork);

@@ -20,7 +20,7 @@ import type { DataSourceView } from 'src/modules/data-sources/domain/data-source
 import { DataSourceViewNotFound } from 'src/modules/data-sources/domain/data-sources.errors';
 
 const WORKSPACE = 1;
-const caller = new Caller(WORKSPACE, 'wsp', 7, 'usr', 'admin', SCOPES, 'key_1');
+const caller = new Caller(WORKSPACE, 'wsp', 'Workspace', 7, 'usr', 'admin', SCOPES, 'key_1');
 const spaces: Space[] = [
   {
     id: 10,
