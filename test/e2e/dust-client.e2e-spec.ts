@@ -348,7 +348,8 @@ describe("Dust's client", () => {
       id: expect.any(Number),
       updatedAt: expect.any(Number),
       serverType: 'remote',
-      server: { sId: crm!.serverSId, name: 'crm', allowMultipleInstances: true },
+      // The version the test server declares in its `serverInfo`, recorded when it was synchronised.
+      server: { sId: crm!.serverSId, name: 'crm', allowMultipleInstances: true, version: '1.0.0' },
     });
   });
 
