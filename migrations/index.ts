@@ -25,6 +25,7 @@ import { DustClientShapes1795670068940 } from './1795670068940-DustClientShapes'
 import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcpServers';
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 import { ReactionShortcodesAsIds1795700000100 } from './1795700000100-ReactionShortcodesAsIds';
+import { TypeormMetadataTable1795700000200 } from './1795700000200-TypeormMetadataTable';
 import { RemoteServerVersion1795720000000 } from './1795720000000-RemoteServerVersion';
 import { ContentFragmentNodes1795720000100 } from './1795720000100-ContentFragmentNodes';
 
@@ -56,6 +57,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ClientSideMcpServers1795670330854,
   Triggers1795700000000,
   ReactionShortcodesAsIds1795700000100,
+  TypeormMetadataTable1795700000200,
   RemoteServerVersion1795720000000,
   ContentFragmentNodes1795720000100,
 ];
