@@ -339,6 +339,50 @@ describe('client-side MCP servers', () => {
     expect(refusedRun.answer?.actions.map((action) => action.status)).toEqual(['denied']);
   });
 
+  it("lends nothing to a retry by another member: its calls would wait for that member's approval", async () => {
+    const transport = await lend(a.admin, 'retried-laptop');
+    const calls = () =>
+      transport.received.filter((r) => (r as { method?: string }).method === 'tools/call').length;
+    const created = await api(t, a.admin)
+      .post(paths.conversations(wId))
+      .send({
+        message: {
+          content: '/tool retried-laptop__count_files {"dir": "docs"}',
+          mentions: [{ configurationId: agent }],
+          context: { username: 'ada', timezone: 'UTC', clientSideMCPServerIds: [transport.serverId] },
+        },
+        skipToolsValidation: true,
+      })
+      .expect(200);
+    const cId = (created.body.conversation as { sId: string }).sId;
+    const [first] = (await world.settled(a.admin, cId)).filter((m) => m.type === 'agent_message');
+    expect(calls()).toBe(1);
+
+    const retried = await api(t, colleague)
+      .post(`${paths.messages(wId, cId)}/${first.sId}/retry`)
+      .expect(200);
+    const again = await until(
+      async () => {
+        const res = await api(t, a.admin).get(paths.messages(wId, cId)).expect(200);
+        return (res.body.messages as AgentMessage[]).find((m) => m.sId === retried.body.message.sId);
+      },
+      (found) => found !== undefined && found.status !== 'created',
+    );
+    expect(again!.actions).toEqual([
+      expect.objectContaining({
+        step: -1,
+        status: 'failed',
+        output: [
+          {
+            type: 'text',
+            text: `Not offered to this run: The client-side MCP server ${transport.serverId} is lent to runs acting for the message's author only.`,
+          },
+        ],
+      }),
+    ]);
+    expect(calls()).toBe(1);
+  });
+
   it("registers with a member's key, as Dust registers with a user's token: its member's, scoped", async () => {
     const count = async () =>
       Number(
