@@ -20,6 +20,7 @@ import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-r
 import { InMemoryConversationEventLog } from 'test/fakes/conversation-event-log';
 import { InMemoryConversationRepository } from 'test/fakes/conversation-repository';
 import { FakeDirectory } from 'test/fakes/directory';
+import { InMemoryFragmentDocuments } from 'test/fakes/fragment-documents';
 import { InMemoryFragmentFiles } from 'test/fakes/fragment-files';
 import { RecordingInProcessEvents } from 'test/fakes/in-process-events';
 import { InMemoryMessageRepository } from 'test/fakes/message-repository';
@@ -72,6 +73,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
   });
   const fragmentRepository = new InMemoryContentFragmentRepository({ unitOfWork, clock });
   const fragmentFiles = new InMemoryFragmentFiles(unitOfWork);
+  const fragmentDocuments = new InMemoryFragmentDocuments();
   const scheduledWakeUps = options.scheduledWakeUps ?? new InMemoryScheduledWakeUps();
   const writer = new MessageWriter(
     conversationRepository,
@@ -89,6 +91,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     conversationRepository,
     fragmentRepository,
     fragmentFiles,
+    fragmentDocuments,
     eventLog,
     unitOfWork,
   );
@@ -142,6 +145,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     conversationRepository,
     fragmentRepository,
     fragmentFiles,
+    fragmentDocuments,
     scheduledWakeUps,
     writer,
     fragments,

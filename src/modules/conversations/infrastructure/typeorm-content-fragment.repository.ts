@@ -21,6 +21,7 @@ const toFragment = (e: ContentFragmentEntity): ContentFragment => ({
   textBytes: e.textBytes,
   sourceUrl: e.sourceUrl,
   author: e.author,
+  node: e.node,
   createdAt: e.createdAt,
 });
 
