@@ -3,6 +3,7 @@ import {
   ConversationEvent,
   ConversationEventLog,
   EventFilter,
+  NewConversationEvent,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
 import { InMemoryTable } from 'test/fakes/in-memory-table';
@@ -37,6 +38,13 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
       createdAt: this.options.clock?.now() ?? new Date(),
     });
     return BigInt(row.id);
+  }
+
+  async appendMany(entries: readonly NewConversationEvent[]): Promise<bigint[]> {
+    const ids: bigint[] = [];
+    for (const { workspaceId, conversationId, event } of entries)
+      ids.push(await this.append(workspaceId, conversationId, event));
+    return ids;
   }
 
   /** One process, no concurrent transactions: nothing to order. */
