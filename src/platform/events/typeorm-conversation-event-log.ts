@@ -109,7 +109,9 @@ export class TypeormConversationEventLog extends ConversationEventLog {
           CONVERSATION_EVENTS_CHANNEL,
         ],
       );
-      for (const entry of entries) this.appends.inc({ type: entry.event.type });
+      this.db.afterCommit(() => {
+        for (const entry of entries) this.appends.inc({ type: entry.event.type });
+      });
       return rows.map((row) => BigInt(row.id));
     });
   }
