@@ -5,6 +5,7 @@ import {
   AgentMessagesService,
 } from 'src/modules/conversations/application/agent-messages.service';
 import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
+import { GenerationTokensWriter } from 'src/modules/conversations/application/generation-tokens.writer';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
@@ -124,6 +125,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     unitOfWork,
     inProcessEvents,
     clock,
+    new GenerationTokensWriter(messageRepository, eventLog, unitOfWork, clock),
   );
   const answerEffects = new AnswerEffectsService(conversationRepository, accessChanges);
   const systemMessages = new SystemMessagesService(
