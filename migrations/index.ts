@@ -25,6 +25,7 @@ import { DustClientShapes1795670068940 } from './1795670068940-DustClientShapes'
 import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcpServers';
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 import { ReactionShortcodesAsIds1795700000100 } from './1795700000100-ReactionShortcodesAsIds';
+import { WebhookSources1795700000200 } from './1795700000200-WebhookSources';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ClientSideMcpServers1795670330854,
   Triggers1795700000000,
   ReactionShortcodesAsIds1795700000100,
+  WebhookSources1795700000200,
 ];

@@ -6,13 +6,14 @@ import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import type { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { Trigger } from 'src/modules/triggers/domain/trigger';
 import { nextFiring } from 'src/modules/triggers/domain/trigger-schedule';
 
 /** Why a firing could not open its conversation, and whether the trigger can ever fire again. */
-interface Refusal {
+export interface Refusal {
   error: string;
   disable: boolean;
 }
@@ -105,7 +106,14 @@ export class TriggerFiringService {
     );
   }
 
-  private async open(trigger: Trigger): Promise<{ conversationId: number } | Refusal> {
+  /**
+   * Opens the trigger's conversation now, as its editor, in the current transaction (webhook
+   * deliveries add the payload as `contentFragments`); a refusal says why.
+   */
+  async open(
+    trigger: Trigger,
+    contentFragments: FragmentInput[] = [],
+  ): Promise<{ conversationId: number } | Refusal> {
     const [editor] = await this.workspaces.callersFor([
       { workspaceId: trigger.workspaceId, userId: trigger.editorId, keyId: trigger.sId },
     ]);
@@ -122,6 +130,7 @@ export class TriggerFiringService {
       const { conversation } = await this.conversations.create(editor, {
         title: trigger.name,
         triggerId: trigger.sId,
+        contentFragments,
         message: {
           content: trigger.customPrompt ?? trigger.name,
           mentions: [{ configurationId: trigger.agentSId }],
