@@ -384,6 +384,27 @@ describe('triggers: webhook sources and signed deliveries', () => {
       .expect(200);
   });
 
+  it('stops taking deliveries for a deleted source at once, though the route had it in hand', async () => {
+    const source = await createSource(a.admin, { name: 'GitHub: acme/gone', provider: 'github' });
+    await hook(source, pullRequest('opened')).expect(202);
+    const deleted = await api(t, a.admin)
+      .delete(`${paths.webhookSources(wId)}/${source.sId}`)
+      .expect(200);
+    expect(deleted.body).toEqual({ success: true });
+    const stored = await count('webhook_requests');
+    const gone = await hook(source, pullRequest('opened')).expect(404);
+    expect(gone.body.error.type).toBe('webhook_source_not_found');
+    expect(await count('webhook_requests')).toBe(stored);
+
+    // Deleted behind this process's back (as another process would): its cached source stores nothing.
+    const other = await createSource(a.admin, { name: 'GitHub: acme/gone-elsewhere', provider: 'github' });
+    await hook(other, pullRequest('opened')).expect(202);
+    await t.dataSource.query('DELETE FROM webhook_sources WHERE s_id = $1', [other.sId]);
+    const stale = await hook(other, pullRequest('opened')).expect(404);
+    expect(stale.body.error.message).toBe(`Webhook source ${other.sId} was deleted.`);
+    expect(await count('webhook_requests')).toBe(stored);
+  });
+
   it.each([
     ['an unknown key', { colour: 'blue' }, /colour/],
     ['a short secret', { secret: 'short' }, /secret must be longer than or equal to 16 characters/],

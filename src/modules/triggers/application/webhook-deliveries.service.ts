@@ -17,8 +17,18 @@ export interface DeliveryReceipt {
 }
 
 const MINUTE_MS = 60_000;
+/** A source is looked up once per process every few seconds, not on every delivery. */
+export const SOURCE_CACHE_TTL_MS = 4_000;
+const SOURCE_CACHE_MAX_ENTRIES = 10_000;
 
 type Headers = Record<string, string | string[] | undefined>;
+
+function sourceNotFound(workspace: string, sourceSId: string): DomainError {
+  return new DomainError(
+    'webhook_source_not_found',
+    `Webhook source ${sourceSId} not found in workspace ${workspace}.`,
+  );
+}
 
 /**
  * The public hook: a delivery is stored only once its signature holds, within the source's rate,
@@ -28,6 +38,7 @@ type Headers = Record<string, string | string[] | undefined>;
 @Injectable()
 export class WebhookDeliveriesService {
   private readonly perSource: TokenBuckets<number>;
+  private readonly sources = new Map<string, { source: WebhookSource; expiresAt: number }>();
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -43,16 +54,31 @@ export class WebhookDeliveriesService {
     return this.config.webhookBodyLimitBytes;
   }
 
-  /** The source the public route names: unknown workspace or source alike are 404. */
+  /**
+   * The source the public route names: unknown workspace or source alike are 404. Kept a few
+   * seconds in process; this process forgets it when it changes, others within SOURCE_CACHE_TTL_MS.
+   */
   async sourceFor(workspaceSId: string, sourceSId: string): Promise<WebhookSource> {
+    const key = `${workspaceSId}/${sourceSId}`;
+    const now = Date.now();
+    const cached = this.sources.get(key);
+    if (cached && cached.expiresAt > now) return cached.source;
     const source = await this.webhooks.findSourceForDelivery(workspaceSId, sourceSId);
     if (!source) {
-      throw new DomainError(
-        'webhook_source_not_found',
-        `Webhook source ${sourceSId} not found in workspace ${workspaceSId}.`,
-      );
+      this.sources.delete(key);
+      throw sourceNotFound(workspaceSId, sourceSId);
     }
+    this.sources.delete(key);
+    if (this.sources.size >= SOURCE_CACHE_MAX_ENTRIES) {
+      this.sources.delete(this.sources.keys().next().value as string);
+    }
+    this.sources.set(key, { source, expiresAt: now + SOURCE_CACHE_TTL_MS });
     return source;
+  }
+
+  /** Drops a changed or deleted source from this process's cache. */
+  forget(sourceSId: string): void {
+    for (const key of this.sources.keys()) if (key.endsWith(`/${sourceSId}`)) this.sources.delete(key);
   }
 
   /** The signature over the raw body (401), then the source's rate (429). */
@@ -84,7 +110,11 @@ export class WebhookDeliveriesService {
       event: cut(source.eventHeader),
       payload: body.length > 0 ? body.toString('utf8') : '{}',
     });
-    if (id === null) return { accepted: false };
+    if (id === null) {
+      if (await this.webhooks.sourceExists(source.workspaceId, source.id)) return { accepted: false };
+      this.forget(source.sId);
+      throw new DomainError('webhook_source_not_found', `Webhook source ${source.sId} was deleted.`);
+    }
     this.events.emitAfterCommit(WebhookReceived, {});
     return { accepted: true };
   }

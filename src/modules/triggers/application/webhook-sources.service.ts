@@ -4,6 +4,7 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConflictError, DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId, randomBase62 } from 'src/platform/ids/sid';
 import { checkName } from 'src/platform/text/names';
+import { WebhookDeliveriesService } from 'src/modules/triggers/application/webhook-deliveries.service';
 import { Space, SpacesService } from 'src/modules/identity/application/spaces.service';
 import {
   WebhookRepository,
@@ -69,6 +70,7 @@ export class WebhookSourcesService {
     private readonly webhooks: WebhookRepository,
     private readonly spaces: SpacesService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly deliveries: WebhookDeliveriesService,
   ) {}
 
   async create(
@@ -147,6 +149,7 @@ export class WebhookSourcesService {
       if (changes.name !== undefined) await this.refuseTakenName(caller.workspaceId, changes.name, source.id);
       await this.webhooks.updateSource(source, changes);
     });
+    this.deliveries.forget(sId);
     return this.get(caller, workspaceSId, sId);
   }
 
@@ -156,6 +159,7 @@ export class WebhookSourcesService {
     const views = await this.webhooks.listViews(caller.workspaceId, { webhookSourceId: source.id });
     await this.refuseWithTriggers(caller.workspaceId, views, `Webhook source ${sId}`);
     await this.webhooks.deleteSource(caller.workspaceId, source.id);
+    this.deliveries.forget(sId);
   }
 
   async viewsOfSource(caller: Caller, sId: string): Promise<WebhookSourceViewView[]> {

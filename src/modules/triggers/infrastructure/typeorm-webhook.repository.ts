@@ -87,6 +87,10 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return found && toSource(found);
   }
 
+  async sourceExists(workspaceId: number, id: number): Promise<boolean> {
+    return (await this.sources.countBy({ workspaceId, id })) > 0;
+  }
+
   async sourceNameTaken(workspaceId: number, name: string, exceptId: number | null): Promise<boolean> {
     const found = await this.sources.findOneBy({ workspaceId, name });
     return found !== null && found.id !== exceptId;
@@ -158,10 +162,12 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async recordDelivery(delivery: NewDelivery): Promise<number | null> {
-    // ON CONFLICT rather than catching the violation: a replay costs one statement and no error.
+    // ON CONFLICT rather than catching the violation: a replay costs one statement and no error;
+    // a source deleted since the route found it (cached) is no row either.
     const rows = await this.db.manager().query<{ id: number }[]>(
       `INSERT INTO webhook_requests (workspace_id, webhook_source_id, delivery_id, event, status, payload)
-       VALUES ($1, $2, $3, $4, 'received', $5)
+       SELECT $1, $2, $3, $4, 'received', $5
+       WHERE EXISTS (SELECT 1 FROM webhook_sources WHERE id = $2 AND workspace_id = $1)
        ON CONFLICT ON CONSTRAINT "UQ_webhook_requests_delivery" DO NOTHING RETURNING id`,
       [delivery.workspaceId, delivery.webhookSourceId, delivery.deliveryId, delivery.event, delivery.payload],
     );

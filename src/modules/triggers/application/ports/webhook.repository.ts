@@ -59,6 +59,7 @@ export abstract class WebhookRepository {
   abstract findSource(workspaceId: number, sId: string): Promise<WebhookSource | null>;
   /** The source named by the public route: its workspace's sId and its own. */
   abstract findSourceForDelivery(workspaceSId: string, sourceSId: string): Promise<WebhookSource | null>;
+  abstract sourceExists(workspaceId: number, id: number): Promise<boolean>;
   abstract sourceNameTaken(workspaceId: number, name: string, exceptId: number | null): Promise<boolean>;
   abstract updateSource(source: WebhookSource, changes: WebhookSourceChanges): Promise<WebhookSource>;
   abstract deleteSource(workspaceId: number, id: number): Promise<void>;
@@ -76,7 +77,10 @@ export abstract class WebhookRepository {
   /** Enabled webhook triggers listening to the source through any of its views. */
   abstract enabledTriggersOfSource(workspaceId: number, webhookSourceId: number): Promise<Trigger[]>;
 
-  /** Stores a delivery; null when the source already has one with this delivery id (a replay). */
+  /**
+   * Stores a delivery; null when the source already has one with this delivery id (a replay) or
+   * the source is gone.
+   */
   abstract recordDelivery(delivery: NewDelivery): Promise<number | null>;
   /** The oldest delivery not processed yet, locked (FOR UPDATE SKIP LOCKED) for the transaction. */
   abstract claimPendingDelivery(): Promise<PendingDelivery | null>;
