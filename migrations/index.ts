@@ -25,7 +25,8 @@ import { DustClientShapes1795670068940 } from './1795670068940-DustClientShapes'
 import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcpServers';
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 import { ReactionShortcodesAsIds1795700000100 } from './1795700000100-ReactionShortcodesAsIds';
-import { WebhookSources1795700000200 } from './1795700000200-WebhookSources';
+import { TypeormMetadataTable1795700000200 } from './1795700000200-TypeormMetadataTable';
+import { WebhookSources1795700000300 } from './1795700000300-WebhookSources';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -55,5 +56,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ClientSideMcpServers1795670330854,
   Triggers1795700000000,
   ReactionShortcodesAsIds1795700000100,
-  WebhookSources1795700000200,
+  TypeormMetadataTable1795700000200,
+  WebhookSources1795700000300,
 ];

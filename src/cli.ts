@@ -14,6 +14,7 @@ import { readConfigurationOrExit } from 'src/platform/config/configuration';
 import { PlatformConfig } from 'src/platform/config/platform.config';
 import { resolveDatabase } from 'src/platform/database/database-resolver';
 import { generateMigration } from 'src/platform/database/generate-migration';
+import { CHUNK_SEARCH_SCHEMA } from 'src/modules/data-sources/infrastructure/data-sources.entities';
 import { migrateWithLock } from 'src/platform/database/migrate';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { exitOnUnsupportedNode } from 'src/platform/runtime/node-version';
@@ -116,7 +117,9 @@ const COMMANDS: Record<string, Command> = {
     if (!name) throw new CliUsageError('Usage: migration generate <PascalCaseName>');
     const source = await dataSource();
     await migrateWithLock(source);
-    const file = await generateMigration(source, name, resolve(__dirname, '..', '..', 'migrations'));
+    const file = await generateMigration(source, name, resolve(__dirname, '..', '..', 'migrations'), [
+      CHUNK_SEARCH_SCHEMA,
+    ]);
     return { file };
   },
 };

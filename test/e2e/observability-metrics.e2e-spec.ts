@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { freePort } from 'src/platform/net/free-port';
 import { expect, expectError } from 'test/support/expect';
+import { FakeOpenAi } from 'test/support/fake-openai';
 import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -27,13 +28,21 @@ describe('metrics', () => {
   let mcp: McpTestServer;
   let world: World;
   let a: WorkspaceFixture;
+  const openai = new FakeOpenAi();
 
   const scrape = () => request(t.http).get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
 
   beforeAll(async () => {
     mcp = await startMcpTestServer();
     t = await createTestApp({
-      env: { METRICS_TOKEN, LOCAL_MODEL_CHUNK_DELAY_MS: 0, RUN_HEARTBEAT_MS: 200 },
+      env: {
+        METRICS_TOKEN,
+        LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_HEARTBEAT_MS: 200,
+        OPENAI_BASE_URL: await openai.start(),
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_MAX_RETRIES: 0,
+      },
     });
     world = new World(t);
     a = await world.workspace();
@@ -41,6 +50,7 @@ describe('metrics', () => {
   afterAll(async () => {
     await t.close();
     await mcp.stop();
+    await openai.stop();
   });
 
   it('counts the requests, the run, its model and tool calls and its events once a run with a tool call ends', async () => {
@@ -91,6 +101,29 @@ describe('metrics', () => {
     for (const id of [a.workspace.sId, built.sId, server.body.mcpServer.sId as string]) {
       expect(res.text).not.toContain(id);
     }
+  });
+
+  it('counts the tokens a provider reports for each call, by provider and kind', async () => {
+    const agent = await world.agent(a.admin, {
+      instructions: 'Answer briefly.',
+      model: { providerId: 'openai', modelId: 'gpt-test', temperature: 0 },
+    });
+    const before = samples((await scrape().expect(200)).text);
+    openai.script({
+      kind: 'stream',
+      chunks: ['Noted.'],
+      usage: { prompt: 310, completion: 42, reasoning: 12 },
+    });
+    const built = await world.conversation(a.admin, { message: 'Note this.', mentions: [agent.sId] });
+    const settled = await world.settled(a.admin, built.sId);
+    expect(settled.find((m) => m.type === 'agent_message')).toMatchObject({ status: 'succeeded' });
+
+    const after = samples((await scrape().expect(200)).text);
+    const moved = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+    expect(moved('agent_model_tokens_total{provider="openai",kind="prompt"}')).toBe(310);
+    expect(moved('agent_model_tokens_total{provider="openai",kind="completion"}')).toBe(42);
+    expect(moved('agent_model_tokens_total{provider="openai",kind="reasoning"}')).toBe(12);
+    expect(moved('agent_runs_finished_total{outcome="succeeded"}')).toBe(1);
   });
 
   it('is refused without the token, or with another one, in the error envelope', async () => {

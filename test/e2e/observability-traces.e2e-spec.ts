@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { rm } from 'node:fs/promises';
 import { expect } from 'test/support/expect';
+import { FakeOpenAi } from 'test/support/fake-openai';
 import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
 import { startOtlpReceiver } from 'test/support/otlp-receiver';
 import { paths } from 'test/support/paths';
@@ -24,7 +25,9 @@ describe('traces', () => {
   let mcp: McpTestServer;
   let a: WorkspaceFixture;
   let agentSId: string;
+  let gptAgentSId: string;
   let dataDir: string;
+  const openai = new FakeOpenAi();
 
   beforeAll(async () => {
     [mcp, receiver, dataDir] = await Promise.all([startMcpTestServer(), startOtlpReceiver(), tempDataDir()]);
@@ -48,7 +51,16 @@ describe('traces', () => {
         actions: [{ name: 'crm', mcpServerName: 'crm' }],
       })
     ).sId;
+    gptAgentSId = (
+      await world.agent(a.admin, {
+        instructions: 'Answer briefly.',
+        model: { providerId: 'openai', modelId: 'gpt-test', temperature: 0 },
+      })
+    ).sId;
     service = await startService({
+      OPENAI_BASE_URL: await openai.start(),
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_MAX_RETRIES: '0',
       DATABASE_URL: t.config.databaseUrl!,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
@@ -62,7 +74,12 @@ describe('traces', () => {
   afterAll(async () => {
     await service?.stop();
     await t.close();
-    await Promise.all([receiver.stop(), mcp.stop(), rm(dataDir, { recursive: true, force: true })]);
+    await Promise.all([
+      receiver.stop(),
+      mcp.stop(),
+      openai.stop(),
+      rm(dataDir, { recursive: true, force: true }),
+    ]);
   });
 
   it('follows a posted message in one trace: the POST, the run, its model calls, its tool call and its event appends', async () => {
@@ -96,6 +113,14 @@ describe('traces', () => {
       30_000,
     );
     const byName = (name: string) => spans.filter((span) => span.name === name);
+    // Express's span of the route's handler, inside the POST's; both name the route's template.
+    const route = '/api/w/:wId/assistant/conversations';
+    expect(post!.attributes['http.route']).toBe(route);
+    const handler = spans.find(
+      (span) =>
+        span.attributes['express.type'] === 'request_handler' && span.attributes['http.route'] === route,
+    );
+    expect(handler?.parentSpanId).toBe(post!.spanId);
     const run = byName('agent run')[0];
     expect(run.attributes).toMatchObject({ 'workspace.id': a.workspace.sId, 'agent.id': agentSId });
     expect(byName('model call').map((span) => span.attributes)).toEqual([
@@ -130,5 +155,44 @@ describe('traces', () => {
       .split('\n')
       .find((text) => text.includes(requestId) && text.includes('request completed'));
     expect(JSON.parse(line!)).toMatchObject({ trace_id: post!.traceId });
+  });
+
+  it('gives a model call the tokens its provider reports', async () => {
+    openai.script({
+      kind: 'stream',
+      chunks: ['Noted.'],
+      usage: { prompt: 310, completion: 42, reasoning: 12 },
+    });
+    const posted = await api(service.baseUrl, a.admin)
+      .post(paths.conversations(a.workspace.sId))
+      .send({
+        message: {
+          content: 'Note this.',
+          mentions: [{ configurationId: gptAgentSId }],
+          context: defaultContext,
+        },
+      })
+      .expect(200);
+    const cId = posted.body.conversation.sId as string;
+    const call = await until(
+      async () =>
+        receiver.spans.find(
+          (span) => span.name === 'model call' && span.attributes['model.id'] === 'gpt-test',
+        ),
+      (span) => span !== undefined,
+      30_000,
+    );
+    expect(call!.attributes).toMatchObject({
+      'model.provider': 'openai',
+      outcome: 'succeeded',
+      'gen_ai.usage.input_tokens': 310,
+      'gen_ai.usage.output_tokens': 42,
+      'gen_ai.usage.reasoning_tokens': 12,
+    });
+    const messages = await new ApiWorld(service.baseUrl).settled(a.admin, cId);
+    expect(messages.find((message) => message.type === 'agent_message')).toMatchObject({
+      status: 'succeeded',
+      content: 'Noted.',
+    });
   });
 });

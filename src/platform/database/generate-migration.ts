@@ -7,6 +7,28 @@ interface SqlStatement {
   parameters?: unknown[];
 }
 
+/**
+ * Schema a migration made by hand because TypeORM cannot describe it (a column of a type its
+ * driver lacks, a generated column over one): the generator leaves it alone instead of dropping it.
+ */
+export interface HandMadeSchema {
+  table: string;
+  columns: readonly string[];
+  indexes: readonly string[];
+}
+
+/** Whether a generated statement touches hand-made schema: it names one of its columns on its table, or one of its indexes. */
+function touchesHandMade(
+  { query, parameters = [] }: SqlStatement,
+  handMade: readonly HandMadeSchema[],
+): boolean {
+  return handMade.some(({ table, columns, indexes }) => {
+    if (indexes.some((index) => query.includes(`"${index}"`))) return true;
+    const onTable = query.includes(`"${table}"`) || parameters.includes(table);
+    return onTable && columns.some((column) => query.includes(`"${column}"`) || parameters.includes(column));
+  });
+}
+
 function render(statements: SqlStatement[]): string {
   return statements
     .map(({ query, parameters }) => {
@@ -26,11 +48,16 @@ export async function generateMigration(
   dataSource: DataSource,
   name: string,
   directory: string,
+  handMade: readonly HandMadeSchema[] = [],
 ): Promise<string | null> {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
     throw new Error(`Migration name must be PascalCase letters and digits, got "${name}".`);
   }
-  const sql = await dataSource.driver.createSchemaBuilder().log();
+  const log = await dataSource.driver.createSchemaBuilder().log();
+  const sql = {
+    upQueries: log.upQueries.filter((statement) => !touchesHandMade(statement, handMade)),
+    downQueries: log.downQueries.filter((statement) => !touchesHandMade(statement, handMade)),
+  };
   if (sql.upQueries.length === 0) return null;
   const timestamp = Date.now();
   const className = `${name}${timestamp}`;

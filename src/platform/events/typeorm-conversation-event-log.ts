@@ -66,7 +66,8 @@ export class TypeormConversationEventLog extends ConversationEventLog {
           CONVERSATION_EVENTS_CHANNEL,
         ],
       );
-      this.appends.inc({ type: event.type });
+      // Counted once committed: an append rolled back with its transaction never happened.
+      this.db.afterCommit(() => this.appends.inc({ type: event.type }));
       return BigInt(row.id);
     });
   }

@@ -1,8 +1,9 @@
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import { createRequire } from 'node:module';
 
 /** Traces, once started: flushed and stopped when the process stops. */
 export interface Tracing {
@@ -20,7 +21,9 @@ export function startTracing(spanProcessors?: SpanProcessor[]): Tracing {
     serviceName: process.env.OTEL_SERVICE_NAME ?? 'workspace-agent-api',
     instrumentations: [
       new HttpInstrumentation(),
-      new ExpressInstrumentation(),
+      // The route's handler, not each of the dozen middlewares every request passes: a span per
+      // layer would cost more than the request's own work on a fast read.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Connecting and pooling are not the request's work; the queries are.
       new PgInstrumentation({ ignoreConnectSpans: true }),
     ],
@@ -29,6 +32,10 @@ export function startTracing(spanProcessors?: SpanProcessor[]): Tracing {
     logRecordProcessors: [],
   });
   sdk.start();
+  // Nest's Express adapter is an ES module, and its `import express` passes by the require hook the
+  // instrumentation patches through. Required here once the hook is set, Express is patched in
+  // place, and that import gets the same patched module.
+  createRequire(__filename)('express');
   return sdk;
 }
 

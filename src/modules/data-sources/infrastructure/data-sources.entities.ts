@@ -5,6 +5,7 @@ import {
 } from 'src/modules/identity/infrastructure/identity.entities';
 import type { ConnectorProvider } from 'src/modules/data-sources/domain/data-source';
 import type { DataSourceViewKind } from 'src/modules/data-sources/domain/data-source-view';
+import type { HandMadeSchema } from 'src/platform/database/generate-migration';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 const timestamptz = { type: 'timestamptz' } as const;
@@ -179,6 +180,13 @@ export class DataSourceDocumentEntity {
   @Column({ name: 'updated_at', ...timestamptz, default: () => 'now()' })
   updatedAt!: Date;
 }
+
+/** The chunks' columns and index that TypeORM cannot describe: `migration generate` leaves them alone. */
+export const CHUNK_SEARCH_SCHEMA: HandMadeSchema = {
+  table: 'data_source_document_chunks',
+  columns: ['ts_config', 'tsv'],
+  indexes: ['IDX_data_source_document_chunks_tsv'],
+};
 
 /**
  * The searchable pieces of a document. The migration adds two columns TypeORM cannot describe:

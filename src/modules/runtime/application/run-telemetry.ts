@@ -25,6 +25,7 @@ export interface ToolServerOfCall {
 export class RunTelemetry {
   private readonly runsFinished;
   private readonly modelCalls;
+  private readonly modelTokens;
   private readonly toolCalls;
   private readonly toolCallDuration;
 
@@ -38,6 +39,11 @@ export class RunTelemetry {
       'agent_model_call_duration_seconds',
       'Model calls of agent runs, from the request to the last chunk, by provider and outcome.',
       ['provider', 'outcome'],
+    );
+    this.modelTokens = metrics.counter(
+      'agent_model_tokens_total',
+      'Tokens of model calls as providers report them, by provider and kind (prompt, completion, reasoning; reasoning tokens are part of completion tokens).',
+      ['provider', 'kind'],
     );
     this.toolCalls = metrics.counter(
       'agent_tool_calls_total',
@@ -72,7 +78,7 @@ export class RunTelemetry {
 
   /** The provider, its stream observed: one span and one latency per model call. */
   observedModel(providerId: ModelProviderId, provider: ModelProvider): ModelProvider {
-    const modelCalls = this.modelCalls;
+    const { modelCalls, modelTokens } = this;
     return {
       acceptsImages: (modelId) => provider.acceptsImages(modelId),
       async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
@@ -81,7 +87,21 @@ export class RunTelemetry {
         let outcome = 'cancelled';
         let failure: unknown;
         try {
-          yield* provider.stream(request, signal);
+          for await (const chunk of provider.stream(request, signal)) {
+            if (chunk.type === 'usage') {
+              const { promptTokens, completionTokens, reasoningTokens } = chunk.usage;
+              modelTokens.inc({ provider: providerId, kind: 'prompt' }, promptTokens);
+              modelTokens.inc({ provider: providerId, kind: 'completion' }, completionTokens);
+              modelTokens.inc({ provider: providerId, kind: 'reasoning' }, reasoningTokens);
+              // OpenTelemetry's names for generative AI calls, so tracing back-ends show them as such.
+              span.set({
+                'gen_ai.usage.input_tokens': promptTokens,
+                'gen_ai.usage.output_tokens': completionTokens,
+                'gen_ai.usage.reasoning_tokens': reasoningTokens,
+              });
+            }
+            yield chunk;
+          }
           outcome = 'succeeded';
         } catch (error) {
           outcome = 'failed';

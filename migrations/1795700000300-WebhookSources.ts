@@ -1,12 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Webhook sources, their views in spaces, the signed deliveries and their outcome per trigger.
- * Written by hand, constraint names included (the entities name them), for the reason the
- * Triggers migration gives.
+ * Webhook sources, their views in spaces, the signed deliveries and their outcome per trigger, with
+ * the constraint names the entities give.
  */
-export class WebhookSources1795700000200 implements MigrationInterface {
-  name = 'WebhookSources1795700000200';
+export class WebhookSources1795700000300 implements MigrationInterface {
+  name = 'WebhookSources1795700000300';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
