@@ -137,8 +137,29 @@ describe('triggers: webhook sources and signed deliveries', () => {
       .send({ webhookSourceId: source.sId })
       .expect(409);
     expect(again.body.error.message).toMatch(/already shared/);
+    const views = await api(t, a.admin)
+      .get(`${paths.webhookSources(wId)}/${source.sId}/views`)
+      .expect(200);
+    expect(views.body).toMatchApiSchema('WebhookSourceViewsResponse');
+    expect(views.body.views.map((v: { sId: string }) => v.sId)).toEqual([source.views[0].sId]);
+    const renamed = await api(t, a.admin)
+      .patch(`${paths.webhookSources(wId)}/${source.sId}`)
+      .send({ name: 'GitHub: acme/api-renamed', eventHeader: 'X-Event' })
+      .expect(200);
+    expect(renamed.body).toMatchApiSchema('WebhookSourceResponse');
+    expect(renamed.body.webhookSource).toMatchObject({
+      name: 'GitHub: acme/api-renamed',
+      eventHeader: 'X-Event',
+      signatureHeader: 'X-Hub-Signature-256',
+      secret: `••••${source.secret.slice(-4)}`,
+    });
+    const read = await api(t, a.admin)
+      .get(`${paths.webhookSources(wId)}/${source.sId}`)
+      .expect(200);
+    expect(read.body.webhookSource.name).toBe('GitHub: acme/api-renamed');
+    await api(t, a.admin).post(paths.webhookSources(wId)).send({ name: 'GitHub: acme/api' }).expect(201);
     const taken = await api(t, a.admin)
-      .post(paths.webhookSources(wId))
+      .patch(`${paths.webhookSources(wId)}/${source.sId}`)
       .send({ name: 'GitHub: acme/api' })
       .expect(409);
     expect(taken.body.error.type).toBe('conflict');

@@ -163,7 +163,13 @@ export class WebhookSourcesService {
   }
 
   async viewsOfSource(caller: Caller, sId: string): Promise<WebhookSourceViewView[]> {
-    return (await this.get(caller, '', sId)).views;
+    const source = await this.findSource(caller, sId);
+    const [views, spaces] = await Promise.all([
+      this.webhooks.listViews(caller.workspaceId, { webhookSourceId: source.id }),
+      this.spaces.listAll(caller),
+    ]);
+    const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
+    return views.map((view) => presentView(view, spaceSIds.get(view.spaceId) ?? '', source));
   }
 
   /** The views of a space the caller can access (404 for any other space). */
