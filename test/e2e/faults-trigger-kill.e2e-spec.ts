@@ -17,7 +17,7 @@ interface Counts {
   agent_messages: number;
 }
 
-const TRIGGERS = 6;
+const TRIGGERS = 8;
 
 describe('schedules fired by two processes, one killed mid-firing', () => {
   let database: { url: string; drop(): Promise<void> };
@@ -51,6 +51,8 @@ describe('schedules fired by two processes, one killed mid-firing', () => {
       RUN_HEARTBEAT_MS: '200',
       RUN_STALE_AFTER_MS: '1000',
       LOCAL_MODEL_CHUNK_DELAY_MS: '0',
+      // Batches of two: eight schedules make four batches, more than one process's three lanes hold.
+      TRIGGERS_FIRING_BATCH_SIZE: '2',
     };
     db = new Client({ connectionString: database.url });
     await db.connect();
@@ -95,7 +97,7 @@ describe('schedules fired by two processes, one killed mid-firing', () => {
     // Every schedule due now rather than tomorrow at 09:00: the processes' workers poll every 5 s.
     await db.query('UPDATE triggers SET next_fire_at = now() WHERE s_id = ANY($1)', [sIds]);
 
-    // Both processes hold firings (two each at most), all waiting on the lock.
+    // Both processes hold batches (two each at most, one per lane), all waiting on the lock.
     await until(
       async () =>
         (
@@ -104,7 +106,7 @@ describe('schedules fired by two processes, one killed mid-firing', () => {
             [holderPid],
           )
         ).rows[0].n,
-      (waiting) => waiting === 4,
+      (waiting) => waiting === TRIGGERS / 2,
       30_000,
     );
 

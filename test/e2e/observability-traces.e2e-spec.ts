@@ -142,6 +142,10 @@ describe('traces', () => {
         return typeof query === 'string' && query.includes('INSERT INTO conversation_events');
       }),
     ).toBe(true);
+    // Queries outside any request or run (the schedulers' polls) open no trace of their own.
+    const queries = receiver.spans.filter((span) => span.name.startsWith('pg.'));
+    expect(queries.length).toBeGreaterThan(0);
+    expect(queries.filter((span) => !span.parentSpanId)).toEqual([]);
     // The run answered, as without tracing.
     const messages = await new ApiWorld(service.baseUrl).settled(a.admin, cId);
     expect(messages.find((message) => message.type === 'agent_message')).toMatchObject({

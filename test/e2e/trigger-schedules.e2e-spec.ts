@@ -54,6 +54,8 @@ describe('triggers: schedules firing on a controlled clock', () => {
   const fireAt = async (iso: string) => {
     clock.set(iso);
     await scheduler.runDue();
+    // A pass the worker's own timer had under way may have looked before the clock moved.
+    await scheduler.runDue();
   };
 
   beforeAll(async () => {
@@ -184,7 +186,8 @@ describe('triggers: schedules firing on a controlled clock', () => {
 
   it('records a failed firing when the editor can no longer read the agent, and opens nothing', async () => {
     clock.set('2026-11-03T12:00:00Z');
-    const space = await world.space(a.admin, { members: [builder] });
+    const reader = await world.member(a.workspace, 'user');
+    const space = await world.space(a.admin, { members: [builder, reader] });
     const server = await world.toolServer(a.admin, {
       name: 'Vault',
       url: 'https://vault.example.com',
@@ -216,5 +219,122 @@ describe('triggers: schedules firing on a controlled clock', () => {
       [trigger.sId],
     );
     expect(row).toEqual({ status: 'enabled', next_fire_at: new Date('2026-11-04T13:00:00Z') });
+
+    // The failed firing is visible to readers of the agent (still in its space), with its reason;
+    // no longer to the editor, who cannot read the agent.
+    const firingsPath = paths.triggerFirings(a.workspace.sId, agent, trigger.sId);
+    await api(t, builder).get(firingsPath).expect(404);
+    const res = await api(t, reader).get(firingsPath).expect(200);
+    expect(res.body).toMatchApiSchema('TriggerFiringsResponse');
+    expect(res.body).toEqual({
+      firings: [
+        {
+          id: expect.any(Number),
+          firedFor: Date.parse('2026-11-03T13:00:00Z'),
+          status: 'failed',
+          error: `The trigger's editor can no longer read agent ${agent}.`,
+          conversationId: null,
+          created: expect.any(Number),
+        },
+      ],
+      nextCursor: null,
+    });
+  });
+
+  it('fires a due batch together; a firing that fails to write fails alone, recorded, and moves on', async () => {
+    clock.set('2026-11-05T12:00:00Z');
+    const agent = (await world.agent(builder)).sId;
+    const schedule = { configuration: { cron: '0 13 * * *', timezone: 'UTC' } };
+    const good = [await create(builder, agent, schedule), await create(builder, agent, schedule)];
+    const bad = await create(builder, agent, schedule);
+    // Opening the bad trigger's conversation fails in PostgreSQL, as a write failure would.
+    await t.dataSource.query(`
+      CREATE FUNCTION refuse_conversation() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'conversation refused by the test'; END $$`);
+    await t.dataSource.query(`
+      CREATE TRIGGER refuse_conversation BEFORE INSERT ON conversations FOR EACH ROW
+      WHEN (NEW.trigger_id = '${bad.sId}') EXECUTE FUNCTION refuse_conversation()`);
+    try {
+      await fireAt('2026-11-05T13:00:00Z');
+    } finally {
+      await t.dataSource.query('DROP TRIGGER refuse_conversation ON conversations');
+      await t.dataSource.query('DROP FUNCTION refuse_conversation()');
+    }
+
+    for (const trigger of good) {
+      const [fired] = await firings(trigger.sId);
+      expect(fired).toMatchObject({ status: 'succeeded', error: null, conversation: expect.any(String) });
+    }
+    expect(await firings(bad.sId)).toEqual([
+      {
+        due_at: new Date('2026-11-05T13:00:00Z'),
+        status: 'failed',
+        error: 'conversation refused by the test',
+        conversation: null,
+      },
+    ]);
+    const rows = await t.dataSource.query<{ s_id: string; status: string; next_fire_at: Date }[]>(
+      'SELECT s_id, status, next_fire_at FROM triggers WHERE s_id = ANY($1)',
+      [[...good, bad].map((trigger) => trigger.sId)],
+    );
+    expect(rows.map(({ status, next_fire_at }) => ({ status, next_fire_at }))).toEqual(
+      Array.from({ length: 3 }, () => ({
+        status: 'enabled',
+        next_fire_at: new Date('2026-11-06T13:00:00Z'),
+      })),
+    );
+    // The next due time fires the bad trigger like any other.
+    await fireAt('2026-11-06T13:00:00Z');
+    expect((await firings(bad.sId)).map((row) => row.status)).toEqual(['failed', 'succeeded']);
+
+    // Its firings, newest first, a page at a time: the failed one keeps its reason.
+    const firingsPath = paths.triggerFirings(a.workspace.sId, agent, bad.sId);
+    const first = await api(t, builder).get(firingsPath).query({ limit: 1 }).expect(200);
+    expect(first.body).toMatchApiSchema('TriggerFiringsResponse');
+    const [succeeded] = await firings(bad.sId).then((rows) =>
+      rows.filter((row) => row.status === 'succeeded'),
+    );
+    expect(first.body.firings).toEqual([
+      expect.objectContaining({
+        firedFor: Date.parse('2026-11-06T13:00:00Z'),
+        status: 'succeeded',
+        error: null,
+        conversationId: succeeded.conversation,
+      }),
+    ]);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await api(t, builder)
+      .get(firingsPath)
+      .query({ limit: 1, cursor: first.body.nextCursor as string })
+      .expect(200);
+    expect(second.body).toEqual({
+      firings: [
+        expect.objectContaining({
+          firedFor: Date.parse('2026-11-05T13:00:00Z'),
+          status: 'failed',
+          error: 'conversation refused by the test',
+          conversationId: null,
+        }),
+      ],
+      nextCursor: null,
+    });
+    // Any reader of the agent sees them, not only its editors.
+    const reader = await world.member(a.workspace, 'user');
+    const read = await api(t, reader).get(firingsPath).expect(200);
+    expect(read.body.firings.map((f: { status: string }) => f.status)).toEqual(['succeeded', 'failed']);
+    for (const query of [{ cursor: 'abc' }, { limit: 0 }, { limit: 101 }]) {
+      const refused = await api(t, builder).get(firingsPath).query(query).expect(400);
+      expect(refused.body.error.type).toBe('invalid_request_error');
+    }
+    // Tenant isolation: another workspace's key finds neither the agent nor the trigger.
+    await api(t, b.admin)
+      .get(paths.triggerFirings(b.workspace.sId, agent, bad.sId))
+      .expect(404);
+    await api(t, b.admin).get(firingsPath).expect(401);
+    // A trigger named under another agent of the workspace is not found.
+    const other = (await world.agent(builder)).sId;
+    await api(t, builder)
+      .get(paths.triggerFirings(a.workspace.sId, other, bad.sId))
+      .expect(404);
   });
 });

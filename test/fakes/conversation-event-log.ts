@@ -39,6 +39,14 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
     return BigInt(row.id);
   }
 
+  async appendMany(
+    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
+  ): Promise<void> {
+    for (const { workspaceId, conversationId, event } of events) {
+      await this.append(workspaceId, conversationId, event);
+    }
+  }
+
   /** One process, no concurrent transactions: nothing to order. */
   async lockForAppend(): Promise<void> {}
 

@@ -65,6 +65,12 @@ export class InMemoryConversationRepository extends ConversationRepository {
     return this.conversations.select((c) => c.workspaceId === workspaceId).map(toConversation);
   }
 
+  async createMany(conversations: NewConversation[]): Promise<Conversation[]> {
+    const created: Conversation[] = [];
+    for (const conversation of conversations) created.push(await this.create(conversation));
+    return created;
+  }
+
   async create(conversation: NewConversation): Promise<Conversation> {
     const id = this.conversations.nextId();
     if (
@@ -323,6 +329,13 @@ export class InMemoryConversationRepository extends ConversationRepository {
       (p) => p.workspaceId === workspaceId && p.conversationId === conversationId && p.userId === userId,
       (p) => (p.lastReadAt = at),
     );
+  }
+
+  async markReadMany(
+    reads: { workspaceId: number; conversationId: number; userId: number }[],
+    at: Date,
+  ): Promise<void> {
+    for (const read of reads) await this.markRead(read.workspaceId, read.conversationId, read.userId, at);
   }
 
   /** Conversations not deleted that match, in id order. */

@@ -25,6 +25,8 @@ export const paths = {
     `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/webhook_requests`,
   triggerConversations: (wId: string, aId: string, tId: string) =>
     `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/conversations`,
+  triggerFirings: (wId: string, aId: string, tId: string) =>
+    `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/firings`,
   conversations,
   conversation,
   messages: (wId: string, cId: string) => `${conversation(wId, cId)}/messages`,

@@ -25,6 +25,12 @@ const triggersConfig = ConfigSchema.of({
     description:
       'Signed deliveries one webhook source may make a minute, per process, as a bucket refilled evenly (429 beyond).',
   }),
+  firingBatchSize: integer('TRIGGERS_FIRING_BATCH_SIZE', {
+    default: 50,
+    min: 1,
+    max: 500,
+    description: 'Due schedules one transaction claims and fires together.',
+  }),
 });
 
 export abstract class TriggersConfig extends configToken(triggersConfig) {}

@@ -5,6 +5,7 @@ import { IdentityModule } from 'src/modules/identity/identity.module';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
 import { TriggerFiringService } from 'src/modules/triggers/application/trigger-firing.service';
+import { TriggerFiringsReader } from 'src/modules/triggers/application/trigger-firings.reader';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
 import { WebhookDeliveriesService } from 'src/modules/triggers/application/webhook-deliveries.service';
 import { WebhookFiringService } from 'src/modules/triggers/application/webhook-firing.service';
@@ -32,6 +33,7 @@ import { WebhookDeliveryWorker } from 'src/modules/triggers/workers/webhook-deli
   providers: [
     TriggersService,
     TriggerFiringService,
+    TriggerFiringsReader,
     TriggerWorker,
     WebhookSourcesService,
     WebhookDeliveriesService,

@@ -127,6 +127,10 @@ export interface StoredConversationEvent {
 export abstract class ConversationEventLog {
   /** Appends in the current transaction; the doorbell rings once it commits. */
   abstract append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint>;
+  /** `append` of each, in the order given, in one statement (a batch's events). */
+  abstract appendMany(
+    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
+  ): Promise<void>;
   /**
    * Takes, in the current transaction, the lock that orders the conversation's appends (append
    * takes it too). A transaction that writes rows before it appends takes it first: otherwise it

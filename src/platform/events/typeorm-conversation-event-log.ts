@@ -72,6 +72,49 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     });
   }
 
+  appendMany(
+    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
+  ): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    return inSpan('event append', { 'event.count': events.length }, () => this.appendManyNow(events));
+  }
+
+  private async appendManyNow(
+    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
+  ): Promise<void> {
+    await this.db.run(async () => {
+      // As `append`, for several conversations: their locks are taken in id order (two batches
+      // never wait on each other in a cycle), then the rows are inserted in the order given.
+      await this.db.manager().query(
+        `WITH input AS (
+                SELECT * FROM unnest($2::int[], $3::int[], $4::text[], $5::jsonb[])
+                  WITH ORDINALITY AS e(workspace_id, conversation_id, type, payload, ord)),
+              locked AS (
+                SELECT count(pg_advisory_xact_lock($1::int, conversation_id)) AS n
+                  FROM (SELECT DISTINCT conversation_id FROM input ORDER BY conversation_id) ids),
+              appended AS (
+                INSERT INTO conversation_events (workspace_id, conversation_id, type, payload)
+                SELECT i.workspace_id, i.conversation_id, i.type, i.payload FROM input i, locked
+                 ORDER BY i.ord
+                RETURNING id, conversation_id)
+         SELECT pg_notify($6::text, json_build_object('conversationId', conversation_id, 'id', id::text)::text)
+           FROM appended`,
+        [
+          EVENT_LOCK_CLASS,
+          events.map((e) => e.workspaceId),
+          events.map((e) => e.conversationId),
+          events.map((e) => e.event.type),
+          events.map((e) => JSON.stringify(e.event)),
+          CONVERSATION_EVENTS_CHANNEL,
+        ],
+      );
+      // Counted once committed, as `append` counts.
+      this.db.afterCommit(() => {
+        for (const { event } of events) this.appends.inc({ type: event.type });
+      });
+    });
+  }
+
   async lockForAppend(conversationId: number): Promise<void> {
     await this.db
       .manager()

@@ -24,8 +24,9 @@ export function startTracing(spanProcessors?: SpanProcessor[]): Tracing {
       // The route's handler, not each of the dozen middlewares every request passes: a span per
       // layer would cost more than the request's own work on a fast read.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-      // Connecting and pooling are not the request's work; the queries are.
-      new PgInstrumentation({ ignoreConnectSpans: true }),
+      // Connecting and pooling are not the request's work; the queries are. A query outside any
+      // span (the schedulers' polls, heartbeats) would be a trace of its own every few seconds.
+      new PgInstrumentation({ ignoreConnectSpans: true, requireParentSpan: true }),
     ],
     ...(spanProcessors ? { spanProcessors } : {}),
     metricReaders: [],

@@ -3,7 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEvent, ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
@@ -183,28 +183,37 @@ export class MessageWriter {
     const titled = new Set<number>();
     const written = drafts.map((draft, i) => ({ draft, message: messages[i] }));
     const views = written.map(({ draft, message }) => draft.prepared.render(message));
+    // The authors who write as themselves have read their conversation up to their message.
+    await this.conversations.markReadMany(
+      drafts
+        .filter(({ caller, authorId }) => authorId === caller.userId)
+        .map(({ caller, conversation }) => ({
+          workspaceId: caller.workspaceId,
+          conversationId: conversation.id,
+          userId: caller.userId,
+        })),
+      this.clock.now(),
+    );
+    const events: { workspaceId: number; conversationId: number; event: ConversationEvent }[] = [];
     for (const [i, { draft, message }] of written.entries()) {
-      const { caller, conversation, authorId } = draft;
-      if (authorId === caller.userId) {
-        await this.conversations.markRead(
-          caller.workspaceId,
-          conversation.id,
-          caller.userId,
-          this.clock.now(),
-        );
-      }
-      await this.events.append(caller.workspaceId, conversation.id, {
-        type: 'user_message_new',
-        created: message.createdAt.getTime(),
-        messageId: message.sId,
-        message: views[i],
+      const { caller, conversation } = draft;
+      events.push({
+        workspaceId: caller.workspaceId,
+        conversationId: conversation.id,
+        event: {
+          type: 'user_message_new',
+          created: message.createdAt.getTime(),
+          messageId: message.sId,
+          message: views[i],
+        },
       });
       const after = reserved.get(conversation.id)!.conversation;
       if (conversation.title === null && after.title && !titled.has(conversation.id)) {
         titled.add(conversation.id);
-        await this.appendTitle(after, after.title);
+        events.push(this.titleEvent(after, after.title));
       }
     }
+    await this.events.appendMany(events);
     return written.map(({ draft, message }, i) => ({
       conversation: reserved.get(draft.conversation.id)!.conversation,
       message,
@@ -218,11 +227,22 @@ export class MessageWriter {
   }
 
   async appendTitle(conversation: Conversation, title: string): Promise<void> {
-    await this.events.append(conversation.workspaceId, conversation.id, {
-      type: 'conversation_title',
-      created: this.clock.now().getTime(),
-      title,
-    });
+    await this.appendTitles([{ conversation, title }]);
+  }
+
+  /** `appendTitle` of each, in one statement. */
+  async appendTitles(titles: { conversation: Conversation; title: string }[]): Promise<void> {
+    await this.events.appendMany(
+      titles.map(({ conversation, title }) => this.titleEvent(conversation, title)),
+    );
+  }
+
+  private titleEvent(conversation: Conversation, title: string) {
+    return {
+      workspaceId: conversation.workspaceId,
+      conversationId: conversation.id,
+      event: { type: 'conversation_title' as const, created: this.clock.now().getTime(), title },
+    };
   }
 
   /**

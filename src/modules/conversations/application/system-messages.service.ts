@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { DomainError } from 'src/platform/errors/domain-error';
+import { generateSId } from 'src/platform/ids/sid';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import {
   MessageInput,
   MessageWriter,
+  PreparedMessage,
   UserMessageDraft,
 } from 'src/modules/conversations/application/message-writer.service';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
@@ -39,7 +41,21 @@ export type SystemMessageOutcome =
   | { refused: DomainError; conversation: Conversation | null }
   | { busy: true; conversation: null };
 
-/** The batch of messages background jobs post (wake-up firings), sharing their look-ups. */
+/** A conversation a background job opens on behalf of a member (a trigger's firing), with its first message. */
+export interface OpenedConversationInput {
+  onBehalfOf: Caller;
+  title: string;
+  triggerId: string;
+  message: MessageInput;
+}
+
+/** What became of one opened conversation: opened, or refused by a check made before anything was written. */
+export type OpenedConversationOutcome = { opened: Conversation } | { refused: DomainError };
+
+/**
+ * The batches background jobs write (wake-ups' messages, triggers' conversations), sharing their
+ * look-ups.
+ */
 @Injectable()
 export class SystemMessagesService {
   constructor(
@@ -145,6 +161,69 @@ export class SystemMessagesService {
         const { conversation, message } = written.get(outcome)!;
         return { posted: message, conversation };
       });
+    });
+  }
+
+  /**
+   * Conversations background jobs open (trigger firings), each with its first message written by
+   * `onBehalfOf`, whose rights check its mentions. Joins the caller's transaction; the runtime hears
+   * of the messages after it commits. The checks are made once per member and mentions; the writes
+   * are one statement per step for the batch (the conversations, ranks, messages) plus each
+   * conversation's events. A refused conversation writes nothing; an error in a write fails the
+   * whole transaction.
+   */
+  async openConversations(inputs: OpenedConversationInput[]): Promise<OpenedConversationOutcome[]> {
+    return this.unitOfWork.run(async () => {
+      const prepared = memoize(
+        ({ caller, input }: { caller: Caller; input: MessageInput }) =>
+          this.writer.prepare(caller, input, caller.userId),
+        ({ caller, input }) => `${callerKey(caller)}|${JSON.stringify(input.mentions)}`,
+      );
+      const checked: (OpenedConversationOutcome | PreparedMessage)[] = [];
+      for (const input of inputs) {
+        try {
+          checked.push(await prepared({ caller: input.onBehalfOf, input: input.message }));
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          checked.push({ refused: error });
+        }
+      }
+      const accepted = inputs.flatMap((input, i) => {
+        const check = checked[i];
+        return 'render' in check ? [{ input, prepared: check, index: i }] : [];
+      });
+      const conversations = await this.conversations.createMany(
+        accepted.map(({ input }) => ({
+          sId: generateSId(),
+          workspaceId: input.onBehalfOf.workspaceId,
+          title: input.title.trim() || null,
+          depth: 0,
+          spaceId: null,
+          requestedSpaceIds: [],
+          forkedFrom: null,
+          triggerId: input.triggerId,
+        })),
+      );
+      await this.writer.appendTitles(
+        conversations.flatMap((conversation) =>
+          conversation.title ? [{ conversation, title: conversation.title }] : [],
+        ),
+      );
+      const drafts: UserMessageDraft[] = accepted.map(({ input, prepared }, i) => ({
+        caller: input.onBehalfOf,
+        conversation: conversations[i],
+        input: input.message,
+        previous: null,
+        authorId: input.onBehalfOf.userId,
+        prepared,
+      }));
+      const written = await this.writer.write(drafts);
+      const opened = new Map<number, Conversation>();
+      for (const [i, { index }] of accepted.entries()) {
+        this.writer.announce(drafts[i], written[i]);
+        opened.set(index, written[i].conversation);
+      }
+      return checked.map((check, i) => ('render' in check ? { opened: opened.get(i)! } : check));
     });
   }
 }

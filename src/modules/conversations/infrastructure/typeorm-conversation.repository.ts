@@ -47,8 +47,20 @@ export class TypeormConversationRepository extends ConversationRepository {
   }
 
   async create(conversation: NewConversation): Promise<Conversation> {
+    return toConversation(await this.conversations.save(this.toEntity(conversation)));
+  }
+
+  async createMany(conversations: NewConversation[]): Promise<Conversation[]> {
+    if (conversations.length === 0) return [];
+    const saved = await this.conversations.save(
+      conversations.map((conversation) => this.toEntity(conversation)),
+    );
+    return saved.map(toConversation);
+  }
+
+  private toEntity(conversation: NewConversation): ConversationEntity {
     const { forkedFrom, ...rest } = conversation;
-    const entity = this.conversations.create({
+    return this.conversations.create({
       ...rest,
       parentConversationId: forkedFrom?.parentConversationId ?? null,
       sourceMessageId: forkedFrom?.sourceMessageId ?? null,
@@ -56,7 +68,6 @@ export class TypeormConversationRepository extends ConversationRepository {
       forkedByUserId: forkedFrom?.forkedByUserId ?? null,
       fileCopyStatus: forkedFrom?.fileCopyStatus ?? null,
     });
-    return toConversation(await this.conversations.save(entity));
   }
 
   async find(workspaceId: number, sId: string): Promise<Conversation | null> {
@@ -280,6 +291,27 @@ export class TypeormConversationRepository extends ConversationRepository {
         row.conversationId,
         { userId: row.userId, lastReadAt: row.lastReadAt, actionRequired: row.actionRequired },
       ]),
+    );
+  }
+
+  async markReadMany(
+    reads: { workspaceId: number; conversationId: number; userId: number }[],
+    at: Date,
+  ): Promise<void> {
+    if (reads.length === 0) return;
+    // A participant row of another workspace is never touched: the update is scoped like markRead's.
+    await this.db.manager().query(
+      `INSERT INTO conversation_participants (workspace_id, conversation_id, user_id, last_read_at)
+       SELECT DISTINCT r.workspace_id, r.conversation_id, r.user_id, $4::timestamptz
+         FROM unnest($1::int[], $2::int[], $3::int[]) AS r(workspace_id, conversation_id, user_id)
+       ON CONFLICT (conversation_id, user_id) DO UPDATE SET last_read_at = EXCLUDED.last_read_at
+         WHERE conversation_participants.workspace_id = EXCLUDED.workspace_id`,
+      [
+        reads.map((read) => read.workspaceId),
+        reads.map((read) => read.conversationId),
+        reads.map((read) => read.userId),
+        at,
+      ],
     );
   }
 

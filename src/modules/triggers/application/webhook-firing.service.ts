@@ -90,7 +90,7 @@ export class WebhookFiringService {
     const fragments = configuration.includePayload
       ? [{ title: fragmentTitle(delivery), content: delivery.payload, contentType: 'application/json' }]
       : [];
-    const opened = await this.firing.open(trigger, fragments);
+    const opened = await this.firing.openNow(trigger, fragments);
     if ('error' in opened) {
       if (opened.disable) await this.triggers.update(trigger, { status: 'disabled', nextFireAt: null });
       return failed(opened.error);

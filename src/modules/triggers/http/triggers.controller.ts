@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
+import { TriggerFiringsReader } from 'src/modules/triggers/application/trigger-firings.reader';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
+import { TriggerFiringsQuery } from 'src/modules/triggers/http/dto/trigger-firings.dto';
 import {
   AgentTriggersParams,
   CreateTriggersDto,
@@ -15,11 +17,15 @@ import {
   TriggerConversationsResponse,
   TriggersResponse,
 } from 'src/modules/triggers/http/schemas/trigger.schema';
+import { TriggerFiringsResponse } from 'src/modules/triggers/http/schemas/trigger-firing.schema';
 
 @ApiTags('triggers')
 @Controller('api/w/:wId/assistant/agent_configurations/:aId/triggers')
 export class TriggersController {
-  constructor(private readonly triggers: TriggersService) {}
+  constructor(
+    private readonly triggers: TriggersService,
+    private readonly firings: TriggerFiringsReader,
+  ) {}
 
   @Get()
   @Auth({ scopes: ['read:agent'] })
@@ -122,5 +128,22 @@ export class TriggersController {
     @Param() params: TriggerParams,
   ): Promise<TriggerConversationsResponse> {
     return { conversations: await this.triggers.conversationsOf(caller, params.aId, params.tId) };
+  }
+
+  @Get(':tId/firings')
+  @Auth({ scopes: ['read:agent'] })
+  @ApiOperation({
+    summary: "List a trigger's firings, newest first, failed ones with their reason.",
+    description:
+      'Any member who can read the agent, with `read:agent`. Paged: give `nextCursor` as `cursor` for older firings. A firing names its conversation only when the caller can read it.',
+  })
+  @ApiOkResponse({ type: TriggerFiringsResponse })
+  @ApiErrors(400, 404)
+  async listFirings(
+    @CurrentCaller() caller: Caller,
+    @Param() params: TriggerParams,
+    @Query() query: TriggerFiringsQuery,
+  ): Promise<TriggerFiringsResponse> {
+    return this.firings.page(caller, params.aId, params.tId, query);
   }
 }

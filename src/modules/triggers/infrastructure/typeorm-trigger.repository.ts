@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
+  FiringOutcome,
   NewFiring,
+  ScheduleChange,
   NewTrigger,
   TriggerChanges,
   TriggerFiring,
@@ -14,6 +16,7 @@ import type {
   WebhookConfig,
 } from 'src/modules/triggers/domain/trigger';
 import { TriggerEntity, TriggerFiringEntity } from 'src/modules/triggers/infrastructure/triggers.entities';
+import { LessThan } from 'typeorm';
 
 const toSpec = (e: TriggerEntity): TriggerSpec =>
   e.kind === 'schedule'
@@ -45,6 +48,17 @@ const specColumns = (spec: TriggerSpec) => ({
   configuration: spec.configuration,
   webhookSourceViewId: spec.kind === 'webhook' ? spec.webhookSourceViewId : null,
   executionPerDayLimitOverride: spec.kind === 'webhook' ? spec.executionPerDayLimitOverride : null,
+});
+
+const toFiring = (e: TriggerFiringEntity): TriggerFiring => ({
+  id: e.id,
+  workspaceId: e.workspaceId,
+  triggerId: e.triggerId,
+  dueAt: e.dueAt,
+  status: e.status,
+  conversationId: e.conversationId,
+  error: e.error,
+  createdAt: e.createdAt,
 });
 
 @Injectable()
@@ -167,12 +181,78 @@ export class TypeormTriggerRepository extends TriggerRepository {
     return rows[0]?.id ?? null;
   }
 
+  async recordFirings(firings: NewFiring[]): Promise<(number | null)[]> {
+    if (firings.length === 0) return [];
+    const rows = await this.db.manager().query<{ id: number; trigger_id: number; due_at: Date }[]>(
+      `INSERT INTO trigger_firings (workspace_id, trigger_id, due_at, status, conversation_id, error)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::varchar[], $5::int[], $6::text[])
+       ON CONFLICT ON CONSTRAINT "UQ_trigger_firings_due" DO NOTHING RETURNING id, trigger_id, due_at`,
+      [
+        firings.map((f) => f.workspaceId),
+        firings.map((f) => f.triggerId),
+        firings.map((f) => f.dueAt),
+        firings.map((f) => f.status),
+        firings.map((f) => f.conversationId),
+        firings.map((f) => f.error),
+      ],
+    );
+    const ids = new Map(rows.map((row) => [`${row.trigger_id}|${row.due_at.getTime()}`, row.id]));
+    return firings.map((f) => ids.get(`${f.triggerId}|${f.dueAt.getTime()}`) ?? null);
+  }
+
+  async completeFirings(outcomes: FiringOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.db.manager().query(
+      `UPDATE trigger_firings f SET status = o.status, conversation_id = o.conversation_id, error = o.error
+       FROM unnest($1::int[], $2::int[], $3::varchar[], $4::int[], $5::text[])
+         AS o(workspace_id, id, status, conversation_id, error)
+       WHERE f.workspace_id = o.workspace_id AND f.id = o.id`,
+      [
+        outcomes.map((o) => o.workspaceId),
+        outcomes.map((o) => o.firingId),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.conversationId),
+        outcomes.map((o) => o.error),
+      ],
+    );
+  }
+
+  async updateSchedules(changes: ScheduleChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.db.manager().query(
+      `UPDATE triggers t SET status = c.status, next_fire_at = c.next_fire_at, updated_at = now()
+       FROM unnest($1::int[], $2::int[], $3::varchar[], $4::timestamptz[])
+         AS c(workspace_id, id, status, next_fire_at)
+       WHERE t.workspace_id = c.workspace_id AND t.id = c.id`,
+      [
+        changes.map((c) => c.workspaceId),
+        changes.map((c) => c.id),
+        changes.map((c) => c.status),
+        changes.map((c) => c.nextFireAt),
+      ],
+    );
+  }
+
   async completeFiring(
     workspaceId: number,
     firingId: number,
     outcome: Pick<TriggerFiring, 'status' | 'conversationId' | 'error'>,
   ): Promise<void> {
     await this.firings.update({ workspaceId, id: firingId }, outcome);
+  }
+
+  async pageFirings(
+    workspaceId: number,
+    triggerId: number,
+    limit: number,
+    beforeId: number | null,
+  ): Promise<TriggerFiring[]> {
+    const rows = await this.firings.find({
+      where: { workspaceId, triggerId, ...(beforeId === null ? {} : { id: LessThan(beforeId) }) },
+      order: { id: 'DESC' },
+      take: limit,
+    });
+    return rows.map(toFiring);
   }
 
   /** Webhook deliveries that opened a conversation count as firings, at the time they did. */

@@ -28,6 +28,8 @@ export type ParticipantAction = 'posted' | 'reacted' | 'subscribed';
 /** Port: conversations and their participants. Every query takes the workspace id. */
 export abstract class ConversationRepository {
   abstract create(conversation: NewConversation): Promise<Conversation>;
+  /** New conversations with one multi-row insert, in the order given. */
+  abstract createMany(conversations: NewConversation[]): Promise<Conversation[]>;
   abstract find(workspaceId: number, sId: string): Promise<Conversation | null>;
   /** `find`, the user's participation and whether forks exist, in one round trip (the hot read path). */
   abstract findForReader(workspaceId: number, sId: string, userId: number): Promise<ConversationRead | null>;
@@ -114,5 +116,10 @@ export abstract class ConversationRepository {
     conversationId: number,
     userId: number,
     at: Date | null,
+  ): Promise<void>;
+  /** `markRead` of each at `at`, in one statement. */
+  abstract markReadMany(
+    reads: { workspaceId: number; conversationId: number; userId: number }[],
+    at: Date,
   ): Promise<void>;
 }

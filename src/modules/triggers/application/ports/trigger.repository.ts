@@ -22,6 +22,19 @@ export interface TriggerFiring {
 
 export type NewFiring = Omit<TriggerFiring, 'id' | 'createdAt'>;
 
+/** What came of a recorded firing. */
+export type FiringOutcome = Pick<TriggerFiring, 'workspaceId' | 'status' | 'conversationId' | 'error'> & {
+  firingId: number;
+};
+
+/** A schedule's state after a firing: its next due time, or disabled. */
+export interface ScheduleChange {
+  workspaceId: number;
+  id: number;
+  status: TriggerStatus;
+  nextFireAt: Date | null;
+}
+
 export abstract class TriggerRepository {
   abstract createMany(triggers: NewTrigger[]): Promise<Trigger[]>;
   abstract listForAgent(workspaceId: number, agentSId: string): Promise<Trigger[]>;
@@ -39,11 +52,22 @@ export abstract class TriggerRepository {
   abstract nextDueAt(): Promise<Date | null>;
   /** Records a firing; null when this trigger already has one at that due time. */
   abstract recordFiring(firing: NewFiring): Promise<number | null>;
+  /** `recordFiring` of each, in one statement: their ids in order, null for a due time already recorded. */
+  abstract recordFirings(firings: NewFiring[]): Promise<(number | null)[]>;
   abstract completeFiring(
     workspaceId: number,
     firingId: number,
     outcome: Pick<TriggerFiring, 'status' | 'conversationId' | 'error'>,
   ): Promise<void>;
+  abstract completeFirings(outcomes: FiringOutcome[]): Promise<void>;
+  abstract updateSchedules(changes: ScheduleChange[]): Promise<void>;
+  /** A page of a trigger's firings, newest (highest id) first, with ids below `beforeId` when given. */
+  abstract pageFirings(
+    workspaceId: number,
+    triggerId: number,
+    limit: number,
+    beforeId: number | null,
+  ): Promise<TriggerFiring[]>;
   /** A trigger's firings, newest first. */
   abstract listFirings(workspaceId: number, triggerId: number, limit: number): Promise<TriggerFiring[]>;
 }

@@ -46,3 +46,22 @@ export interface TriggerConversationView {
   /** The due time (schedules) or the delivery (webhooks) it was opened for, ms since the epoch */
   firedFor: number;
 }
+
+/** One firing of a trigger and what came of it. */
+export interface TriggerFiringView {
+  id: number;
+  /** The due time (schedules) or the delivery (webhooks) it fired for, ms since the epoch */
+  firedFor: number;
+  status: 'succeeded' | 'failed';
+  /** Why it failed, in a sentence; null when it succeeded. */
+  error: string | null;
+  /** The conversation it opened, when the caller can read it. */
+  conversationId: string | null;
+  created: number;
+}
+
+/** A page of firings, newest first; `nextCursor` asks for the next (older) page. */
+export interface TriggerFiringsPage {
+  firings: TriggerFiringView[];
+  nextCursor: string | null;
+}
