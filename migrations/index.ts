@@ -26,6 +26,7 @@ import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcp
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 import { ReactionShortcodesAsIds1795700000100 } from './1795700000100-ReactionShortcodesAsIds';
 import { TypeormMetadataTable1795700000200 } from './1795700000200-TypeormMetadataTable';
+import { WebhookSources1795700000300 } from './1795700000300-WebhookSources';
 import { RemoteServerVersion1795720000000 } from './1795720000000-RemoteServerVersion';
 import { ContentFragmentNodes1795720000100 } from './1795720000100-ContentFragmentNodes';
 
@@ -58,6 +59,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Triggers1795700000000,
   ReactionShortcodesAsIds1795700000100,
   TypeormMetadataTable1795700000200,
+  WebhookSources1795700000300,
   RemoteServerVersion1795720000000,
   ContentFragmentNodes1795720000100,
 ];

@@ -21,7 +21,8 @@ import type {
   TriggerView,
 } from 'src/modules/triggers/application/views/trigger.view';
 import { Trigger, TriggerOrigin, TriggerSpec } from 'src/modules/triggers/domain/trigger';
-import { TriggerInput, scheduleFrom } from 'src/modules/triggers/domain/trigger-input';
+import { TriggerInput, scheduleFrom, webhookFrom } from 'src/modules/triggers/domain/trigger-input';
+import { WebhookSourcesService } from 'src/modules/triggers/application/webhook-sources.service';
 import { TriggerNotFound } from 'src/modules/triggers/domain/triggers.errors';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 
@@ -53,6 +54,7 @@ export class TriggersService {
     private readonly config: TriggersConfig,
     private readonly events: InProcessEvents,
     private readonly conversations: ConversationsService,
+    private readonly webhookSources: WebhookSourcesService,
   ) {}
 
   async list(caller: Caller, agentSId: string): Promise<TriggerView[]> {
@@ -75,7 +77,7 @@ export class TriggersService {
     origin: TriggerOrigin = 'user',
   ): Promise<TriggerView[]> {
     await this.editableAgent(caller, agentSId);
-    const planned = inputs.map((input, i) => this.plan(input, `triggers[${i}]`));
+    const planned = await this.planAll(caller, inputs);
     const created = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, agentSId);
       const existing = (await this.triggers.listForAgent(caller.workspaceId, agentSId)).length;
@@ -112,7 +114,10 @@ export class TriggersService {
     patches: (TriggerInput & { sId: string })[],
   ): Promise<TriggerView[]> {
     await this.editableAgent(caller, agentSId);
-    const planned = patches.map((patch, i) => ({ sId: patch.sId, ...this.plan(patch, `triggers[${i}]`) }));
+    const planned = (await this.planAll(caller, patches)).map((plan, i) => ({
+      sId: patches[i].sId,
+      ...plan,
+    }));
     const updated = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, agentSId);
       const current = await this.ownTriggers(
@@ -197,10 +202,25 @@ export class TriggersService {
         user,
       ]),
     );
-    return triggers.map((trigger) => presentTrigger(trigger, editors.get(trigger.editorId), caller.userId));
+    const viewSIds = await this.webhookSources.viewSIds(
+      caller.workspaceId,
+      triggers.flatMap(({ spec }) => (spec.kind === 'webhook' ? [spec.webhookSourceViewId] : [])),
+    );
+    return triggers.map((trigger) => ({
+      ...presentTrigger(trigger, editors.get(trigger.editorId), caller.userId),
+      webhookSourceViewSId:
+        trigger.spec.kind === 'webhook' ? (viewSIds.get(trigger.spec.webhookSourceViewId) ?? null) : null,
+    }));
   }
 
-  private plan(input: TriggerInput, field: string): Planned {
+  /** Each input checked in turn, so the first bad one is the one named. */
+  private async planAll(caller: Caller, inputs: TriggerInput[]): Promise<Planned[]> {
+    const planned: Planned[] = [];
+    for (const [i, input] of inputs.entries()) planned.push(await this.plan(caller, input, `triggers[${i}]`));
+    return planned;
+  }
+
+  private async plan(caller: Caller, input: TriggerInput, field: string): Promise<Planned> {
     if (input.kind === 'schedule') {
       if (input.webhookSourceViewSId != null || input.executionPerDayLimitOverride != null) {
         throw new InvalidRequestError(
@@ -214,9 +234,22 @@ export class TriggersService {
       );
       return { input, spec: { kind: 'schedule', configuration }, nextFireAt };
     }
-    throw new InvalidRequestError(
-      `${field}.webhookSourceViewSId: no webhook source view ${input.webhookSourceViewSId ?? '(missing)'} in this workspace.`,
+    const configuration = webhookFrom(input.configuration, `${field}.configuration`);
+    const view = await this.webhookSources.readableView(
+      caller,
+      input.webhookSourceViewSId,
+      `${field}.webhookSourceViewSId`,
     );
+    return {
+      input,
+      spec: {
+        kind: 'webhook',
+        configuration,
+        webhookSourceViewId: view.id,
+        executionPerDayLimitOverride: input.executionPerDayLimitOverride ?? null,
+      },
+      nextFireAt: null,
+    };
   }
 
   private announceSchedules(rows: Trigger[]): void {
