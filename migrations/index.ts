@@ -26,6 +26,7 @@ import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcp
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 import { ReactionShortcodesAsIds1795700000100 } from './1795700000100-ReactionShortcodesAsIds';
 import { TypeormMetadataTable1795700000200 } from './1795700000200-TypeormMetadataTable';
+import { TriggersSourceConversation1795700000300 } from './1795700000300-TriggersSourceConversation';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Triggers1795700000000,
   ReactionShortcodesAsIds1795700000100,
   TypeormMetadataTable1795700000200,
+  TriggersSourceConversation1795700000300,
 ];

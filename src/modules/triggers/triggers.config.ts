@@ -8,6 +8,12 @@ const triggersConfig = ConfigSchema.of({
     max: 1_000,
     description: 'Triggers (schedules and webhooks, enabled or not) one agent may have.',
   }),
+  maxPerConversation: integer('TRIGGERS_MAX_PER_CONVERSATION', {
+    default: 3,
+    min: 0,
+    max: 100,
+    description: "Schedules agents' `triggers` tools may create from one conversation (0: none).",
+  }),
   firingBatchSize: integer('TRIGGERS_FIRING_BATCH_SIZE', {
     default: 50,
     min: 1,

@@ -16,16 +16,18 @@ import { AgentDetails, AgentsService } from 'src/modules/agents/application/agen
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { TriggerChanges, TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggerScheduled } from 'src/modules/triggers/application/triggers.events';
-import type {
+import {
   TriggerConversationView,
   TriggerView,
+  presentTrigger,
 } from 'src/modules/triggers/application/views/trigger.view';
 import { Trigger, TriggerOrigin, TriggerSpec } from 'src/modules/triggers/domain/trigger';
-import { TriggerInput, scheduleFrom } from 'src/modules/triggers/domain/trigger-input';
+import { AgentScheduleInput, TriggerInput, scheduleFrom } from 'src/modules/triggers/domain/trigger-input';
 import { TriggerNotFound } from 'src/modules/triggers/domain/triggers.errors';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 
-export type { TriggerInput } from 'src/modules/triggers/domain/trigger-input';
+export type { AgentScheduleInput, TriggerInput } from 'src/modules/triggers/domain/trigger-input';
+export { NAME_MAX, PROMPT_MAX } from 'src/modules/triggers/domain/trigger';
 
 /** Conversations `conversationsOf` lists at most. */
 export const TRIGGER_CONVERSATIONS_MAX = 100;
@@ -78,13 +80,7 @@ export class TriggersService {
     const planned = inputs.map((input, i) => this.plan(input, `triggers[${i}]`));
     const created = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, agentSId);
-      const existing = (await this.triggers.listForAgent(caller.workspaceId, agentSId)).length;
-      const max = this.config.maxPerAgent;
-      if (existing + inputs.length > max) {
-        throw new InvalidRequestError(
-          `triggers: an agent has at most ${max} triggers; this one has ${existing}, so at most ${Math.max(0, max - existing)} more can be created (delete some first).`,
-        );
-      }
+      await this.assertRoomOnAgent(caller.workspaceId, agentSId, inputs.length, 'triggers');
       const rows = await this.triggers.createMany(
         planned.map(({ input, spec, nextFireAt }) => ({
           sId: generatePrefixedSId('trg'),
@@ -95,6 +91,7 @@ export class TriggersService {
           customPrompt: input.customPrompt,
           status: input.status ?? 'enabled',
           origin,
+          sourceConversationId: null,
           spec,
           nextFireAt: (input.status ?? 'enabled') === 'enabled' ? nextFireAt : null,
         })),
@@ -103,6 +100,76 @@ export class TriggersService {
       return rows;
     });
     return this.present(caller, created);
+  }
+
+  /**
+   * A schedule the agent creates of itself from a run: origin `agent`, the run's caller as editor
+   * (its conversations are theirs, and fire only while they can read the agent). The caller needs
+   * only to read the agent, as in Dust; the per-agent and per-conversation limits bound what runs
+   * can add.
+   */
+  async createByAgent(
+    caller: Caller,
+    place: { agentSId: string; conversationSId: string },
+    input: AgentScheduleInput,
+  ): Promise<TriggerView> {
+    const details = await this.readableAgent(caller, place.agentSId);
+    this.assertNotArchived(details);
+    const conversation = await this.conversations.get(caller, place.conversationSId);
+    const { configuration, nextFireAt } = scheduleFrom(
+      { type: 'cron', cron: input.cron, timezone: input.timezone },
+      this.clock.now(),
+      'configuration',
+    );
+    const [created] = await this.unitOfWork.run(async () => {
+      await this.triggers.lockAgent(caller.workspaceId, place.agentSId);
+      await this.assertRoomOnAgent(caller.workspaceId, place.agentSId, 1, 'schedule');
+      const fromHere = await this.triggers.countFromConversation(caller.workspaceId, conversation.id);
+      const max = this.config.maxPerConversation;
+      if (fromHere >= max) {
+        throw new InvalidRequestError(
+          `schedule: agents may create at most ${max} schedules from one conversation, and ${fromHere} were created from this one; disabling does not free a place (a member can delete them on the agent's triggers).`,
+        );
+      }
+      const rows = await this.triggers.createMany([
+        {
+          sId: generatePrefixedSId('trg'),
+          workspaceId: caller.workspaceId,
+          agentSId: place.agentSId,
+          name: input.name,
+          editorId: caller.userId,
+          customPrompt: input.customPrompt,
+          status: 'enabled',
+          origin: 'agent',
+          sourceConversationId: conversation.id,
+          spec: { kind: 'schedule', configuration },
+          nextFireAt,
+        },
+      ]);
+      this.announceSchedules(rows);
+      return rows;
+    });
+    return (await this.present(caller, [created]))[0];
+  }
+
+  /**
+   * Disables a trigger of this agent for an agent's tool: one the caller set up (as its editor), or
+   * any of the agent's when the caller may edit the agent. Disabling a disabled trigger changes nothing.
+   */
+  async disableByAgent(caller: Caller, agentSId: string, sId: string): Promise<TriggerView> {
+    const details = await this.readableAgent(caller, agentSId);
+    const disabled = await this.unitOfWork.run(async () => {
+      await this.triggers.lockAgent(caller.workspaceId, agentSId);
+      const [trigger] = await this.ownTriggers(caller, agentSId, [sId]);
+      if (trigger.editorId !== caller.userId && !details.canEdit) {
+        throw new ForbiddenError(
+          `Trigger ${sId} was set up by another member: only they, the agent's editors and workspace admins can disable it.`,
+        );
+      }
+      if (trigger.status === 'disabled') return trigger;
+      return this.triggers.update(trigger, { status: 'disabled', nextFireAt: null });
+    });
+    return (await this.present(caller, [disabled]))[0];
   }
 
   /** Replaces each named trigger's settings; the caller becomes its editor, as in Dust. */
@@ -219,6 +286,22 @@ export class TriggersService {
     );
   }
 
+  /** Under the agent's lock: refuses when `adding` more triggers would pass the per-agent limit. */
+  private async assertRoomOnAgent(
+    workspaceId: number,
+    agentSId: string,
+    adding: number,
+    field: string,
+  ): Promise<void> {
+    const existing = (await this.triggers.listForAgent(workspaceId, agentSId)).length;
+    const max = this.config.maxPerAgent;
+    if (existing + adding > max) {
+      throw new InvalidRequestError(
+        `${field}: an agent has at most ${max} triggers; this one has ${existing}, so at most ${Math.max(0, max - existing)} more can be created (delete some first).`,
+      );
+    }
+  }
+
   private announceSchedules(rows: Trigger[]): void {
     const due = rows.flatMap((row) => (row.nextFireAt ? [row.nextFireAt.getTime()] : []));
     if (due.length > 0) this.events.emitAfterCommit(TriggerScheduled, { dueAt: new Date(Math.min(...due)) });
@@ -252,37 +335,15 @@ export class TriggersService {
     if (!details.canEdit) {
       throw new ForbiddenError("Only the agent's editors and workspace admins can change its triggers.");
     }
-    if (details.agent.status === 'archived') {
-      throw new ConflictError(
-        `Agent configuration ${agentSId} is archived: its triggers can no longer change.`,
-      );
-    }
+    this.assertNotArchived(details);
     return details;
   }
-}
 
-export function presentTrigger(
-  trigger: Trigger,
-  editor: { sId: string; email: string } | undefined,
-  readerId: number,
-): TriggerView {
-  const { spec } = trigger;
-  return {
-    id: trigger.id,
-    sId: trigger.sId,
-    name: trigger.name,
-    agentConfigurationId: trigger.agentSId,
-    editor: editor?.sId ?? '',
-    editorEmail: editor?.email ?? null,
-    isEditor: trigger.editorId === readerId,
-    customPrompt: trigger.customPrompt,
-    status: trigger.status,
-    origin: trigger.origin,
-    createdAt: trigger.createdAt.getTime(),
-    kind: spec.kind,
-    configuration: { ...spec.configuration },
-    webhookSourceViewSId: null,
-    executionPerDayLimitOverride: spec.kind === 'webhook' ? spec.executionPerDayLimitOverride : null,
-    nextFireAt: trigger.nextFireAt?.getTime() ?? null,
-  };
+  private assertNotArchived(details: AgentDetails): void {
+    if (details.agent.status === 'archived') {
+      throw new ConflictError(
+        `Agent configuration ${details.agent.sId} is archived: its triggers can no longer change.`,
+      );
+    }
+  }
 }
