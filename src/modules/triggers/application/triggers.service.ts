@@ -124,6 +124,7 @@ export class TriggersService {
     const [created] = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, place.agentSId);
       await this.assertRoomOnAgent(caller.workspaceId, place.agentSId, 1, 'schedule');
+      // Counted under the agent's lock: two agents of one conversation at once may pass it by one.
       const fromHere = await this.triggers.countFromConversation(caller.workspaceId, conversation.id);
       const max = this.config.maxPerConversation;
       if (fromHere >= max) {
