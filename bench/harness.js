@@ -62,6 +62,9 @@ async function startService({ env = {}, dataDir, nodeArgs = [] } = {}) {
   return {
     baseUrl,
     dataDir: dir,
+    // What another process (the CLI, a reference server) needs to reach this service's database.
+    databaseEnv: process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : { DATA_DIR: dir },
+    cli: CLI,
     pid: child.pid,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -127,14 +130,17 @@ function multipartUpload(url, { contentType, fileName, size, chunks }) {
   });
 }
 
-/** A workspace with an all-scopes key, made by the admin CLI on the service's database. */
+/**
+ * A workspace with an all-scopes key, made by the admin CLI on the service's database. `service`:
+ * what startService returns, or any `{ baseUrl, databaseEnv, cli }` (the test suite's own service).
+ */
 function bootstrap(service, name) {
   const args = ['bootstrap', '--workspace', name, '--email', 'bench@example.com', '--name', 'Bench'];
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [CLI, ...args],
-      { env: { ...process.env, DATA_DIR: service.dataDir } },
+      [service.cli, ...args],
+      { env: { ...process.env, ...service.databaseEnv } },
       (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
     );
   });
@@ -166,14 +172,20 @@ async function conversation(service, workspaceName) {
   };
 }
 
-/** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
 /** `fetch` that insists on a 2xx and returns the parsed JSON body. */
 async function fetchJson(url, init = {}) {
-  const res = await fetch(url, init);
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
+  return JSON.parse(await fetchText(url, init));
 }
 
+/** `fetch` that insists on a 2xx and returns the body as sent (its text). */
+async function fetchText(url, init = {}) {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text}`);
+  return text;
+}
+
+/** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
 async function load(options) {
   const base = { connections: 32, duration: 8, ...options };
   await autocannon({ ...base, duration: 2 });
@@ -207,6 +219,7 @@ module.exports = {
   resetPeak,
   multipartUpload,
   fetchJson,
+  fetchText,
   load,
   bootstrap,
   seed,

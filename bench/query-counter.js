@@ -2,7 +2,9 @@
  * Preloaded (`--require`) into a service process whose SQL a scenario counts: every query a
  * request makes through pg is counted, from the request's own work only (the listeners of
  * in-process events, such as agent runs starting after commit, and the timers are left out).
- * On SIGUSR2 it writes {requests, queries} as JSON to the file named by BENCH_QUERY_REPORT.
+ * It also counts every statement of the process (`statements`), and among them the streams' reads
+ * of the event log (`logReads`, never counted as a request's). On SIGUSR2 it writes {requests, queries, statements, logReads}
+ * as JSON to the file named by BENCH_QUERY_REPORT.
  */
 const { AsyncLocalStorage } = require('node:async_hooks');
 const { writeFileSync } = require('node:fs');
@@ -13,6 +15,8 @@ const { EventEmitter2 } = require('eventemitter2');
 const inRequest = new AsyncLocalStorage();
 let requests = 0;
 let queries = 0;
+let statements = 0;
+let logReads = 0;
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, ...args) {
@@ -23,7 +27,10 @@ http.Server.prototype.emit = function (event, ...args) {
 
 const query = Client.prototype.query;
 Client.prototype.query = function (...args) {
-  if (inRequest.getStore()) queries++;
+  statements++;
+  const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+  if (text?.startsWith('SELECT e.id, e.payload FROM conversation_events')) logReads++;
+  else if (inRequest.getStore()) queries++;
   return query.apply(this, args);
 };
 
@@ -34,5 +41,5 @@ EventEmitter2.prototype.emit = function (...args) {
 };
 
 process.on('SIGUSR2', () => {
-  writeFileSync(process.env.BENCH_QUERY_REPORT, JSON.stringify({ requests, queries }));
+  writeFileSync(process.env.BENCH_QUERY_REPORT, JSON.stringify({ requests, queries, statements, logReads }));
 });

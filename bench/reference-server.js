@@ -7,10 +7,12 @@
  *   space and every requested space accessible) and its fork links.
  * - `GET /api/w/{wId}/assistant/conversations/{cId}/messages` (`limit`, `cursor`): one query for
  *   the conversation and whether the caller may read it, one for the page (the latest version of
- *   each rank, with its author, its reactions and their users, and an agent message's parent), and,
- *   when the page mentions agents or holds agent messages, one for those agents (latest version,
- *   the caller's favourite, and whether the caller may read them: hidden only to editors and
- *   admins, and every space their tools need accessible).
+ *   each rank, with its author, its reactions and their users), and, when the page mentions
+ *   agents, one for those agents (latest version, the caller's favourite, and whether the caller
+ *   may read them: hidden only to editors and admins, and every space their tools need
+ *   accessible). It reproduces pages of user messages, what the messages-list scenario reads: a
+ *   page holding an agent message is answered 501, so that a bench on other data fails its body
+ *   check instead of measuring less work than the service does.
  *
  * Both start with the Bearer key: SHA-256 of the secret looked up in `api_keys.secret_hash` with
  * its workspace, user and membership; refused when unknown or revoked, for another workspace,
@@ -18,9 +20,9 @@
  * in process (the hash is still computed on every request). Every query is a named prepared
  * statement, planned once per pool connection.
  *
- * Run by the conversation-get and messages-list scenarios as a child process with DATA_DIR set to
- * the service's; it connects to that embedded PostgreSQL, listens on a free port of 127.0.0.1 and
- * sends `{port}` over IPC.
+ * Run by the conversation-get and messages-list scenarios (and the test suite's check of their
+ * bodies) as a child process with the service's DATABASE_URL, or DATA_DIR set to the service's
+ * embedded PostgreSQL; it listens on a free port of 127.0.0.1 and sends `{port}` over IPC.
  */
 const { createHash } = require('node:crypto');
 const { createServer } = require('node:http');
@@ -57,9 +59,13 @@ const ERRORS = {
   notFound: [404, 'not_found', 'Not found.'],
   limit: [400, 'invalid_request_error', 'limit: an integer from 1 to 100.'],
   cursor: [400, 'invalid_request_error', 'cursor: not a cursor this API returned.'],
+  notReproduced: [501, 'not_reproduced', 'This reference answers pages of user messages only.'],
 };
 
-const pool = new Pool({ ...databaseConfig(process.env.DATA_DIR), max: 20 });
+const connection = process.env.DATABASE_URL
+  ? { connectionString: process.env.DATABASE_URL }
+  : databaseConfig(process.env.DATA_DIR);
+const pool = new Pool({ ...connection, max: 20 });
 /** The service's public address, which a conversation's `url` starts with. */
 const PUBLIC_BASE_URL = process.env.PUBLIC_BASE_URL;
 const keys = new Map();
@@ -138,13 +144,12 @@ const READABLE_QUERY = `
 
 /**
  * $1 workspace id, $2 conversation id, $3 rank after which the page starts, $4 rows to read: the
- * latest version of each rank, with its author, reactions (oldest first) and parent's sId.
+ * latest version of each rank, with its author and reactions (oldest first).
  */
 const PAGE_QUERY = `
   SELECT m.id, m.s_id, m.type, m.rank, m.version, m.content, m.created_at, m.mentions, m.context,
-         m.agent_s_id, m.status, m.error, m.completed_at,
-         u.s_id AS user_s_id, u.username, u.full_name, u.email, u.image,
-         (SELECT p.s_id FROM messages p WHERE p.id = m.parent_message_id AND p.workspace_id = $1) AS parent_s_id,
+         m.user_id, u.s_id AS user_s_id, u.username, u.email, u.first_name, u.last_name, u.full_name, u.image,
+         u.provider, u.created_at AS user_created_at,
          (SELECT json_agg(json_build_object(
             'emoji', r.emoji, 'userId', ru.s_id, 'username', ru.username, 'fullName', ru.full_name)
             ORDER BY r.created_at)
@@ -209,13 +214,13 @@ function presentConversation(row, key) {
       actionRequired: row.action_required ?? false,
       hasError: row.has_error,
       title: row.title,
+      url: `${PUBLIC_BASE_URL}/api/w/${key.workspace_s_id}/assistant/conversations/${row.s_id}`,
       spaceId: row.space_s_id,
       triggerId: row.trigger_id,
       metadata: row.metadata,
       requestedSpaceIds: row.requested_space_ids,
       requestedGroupIds: row.requested_space_ids.map((spaceId) => [spaceId]),
       visibility: 'unlisted',
-      url: `${PUBLIC_BASE_URL}/api/w/${key.workspace_s_id}/assistant/conversations/${row.s_id}`,
       owner: {
         id: key.workspace_id,
         sId: key.workspace_s_id,
@@ -251,6 +256,7 @@ function groupReactions(reactions) {
 function presentUserMessage(row, agents) {
   const context = row.context;
   const author = row.user_s_id === null ? null : row;
+  const fullName = author?.full_name ?? context.fullName ?? context.username;
   return {
     type: 'user_message',
     sId: row.s_id,
@@ -262,8 +268,14 @@ function presentUserMessage(row, agents) {
     visibility: 'visible',
     user: {
       sId: author?.user_s_id ?? '',
+      id: row.user_id,
+      createdAt: (author?.user_created_at ?? row.created_at).getTime(),
+      provider: author?.provider ?? null,
       username: author?.username ?? context.username,
-      fullName: author?.full_name ?? context.fullName ?? context.username,
+      email: author?.email ?? context.email ?? '',
+      firstName: author?.first_name ?? fullName,
+      lastName: author?.last_name ?? '',
+      fullName,
       image: author?.image ?? pictureUrl(author?.user_s_id ?? context.username),
     },
     mentions: row.mentions,
@@ -290,30 +302,12 @@ function presentUserMessage(row, agents) {
       fullName: context.fullName ?? author?.full_name ?? '',
       email: context.email ?? author?.email ?? '',
       profilePictureUrl: context.profilePictureUrl ?? author?.image ?? pictureUrl(context.username),
+      clientSideMCPServerIds: context.clientSideMCPServerIds ?? null,
+      selectedMCPServerViewIds: context.selectedMCPServerViewIds ?? null,
+      lastTriggerRunAt: context.lastTriggerRunAt ?? null,
     },
+    agenticMessageData: context.agenticMessageData ?? null,
     reactions: groupReactions(row.reactions),
-  };
-}
-
-function presentAgentMessage(row, agents) {
-  const agent = agents.get(row.agent_s_id);
-  return {
-    type: 'agent_message',
-    sId: row.s_id,
-    id: row.id,
-    version: row.version,
-    rank: row.rank,
-    created: row.created_at.getTime(),
-    parentMessageId: row.parent_s_id ?? '',
-    configuration: {
-      sId: row.agent_s_id,
-      name: agent?.name ?? row.agent_s_id,
-      pictureUrl: agent?.picture_url ?? pictureUrl(row.agent_s_id),
-    },
-    status: row.status,
-    content: row.content,
-    error: row.error,
-    completedTs: row.completed_at?.getTime() ?? null,
   };
 }
 
@@ -347,11 +341,8 @@ async function messages(key, cId, search) {
     values: [key.workspace_id, found[0].id, afterRank, limit + 1],
   });
   const page = rows.slice(0, limit);
-  const agentSIds = [
-    ...new Set(
-      page.flatMap((row) => (row.type === 'agent_message' ? [row.agent_s_id] : agentMentions(row.mentions))),
-    ),
-  ];
+  if (page.some((row) => row.type !== 'user_message')) return ERRORS.notReproduced;
+  const agentSIds = [...new Set(page.flatMap((row) => agentMentions(row.mentions)))];
   const agents = new Map();
   if (agentSIds.length > 0) {
     const { rows: described } = await pool.query({
@@ -364,9 +355,7 @@ async function messages(key, cId, search) {
   return [
     200,
     {
-      messages: page.map((row) =>
-        row.type === 'agent_message' ? presentAgentMessage(row, agents) : presentUserMessage(row, agents),
-      ),
+      messages: page.map((row) => presentUserMessage(row, agents)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1].rank) : null,
     },
   ];

@@ -26,7 +26,10 @@ import { ClientSideMcpServers1795670330854 } from './1795670330854-ClientSideMcp
 import { Triggers1795700000000 } from './1795700000000-Triggers';
 import { ReactionShortcodesAsIds1795700000100 } from './1795700000100-ReactionShortcodesAsIds';
 import { TypeormMetadataTable1795700000200 } from './1795700000200-TypeormMetadataTable';
-import { TriggersSourceConversation1795700000300 } from './1795700000300-TriggersSourceConversation';
+import { WebhookSources1795700000300 } from './1795700000300-WebhookSources';
+import { RemoteServerVersion1795720000000 } from './1795720000000-RemoteServerVersion';
+import { ContentFragmentNodes1795720000100 } from './1795720000100-ContentFragmentNodes';
+import { TriggersSourceConversation1795720000200 } from './1795720000200-TriggersSourceConversation';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -57,5 +60,8 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Triggers1795700000000,
   ReactionShortcodesAsIds1795700000100,
   TypeormMetadataTable1795700000200,
-  TriggersSourceConversation1795700000300,
+  WebhookSources1795700000300,
+  RemoteServerVersion1795720000000,
+  ContentFragmentNodes1795720000100,
+  TriggersSourceConversation1795720000200,
 ];

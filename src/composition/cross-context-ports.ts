@@ -4,6 +4,9 @@ import { ConversationParticipants } from 'src/modules/agents/application/ports/c
 import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
 import { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+import { FragmentDocuments } from 'src/modules/conversations/application/ports/fragment-documents';
+import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
+import { FragmentDocumentsService } from 'src/modules/data-sources/application/fragment-documents.service';
 import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { FeedbackModule } from 'src/modules/feedback/feedback.module';
@@ -29,6 +32,8 @@ import { ConversationParticipantsAdapter } from 'src/composition/conversation-pa
 export const crossContextPorts: CrossContextPort[] = [
   // Conversations attach the files their content fragments show.
   bindPort(FragmentFiles, { useExisting: FileAttachmentsService }, [FilesModule]),
+  // Conversations attach the data source documents their content fragments show.
+  bindPort(FragmentDocuments, { useExisting: FragmentDocumentsService }, [DataSourcesModule]),
   // Conversations ask whose wake-up a conversation waits for.
   bindPort(ScheduledWakeUps, { useExisting: ScheduledWakeUpsReader }, [WakeUpsModule]),
   // The agent list shows usage (conversations) and feedback counts (feedback).

@@ -82,7 +82,10 @@ describe('client-side MCP servers', () => {
     return transport;
   }
 
-  /** Posts `content` mentioning the agent, lending `serverIds`; answers the settled agent message. */
+  /**
+   * Posts `content` mentioning the agent, lending `serverIds`; answers the settled agent message.
+   * Its author approves its calls in advance (`skipToolsValidation`): lent tools otherwise wait.
+   */
   async function ask(actor: KeyHolder, content: string, serverIds: unknown): Promise<AgentMessage> {
     const created = await api(t, actor)
       .post(paths.conversations(actor.workspace.sId))
@@ -92,6 +95,7 @@ describe('client-side MCP servers', () => {
           mentions: [{ configurationId: agent }],
           context: { username: 'ada', timezone: 'UTC', clientSideMCPServerIds: serverIds },
         },
+        skipToolsValidation: true,
       })
       .expect(200);
     const cId = (created.body.conversation as { sId: string }).sId;
@@ -256,6 +260,161 @@ describe('client-side MCP servers', () => {
       }),
     ]);
     expect(transport.received.some((r) => (r as { method?: string }).method === 'tools/call')).toBe(false);
+  });
+
+  it("asks its author's approval before a lent tool runs, through the 1.2.8 client's calls", async () => {
+    const transport = await lend(a.admin, 'asking-laptop');
+    const dust = await dustFor(t, a.admin);
+    const calls = () =>
+      transport.received.filter((r) => (r as { method?: string }).method === 'tools/call').length;
+
+    /** Asks through the client, answers the approval with `approved`, and streams to the outcome. */
+    async function askApproving(dir: string, approved: 'approved' | 'rejected') {
+      const created = await dust.createConversation({
+        title: null,
+        visibility: 'unlisted',
+        message: {
+          content: `/tool asking-laptop__count_files {"dir": "${dir}"}`,
+          mentions: [{ configurationId: agent }],
+          context: { username: 'ada', timezone: 'UTC', clientSideMCPServerIds: [transport.serverId] },
+        },
+        blocking: false,
+        skipToolsValidation: false,
+      });
+      if (created.isErr()) throw new Error(created.error.message);
+      const { conversation, message } = created.value;
+      const streamed = await dust.streamAgentAnswerEvents({ conversation, userMessageId: message!.sId });
+      if (streamed.isErr()) throw new Error(JSON.stringify(streamed.error));
+      const seen: string[] = [];
+      for await (const event of streamed.value.eventStream) {
+        seen.push(event.type);
+        if (event.type === 'tool_approve_execution') {
+          // Nothing reached the laptop while the call waits.
+          expect({
+            calls: calls(),
+            tool: event.metadata.toolName,
+            server: event.metadata.mcpServerName,
+          }).toEqual({
+            calls: callsBefore,
+            tool: 'count_files',
+            server: 'asking-laptop',
+          });
+          // Only the author (or an admin) answers: a colleague may not.
+          const byColleague = await (
+            await dustFor(t, colleague)
+          ).validateAction({
+            conversationId: conversation.sId,
+            messageId: event.messageId,
+            actionId: event.actionId,
+            approved: 'approved',
+          });
+          expect(byColleague.isErr()).toBe(true);
+          const answered = await dust.validateAction({
+            conversationId: conversation.sId,
+            messageId: event.messageId,
+            actionId: event.actionId,
+            approved,
+          });
+          expect(answered.isOk()).toBe(true);
+        }
+      }
+      const read = await dust.getConversation({ conversationId: conversation.sId });
+      if (read.isErr()) throw new Error(read.error.message);
+      const answer = read.value.content.flat().find((m) => m.type === 'agent_message');
+      return { seen, answer: answer?.type === 'agent_message' ? answer : undefined };
+    }
+
+    let callsBefore = calls();
+    const approvedRun = await askApproving('src', 'approved');
+    expect(approvedRun.seen).toEqual(
+      expect.arrayContaining(['tool_approve_execution', 'agent_action_success', 'agent_message_success']),
+    );
+    expect(calls()).toBe(callsBefore + 1);
+    expect(approvedRun.answer?.content).toBe('asking-laptop__count_files answered: 3 files in src');
+
+    callsBefore = calls();
+    const refusedRun = await askApproving('secrets', 'rejected');
+    expect(refusedRun.seen).toEqual(expect.arrayContaining(['tool_approve_execution', 'tool_error']));
+    expect(calls()).toBe(callsBefore);
+    expect(refusedRun.answer?.actions.map((action) => action.status)).toEqual(['denied']);
+  });
+
+  it("lends nothing to a retry by another member: its calls would wait for that member's approval", async () => {
+    const transport = await lend(a.admin, 'retried-laptop');
+    const calls = () =>
+      transport.received.filter((r) => (r as { method?: string }).method === 'tools/call').length;
+    const created = await api(t, a.admin)
+      .post(paths.conversations(wId))
+      .send({
+        message: {
+          content: '/tool retried-laptop__count_files {"dir": "docs"}',
+          mentions: [{ configurationId: agent }],
+          context: { username: 'ada', timezone: 'UTC', clientSideMCPServerIds: [transport.serverId] },
+        },
+        skipToolsValidation: true,
+      })
+      .expect(200);
+    const cId = (created.body.conversation as { sId: string }).sId;
+    const [first] = (await world.settled(a.admin, cId)).filter((m) => m.type === 'agent_message');
+    expect(calls()).toBe(1);
+
+    const retried = await api(t, colleague)
+      .post(`${paths.messages(wId, cId)}/${first.sId}/retry`)
+      .expect(200);
+    const again = await until(
+      async () => {
+        const res = await api(t, a.admin).get(paths.messages(wId, cId)).expect(200);
+        return (res.body.messages as AgentMessage[]).find((m) => m.sId === retried.body.message.sId);
+      },
+      (found) => found !== undefined && found.status !== 'created',
+    );
+    expect(again!.actions).toEqual([
+      expect.objectContaining({
+        step: -1,
+        status: 'failed',
+        output: [
+          {
+            type: 'text',
+            text: `Not offered to this run: The client-side MCP server ${transport.serverId} is lent to runs acting for the message's author only.`,
+          },
+        ],
+      }),
+    ]);
+    expect(calls()).toBe(1);
+  });
+
+  it("registers with a member's key, as Dust registers with a user's token: its member's, scoped", async () => {
+    const count = async () =>
+      Number(
+        (await t.dataSource.query<{ n: string }[]>('SELECT count(*) AS n FROM client_mcp_servers'))[0].n,
+      );
+    const before = await count();
+    // A member of their own: the limit of servers per member is another test's.
+    const lender = await world.member(a.workspace, 'user');
+    // A key without write:conversation lends nothing.
+    const readOnly = await world.key({ user: lender.user, workspace: a.workspace }, ['read:conversation']);
+    await refused(
+      api(t, readOnly).post(mcpPath(wId, 'register')).send({ serverName: 'read-only-box' }),
+      403,
+      'insufficient_key_scope',
+    );
+    // Another workspace's key is refused on this workspace, as on every route.
+    await refused(
+      api(t, b.admin).post(mcpPath(wId, 'register')).send({ serverName: 'foreign-box' }),
+      401,
+      'workspace_auth_error',
+    );
+    expect(await count()).toBe(before);
+    // The member's own key registers a server that is theirs, in their workspace.
+    const registered = await api(t, lender)
+      .post(mcpPath(wId, 'register'))
+      .send({ serverName: 'colleague-box' })
+      .expect(200);
+    const [row] = await t.dataSource.query<{ user_id: number; workspace_id: number }[]>(
+      'SELECT user_id, workspace_id FROM client_mcp_servers WHERE s_id = $1',
+      [registered.body.serverId],
+    );
+    expect(row).toEqual({ user_id: lender.user.id, workspace_id: a.workspace.id });
   });
 
   it('answers bad input with a 400 envelope and registers nothing', async () => {

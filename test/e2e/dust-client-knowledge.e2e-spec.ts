@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { DustAPI } from '@dust-tt/client';
+import { createHash } from 'node:crypto';
 import { freePort } from 'src/platform/net/free-port';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -254,6 +255,121 @@ describe("knowledge through Dust's client", () => {
     expect({ status: foreign.status, type: foreign.body.error?.type }).toEqual({
       status: 404,
       type: 'space_not_found',
+    });
+  });
+
+  describe("a view's document search, with the fields 1.2.8 reads of a document", () => {
+    const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    // 300 words: two chunks of 256 words, sharing 32.
+    const words = Array.from({ length: 300 }, (_, index) => (index % 50 === 7 ? 'refund' : `word${index}`));
+    const policyText = words.join(' ');
+    let policies: { dataSource: { sId: string }; dataSourceView: ViewBody };
+    let searchPath: string;
+
+    beforeAll(async () => {
+      policies = await dataSource(globalSpace, 'Policies');
+      const documents = `/api/v1/w/${wId}/spaces/${globalSpace}/data_sources/${policies.dataSource.sId}/documents`;
+      await api(t, member)
+        .post(`${documents}/refund-policy`)
+        .send({
+          title: 'Refund policy',
+          text: policyText,
+          tags: ['policy'],
+          parents: ['refund-policy', 'policies'],
+          timestamp: 1_700_000_000_000,
+          source_url: 'https://intranet.example.com/refunds',
+        })
+        .expect(200);
+      await api(t, member)
+        .post(`${documents}/shipping`)
+        .send({ title: 'Shipping', text: 'Parcels leave within two days; a refund covers lost parcels.' })
+        .expect(200);
+      searchPath = `/api/v1/w/${wId}/spaces/${globalSpace}/data_source_views/${policies.dataSourceView.sId}/search`;
+    });
+
+    it('answers each document as a CoreAPIDocument: its stored fields, and each chunk with its hash', async () => {
+      const res = await api(t, member).get(`${searchPath}?query=refund&top_k=8`).expect(200);
+      expect(res.body).toMatchApiSchema('SearchResponse');
+      const policy = res.body.documents.find(
+        (document: { document_id: string }) => document.document_id === 'refund-policy',
+      );
+      expect(policy).toMatchObject({
+        data_source_id: policies.dataSource.sId,
+        document_id: 'refund-policy',
+        title: 'Refund policy',
+        timestamp: 1_700_000_000_000,
+        tags: ['policy'],
+        parents: ['refund-policy', 'policies'],
+        parent_id: 'policies',
+        source_url: 'https://intranet.example.com/refunds',
+        hash: sha256(policyText),
+        text_size: Buffer.byteLength(policyText),
+        chunk_count: 2,
+        text: null,
+        created: expect.any(Number),
+      });
+      expect(policy.chunks.length).toBe(2);
+      for (const chunk of policy.chunks as { text: string; hash: string; offset: number; score: number }[]) {
+        expect(chunk.hash).toBe(sha256(chunk.text));
+        expect(policyText.slice(chunk.offset, chunk.offset + chunk.text.length)).toBe(chunk.text);
+        expect(chunk.score).toBeGreaterThan(0);
+      }
+      const shipping = res.body.documents.find(
+        (document: { document_id: string }) => document.document_id === 'shipping',
+      );
+      expect(shipping).toMatchObject({ parent_id: null, chunk_count: 1, text: null });
+    });
+
+    it('gives each document its whole text with full_text=true, and refuses a full_text it cannot read', async () => {
+      const full = await api(t, member).get(`${searchPath}?query=refund&full_text=true`).expect(200);
+      expect(full.body).toMatchApiSchema('SearchResponse');
+      const texts = Object.fromEntries(
+        full.body.documents.map((document: { document_id: string; text: string }) => [
+          document.document_id,
+          document.text,
+        ]),
+      );
+      expect(texts).toEqual({
+        'refund-policy': policyText,
+        shipping: 'Parcels leave within two days; a refund covers lost parcels.',
+      });
+      const without = await api(t, member).get(`${searchPath}?query=refund&full_text=false`).expect(200);
+      expect(without.body.documents.map((document: { text: unknown }) => document.text)).toEqual([
+        null,
+        null,
+      ]);
+
+      const bad = await api(t, member).get(`${searchPath}?query=refund&full_text=yes`);
+      expect({ status: bad.status, type: bad.body.error?.type }).toEqual({
+        status: 400,
+        type: 'invalid_request_error',
+      });
+      expect(bad.body.error.message).toMatch(/full_text/);
+    });
+
+    it("lists documents with Dust's chunks (none: they are what search returns)", async () => {
+      const documents = `/api/v1/w/${wId}/spaces/${globalSpace}/data_sources/${policies.dataSource.sId}/documents`;
+      const res = await api(t, member).get(documents).expect(200);
+      expect(res.body).toMatchApiSchema('DocumentsResponse');
+      expect(res.body.documents.map((document: { chunks: unknown[] }) => document.chunks)).toEqual([[], []]);
+      expect(res.body.total).toBe(2);
+    });
+
+    it('searches no view of another workspace, nor of a space the caller cannot access', async () => {
+      const foreign = await api(t, b.admin).get(
+        `/api/v1/w/${b.workspace.sId}/spaces/${globalSpace}/data_source_views/${policies.dataSourceView.sId}/search?query=refund`,
+      );
+      expect({ status: foreign.status, type: foreign.body.error?.type }).toEqual({
+        status: 404,
+        type: 'space_not_found',
+      });
+      const restricted = await api(t, member).get(
+        `/api/v1/w/${wId}/spaces/${financeSpace}/data_source_views/${ledger.dataSourceView.sId}/search?query=refund&full_text=true`,
+      );
+      expect({ status: restricted.status, type: restricted.body.error?.type }).toEqual({
+        status: 404,
+        type: 'space_not_found',
+      });
     });
   });
 });

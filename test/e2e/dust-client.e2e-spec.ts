@@ -348,7 +348,8 @@ describe("Dust's client", () => {
       id: expect.any(Number),
       updatedAt: expect.any(Number),
       serverType: 'remote',
-      server: { sId: crm!.serverSId, name: 'crm', allowMultipleInstances: true },
+      // The version the test server declares in its `serverInfo`, recorded when it was synchronised.
+      server: { sId: crm!.serverSId, name: 'crm', allowMultipleInstances: true, version: '1.0.0' },
     });
   });
 
@@ -605,9 +606,26 @@ describe("Dust's client", () => {
         asked.push(`${approval.serverName}/${approval.toolName}`);
         return true;
       });
+      const streamed: string[] = [];
+      stream.on('action', (action) => streamed.push(`${action.toolName}:${action.status}`));
       const response = await stream.finalMessage();
       expect(asked).toEqual(['crm/delete_record']);
       expect(response.conversationId).toEqual(expect.any(String));
+      // The run's action, as the client reports it: the id validateAction takes, the call's input and output.
+      const conversation = ok(await dust.getConversation({ conversationId: response.conversationId }));
+      const answer = conversation.content.flat().find((m) => m.sId === response.agentMessageId);
+      const stored = answer?.type === 'agent_message' ? answer.actions : [];
+      expect(response.actions).toEqual([
+        {
+          id: stored[0]?.sId,
+          type: 'tool_action',
+          toolName: 'delete_record',
+          input: { id: 'rec_handler' },
+          output: [{ type: 'text', text: expect.stringContaining('rec_handler') }],
+          status: 'success',
+        },
+      ]);
+      expect(streamed).toEqual(['delete_record:success']);
       expect(mcp.calls.filter((call) => call.name === 'delete_record')).toContainEqual(
         expect.objectContaining({ args: { id: 'rec_handler' } }),
       );
@@ -625,6 +643,9 @@ describe("Dust's client", () => {
       expect(mcp.calls.filter((call) => call.name === 'delete_record')).toContainEqual(
         expect.objectContaining({ args: { id: 'rec_auto' } }),
       );
+      expect(response.actions.map(({ toolName, input, status }) => ({ toolName, input, status }))).toEqual([
+        { toolName: 'delete_record', input: { id: 'rec_auto' }, status: 'success' },
+      ]);
       expect(logger.errors.slice(errorsBefore)).toEqual([]);
     });
   });

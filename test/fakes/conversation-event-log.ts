@@ -3,6 +3,7 @@ import {
   ConversationEvent,
   ConversationEventLog,
   EventFilter,
+  NewConversationEvent,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
 import { InMemoryTable } from 'test/fakes/in-memory-table';
@@ -39,12 +40,11 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
     return BigInt(row.id);
   }
 
-  async appendMany(
-    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
-  ): Promise<void> {
-    for (const { workspaceId, conversationId, event } of events) {
-      await this.append(workspaceId, conversationId, event);
-    }
+  async appendMany(entries: readonly NewConversationEvent[]): Promise<bigint[]> {
+    const ids: bigint[] = [];
+    for (const { workspaceId, conversationId, event } of entries)
+      ids.push(await this.append(workspaceId, conversationId, event));
+    return ids;
   }
 
   /** One process, no concurrent transactions: nothing to order. */

@@ -34,6 +34,8 @@ export interface ConversationRepositoryOptions {
   clock?: Clock;
   /** The messages and reactions participants are read from (who posted, who reacted). */
   messages?: InMemoryMessageRepository;
+  /** The sId of a space of the workspace (the spaces table the real read joins). */
+  spaceSIdOf?: (workspaceId: number, spaceId: number) => string | null;
 }
 
 /**
@@ -111,7 +113,11 @@ export class InMemoryConversationRepository extends ConversationRepository {
       this.conversations.select(
         (c) => c.workspaceId === workspaceId && c.forkedFrom?.parentConversationId === conversation.id,
       ).length > 0;
-    return { conversation, participation: participation ?? null, hasChildren };
+    const spaceSId =
+      conversation.spaceId === null
+        ? null
+        : (this.options.spaceSIdOf?.(workspaceId, conversation.spaceId) ?? null);
+    return { conversation, participation: participation ?? null, spaceSId, hasChildren };
   }
 
   async findByIds(workspaceId: number, ids: number[]): Promise<Conversation[]> {

@@ -5,6 +5,7 @@ import {
   AgentMessagesService,
 } from 'src/modules/conversations/application/agent-messages.service';
 import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
+import { GenerationTokensWriter } from 'src/modules/conversations/application/generation-tokens.writer';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
@@ -20,6 +21,7 @@ import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-r
 import { InMemoryConversationEventLog } from 'test/fakes/conversation-event-log';
 import { InMemoryConversationRepository } from 'test/fakes/conversation-repository';
 import { FakeDirectory } from 'test/fakes/directory';
+import { InMemoryFragmentDocuments } from 'test/fakes/fragment-documents';
 import { InMemoryFragmentFiles } from 'test/fakes/fragment-files';
 import { RecordingInProcessEvents } from 'test/fakes/in-process-events';
 import { InMemoryMessageRepository } from 'test/fakes/message-repository';
@@ -68,9 +70,11 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     unitOfWork,
     clock,
     messages: messageRepository,
+    spaceSIdOf: (workspaceId, spaceId) => directory.spaceSIdOf(workspaceId, spaceId),
   });
   const fragmentRepository = new InMemoryContentFragmentRepository({ unitOfWork, clock });
   const fragmentFiles = new InMemoryFragmentFiles(unitOfWork);
+  const fragmentDocuments = new InMemoryFragmentDocuments();
   const scheduledWakeUps = options.scheduledWakeUps ?? new InMemoryScheduledWakeUps();
   const writer = new MessageWriter(
     conversationRepository,
@@ -88,6 +92,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     conversationRepository,
     fragmentRepository,
     fragmentFiles,
+    fragmentDocuments,
     eventLog,
     unitOfWork,
   );
@@ -120,6 +125,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     unitOfWork,
     inProcessEvents,
     clock,
+    new GenerationTokensWriter(messageRepository, eventLog, unitOfWork, clock),
   );
   const answerEffects = new AnswerEffectsService(conversationRepository, accessChanges);
   const systemMessages = new SystemMessagesService(
@@ -141,6 +147,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     conversationRepository,
     fragmentRepository,
     fragmentFiles,
+    fragmentDocuments,
     scheduledWakeUps,
     writer,
     fragments,

@@ -232,13 +232,27 @@ export class FakeDirectory {
     const workspace = this.workspaceRows.find((w) => w.id === workspaceId);
     if (!membership || !workspace) return null;
     const user = this.user(userId);
-    return new Caller(workspace.id, workspace.sId, user.id, user.sId, membership.role, [...SCOPES], keyId);
+    return new Caller(
+      workspace.id,
+      workspace.sId,
+      workspace.name,
+      user.id,
+      user.sId,
+      membership.role,
+      [...SCOPES],
+      keyId,
+    );
   }
 
   private members(workspaceId: number): Member[] {
     return this.memberships
       .filter((membership) => membership.workspaceId === workspaceId)
       .map((membership) => ({ user: this.user(membership.userId), membership }));
+  }
+
+  /** The sId of a space of the workspace, or null when it has none by that id. */
+  spaceSIdOf(workspaceId: number, spaceId: number): string | null {
+    return this.spacesOf(workspaceId).find((space) => space.id === spaceId)?.sId ?? null;
   }
 
   private spacesOf(workspaceId: number): Space[] {

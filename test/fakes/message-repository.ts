@@ -138,12 +138,18 @@ export class InMemoryMessageRepository extends MessageRepository {
     return this.latest(workspaceId, conversationId).filter((m) => m.rank <= maxRank);
   }
 
-  async saveProgress(workspaceId: number, messageId: number, content: string): Promise<boolean> {
-    const saved = this.messages.update(
-      (m) => m.id === messageId && m.workspaceId === workspaceId && isRunning(m),
-      (m) => (m.content = content),
-    );
-    return saved.length === 1;
+  async appendContent(
+    entries: readonly { workspaceId: number; messageId: number; text: string }[],
+  ): Promise<Set<number>> {
+    const running = new Set<number>();
+    for (const { workspaceId, messageId, text } of entries) {
+      const saved = this.messages.update(
+        (m) => m.id === messageId && m.workspaceId === workspaceId && isRunning(m),
+        (m) => (m.content += text),
+      );
+      if (saved.length === 1) running.add(messageId);
+    }
+    return running;
   }
 
   async complete(workspaceId: number, messageId: number, outcome: AgentMessageOutcome): Promise<boolean> {

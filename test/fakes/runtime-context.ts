@@ -96,7 +96,6 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
     models,
     new ModelHistoryService(noImages, ConversationsConfig.from({})),
     unitOfWork,
-    clock,
     log,
   );
   return {

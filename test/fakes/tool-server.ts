@@ -56,6 +56,7 @@ export class FakeToolServer {
           content: [{ type: 'text', text: tool?.answer?.(args) ?? `${name} done` }],
         };
       },
+      serverVersion: () => '1.0.0',
       close: async () => undefined,
     };
   }

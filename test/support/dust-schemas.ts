@@ -20,6 +20,7 @@ import {
   PostUserMessageResponseSchema,
   ValidateActionResponseSchema,
 } from '@dust-tt/client';
+import { z } from 'zod';
 
 /**
  * What Dust's own client (`@dust-tt/client`) accepts, per OpenAPI schema name of ours: the e2e
@@ -28,7 +29,7 @@ import {
 
 interface ZodIssueLike {
   code: string;
-  path: (string | number)[];
+  path: PropertyKey[];
   message: string;
   unionErrors?: { issues: ZodIssueLike[] }[];
 }
@@ -54,6 +55,36 @@ const ContentFragmentSchema = contentFragments.element;
 const DataSourceViewSchema = DataSourceViewResponseSchema.shape.dataSourceView;
 const ActionSchema = AgentMessageSchema.shape.actions.element;
 const LightAgentConfigurationSchema = GetOrPatchAgentConfigurationResponseSchema.shape.agentConfiguration;
+
+/**
+ * 1.2.8's `CoreAPIDocumentSchema`, which it does not export (nor the search, list and get answers
+ * that hold it): written out field for field from the client's `types.ts`, to check those answers.
+ */
+const CoreAPIDocumentSchema = z.object({
+  data_source_id: z.string(),
+  created: z.number(),
+  document_id: z.string(),
+  timestamp: z.number(),
+  parent_id: z.string().nullable().optional(),
+  tags: z.array(z.string()),
+  source_url: z.string().nullable().optional(),
+  hash: z.string(),
+  text_size: z.number(),
+  chunk_count: z.number(),
+  chunks: z.array(
+    z.object({
+      text: z.string(),
+      hash: z.string(),
+      offset: z.number(),
+      vector: z.array(z.number()).nullable().optional(),
+      score: z.number().nullable().optional(),
+    }),
+  ),
+  text: z.string().nullable().optional(),
+});
+const DataSourceSearchResponseSchema = z.object({ documents: z.array(CoreAPIDocumentSchema) });
+const GetDocumentsResponseSchema = z.object({ documents: z.array(CoreAPIDocumentSchema), total: z.number() });
+const GetDocumentResponseSchema = z.object({ document: CoreAPIDocumentSchema });
 
 /**
  * Endpoint 11 answers the conversation "without its content" (specification), where the client
@@ -199,6 +230,15 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
       schema: DataSourceViewSchema,
       value: view,
     })),
+  SearchResponse: (body) => [
+    { label: 'DataSourceSearchResponseSchema', schema: DataSourceSearchResponseSchema, value: body },
+  ],
+  DocumentsResponse: (body) => [
+    { label: 'GetDocumentsResponseSchema', schema: GetDocumentsResponseSchema, value: body },
+  ],
+  DocumentResponse: (body) => [
+    { label: 'GetDocumentResponseSchema', schema: GetDocumentResponseSchema, value: body },
+  ],
   // A file just created carries its upload URL, which the client then requires.
   FileResponse: (body) => {
     const created = (body.file as { status?: string } | undefined)?.status === 'created';
@@ -214,8 +254,8 @@ const CHECKS: Record<string, (body: Body) => DustCheck[]> = {
   },
 };
 
-function pathPattern(path: (string | number)[]): string {
-  return path.map((part) => (typeof part === 'number' ? '*' : part)).join('.');
+function pathPattern(path: PropertyKey[]): string {
+  return path.map((part) => (typeof part === 'number' ? '*' : String(part))).join('.');
 }
 
 /** Every leaf issue, union alternatives included, with its full path. */
@@ -240,7 +280,7 @@ export function dustSchemaProblems(name: string, body: unknown): string[] {
     return [
       `  ${label}:`,
       ...leafIssues(issues).map(
-        (issue) => `    ${issue.path.join('.') || '(root)'}: ${issue.message} [${issue.code}]`,
+        (issue) => `    ${issue.path.map(String).join('.') || '(root)'}: ${issue.message} [${issue.code}]`,
       ),
     ];
   });

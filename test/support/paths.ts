@@ -18,6 +18,11 @@ export const paths = {
   /** The route that updates an agent (PATCH) is versioned. */
   agentUpdate: (wId: string, sId: string) => `/api/v1/w/${wId}/assistant/agent_configurations/${sId}`,
   triggers: (wId: string, aId: string) => `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers`,
+  webhookSources: (wId: string) => `${workspace(wId)}/webhook_sources`,
+  webhookSourceViews: (wId: string, spaceId: string) => `${space(wId, spaceId)}/webhook_source_views`,
+  hook: (wId: string, sourceSId: string) => `/api/v1/w/${wId}/triggers/hooks/${sourceSId}`,
+  triggerWebhookRequests: (wId: string, aId: string, tId: string) =>
+    `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/webhook_requests`,
   triggerConversations: (wId: string, aId: string, tId: string) =>
     `${workspace(wId)}/assistant/agent_configurations/${aId}/triggers/${tId}/conversations`,
   triggerFirings: (wId: string, aId: string, tId: string) =>

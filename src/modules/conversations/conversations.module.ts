@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { GenerationTokensWriter } from 'src/modules/conversations/application/generation-tokens.writer';
 import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
 import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
@@ -55,6 +56,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     MessageWriter,
     ContentFragmentsService,
     AgentMessagesService,
+    GenerationTokensWriter,
     AnswerEffectsService,
     ConversationDetailsLoader,
     MessageViews,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
+import { FragmentDocumentsService } from 'src/modules/data-sources/application/fragment-documents.service';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
 import { DocumentsService } from 'src/modules/data-sources/application/documents.service';
 import { DataSourceRepository } from 'src/modules/data-sources/application/ports/data-source.repository';
@@ -27,10 +28,11 @@ import { TypeormDocumentRepository } from 'src/modules/data-sources/infrastructu
     DataSourcesService,
     DocumentsService,
     DocumentSearchService,
+    FragmentDocumentsService,
     { provide: DataSourceRepository, useClass: TypeormDataSourceRepository },
     { provide: DocumentRepository, useClass: TypeormDocumentRepository },
     { provide: DocumentIndex, useClass: PostgresDocumentIndex },
   ],
-  exports: [DocumentSearchService],
+  exports: [DocumentSearchService, FragmentDocumentsService],
 })
 export class DataSourcesModule {}

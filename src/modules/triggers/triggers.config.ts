@@ -1,6 +1,9 @@
 import { ConfigSchema, configToken } from 'src/platform/config/config-schema';
 import { integer } from 'src/platform/config/variables';
 
+/** A payload reaches the agent as inline text, whose limit is 512 KiB: a larger body could not. */
+const WEBHOOK_BODY_MAX_BYTES = 512 * 1024;
+
 const triggersConfig = ConfigSchema.of({
   maxPerAgent: integer('TRIGGERS_MAX_PER_AGENT', {
     default: 20,
@@ -13,6 +16,20 @@ const triggersConfig = ConfigSchema.of({
     min: 0,
     max: 100,
     description: "Schedules agents' `triggers` tools may create from one conversation (0: none).",
+  }),
+  webhookBodyLimitBytes: integer('WEBHOOK_BODY_LIMIT_BYTES', {
+    default: WEBHOOK_BODY_MAX_BYTES,
+    min: 1_024,
+    max: WEBHOOK_BODY_MAX_BYTES,
+    description:
+      'Bytes of a webhook delivery read at most (413 beyond); at most 512 KiB, what a content fragment of inline text takes.',
+  }),
+  webhookSourceRequestsPerMinute: integer('WEBHOOK_SOURCE_REQUESTS_PER_MINUTE', {
+    default: 1_200,
+    min: 1,
+    max: 1_000_000,
+    description:
+      'Signed deliveries one webhook source may make a minute, per process, as a bucket refilled evenly (429 beyond).',
   }),
   firingBatchSize: integer('TRIGGERS_FIRING_BATCH_SIZE', {
     default: 50,

@@ -18,6 +18,13 @@ import { pathOf } from 'src/platform/http/path-of';
 /** The scheme is case-insensitive (RFC 9110 §11.1): `bearer sk-…` is the same credential. */
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
+/** What a route declares about its callers, read from its decorators once. */
+interface RouteAccess {
+  isPublic: boolean;
+  requirement: AuthRequirement | undefined;
+  allowsSignedUrl: boolean;
+}
+
 /**
  * The one global guard, deny by default. Order (ARCHITECTURE §3): header missing → malformed →
  * invalid key → other workspace → rate limit of the key → scope → role. The limit counts every
@@ -27,6 +34,9 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** By controller class, then handler: decorators do not change once the application runs. */
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteAccess>>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
@@ -35,14 +45,10 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) return true;
-    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_METADATA, targets);
+    const { isPublic, requirement, allowsSignedUrl } = this.accessOf(context);
+    if (isPublic) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (
-      request.query?.signature !== undefined &&
-      this.reflector.getAllAndOverride<boolean>(SIGNED_URL_METADATA, targets)
-    ) {
+    if (request.query?.signature !== undefined && allowsSignedUrl) {
       // The URL is the credential: no key is needed, and a bad one is refused before any work.
       const check = this.signer.verify(request.method, pathOf(request.url), request.query);
       if ('failure' in check) {
@@ -98,6 +104,23 @@ export class AuthGuard implements CanActivate {
     }
     request.caller = caller;
     return true;
+  }
+
+  private accessOf(context: ExecutionContext): RouteAccess {
+    const [handler, controller] = [context.getHandler(), context.getClass()];
+    let byHandler = this.routes.get(controller);
+    if (!byHandler) this.routes.set(controller, (byHandler = new WeakMap()));
+    let access = byHandler.get(handler);
+    if (!access) {
+      const targets = [handler, controller];
+      access = {
+        isPublic: this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets) ?? false,
+        requirement: this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_METADATA, targets),
+        allowsSignedUrl: this.reflector.getAllAndOverride<boolean>(SIGNED_URL_METADATA, targets) ?? false,
+      };
+      byHandler.set(handler, access);
+    }
+    return access;
   }
 
   private async limit(keyId: string, response: ServerResponse): Promise<void> {

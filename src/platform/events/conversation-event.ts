@@ -123,20 +123,29 @@ export interface StoredConversationEvent {
   event: ConversationEvent;
 }
 
+/** An event to append, with the conversation it belongs to. */
+export interface NewConversationEvent {
+  workspaceId: number;
+  conversationId: number;
+  event: ConversationEvent;
+}
+
 /** Port: the ordered, durable event log of conversations (an outbox; see ARCHITECTURE §5). */
 export abstract class ConversationEventLog {
   /** Appends in the current transaction; the doorbell rings once it commits. */
   abstract append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint>;
-  /** `append` of each, in the order given, in one statement (a batch's events). */
-  abstract appendMany(
-    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
-  ): Promise<void>;
   /**
-   * Takes, in the current transaction, the lock that orders the conversation's appends (append
-   * takes it too). A transaction that writes rows before it appends takes it first: otherwise it
-   * may hold a row that a transaction already holding this lock waits for, a deadlock.
+   * Appends events of any conversations in one statement, in the order given (each conversation's
+   * ids in that order), in the current transaction; one doorbell ring per conversation.
    */
-  abstract lockForAppend(conversationId: number): Promise<void>;
+  abstract appendMany(entries: readonly NewConversationEvent[]): Promise<bigint[]>;
+  /**
+   * Takes, in the current transaction, the locks that order the conversations' appends (append
+   * takes them too), in one order whatever the order given. A transaction that writes rows before
+   * it appends takes them first: otherwise it may hold a row that a transaction already holding
+   * one of these locks waits for, a deadlock.
+   */
+  abstract lockForAppend(...conversationIds: number[]): Promise<void>;
   /** Events of a conversation with id > `afterId`, oldest first (those `filter` selects, when given). */
   abstract readAfter(
     conversationId: number,

@@ -4,6 +4,7 @@ import {
   ConversationEvent,
   ConversationEventLog,
   EventFilter,
+  NewConversationEvent,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
 import { Counter, Metrics } from 'src/platform/observability/metrics';
@@ -14,6 +15,10 @@ import { DataSource } from 'typeorm';
 export const CONVERSATION_EVENTS_CHANNEL = 'conversation_events';
 /** First key of the two-key advisory locks that order a conversation's appends. */
 const EVENT_LOCK_CLASS = 5_017;
+
+function sortedUnique(ids: number[]): number[] {
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
 
 @Injectable()
 export class TypeormConversationEventLog extends ConversationEventLog {
@@ -72,53 +77,53 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     });
   }
 
-  appendMany(
-    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
-  ): Promise<void> {
-    if (events.length === 0) return Promise.resolve();
-    return inSpan('event append', { 'event.count': events.length }, () => this.appendManyNow(events));
+  appendMany(entries: readonly NewConversationEvent[]): Promise<bigint[]> {
+    if (entries.length === 0) return Promise.resolve([]);
+    return inSpan('event append', { 'event.count': entries.length }, () => this.appendManyNow(entries));
   }
 
-  private async appendManyNow(
-    events: { workspaceId: number; conversationId: number; event: ConversationEvent }[],
-  ): Promise<void> {
-    await this.db.run(async () => {
-      // As `append`, for several conversations: their locks are taken in id order (two batches
-      // never wait on each other in a cycle), then the rows are inserted in the order given.
-      await this.db.manager().query(
-        `WITH input AS (
-                SELECT * FROM unnest($2::int[], $3::int[], $4::text[], $5::jsonb[])
-                  WITH ORDINALITY AS e(workspace_id, conversation_id, type, payload, ord)),
-              locked AS (
-                SELECT count(pg_advisory_xact_lock($1::int, conversation_id)) AS n
-                  FROM (SELECT DISTINCT conversation_id FROM input ORDER BY conversation_id) ids),
+  private async appendManyNow(entries: readonly NewConversationEvent[]): Promise<bigint[]> {
+    return this.db.run(async () => {
+      // As append: the locks (in one order), the insert in the order given (ids are drawn row by
+      // row in that order) and one NOTIFY per conversation, naming its last id, in one statement.
+      const rows = await this.db.manager().query<{ id: string }[]>(
+        `WITH locked AS (SELECT count(pg_advisory_xact_lock($1::int, c)) AS n FROM unnest($2::int[]) AS c),
               appended AS (
                 INSERT INTO conversation_events (workspace_id, conversation_id, type, payload)
-                SELECT i.workspace_id, i.conversation_id, i.type, i.payload FROM input i, locked
-                 ORDER BY i.ord
-                RETURNING id, conversation_id)
-         SELECT pg_notify($6::text, json_build_object('conversationId', conversation_id, 'id', id::text)::text)
-           FROM appended`,
+                SELECT e.workspace_id, e.conversation_id, e.type, e.payload
+                FROM locked, unnest($3::int[], $4::int[], $5::text[], $6::jsonb[])
+                       WITH ORDINALITY AS e(workspace_id, conversation_id, type, payload, ord)
+                ORDER BY e.ord
+                RETURNING id, conversation_id),
+              notified AS (
+                SELECT pg_notify($7::text, json_build_object('conversationId', conversation_id, 'id', max(id)::text)::text)
+                FROM appended GROUP BY conversation_id)
+         SELECT a.id::text AS id FROM appended a, (SELECT count(*) FROM notified) n ORDER BY a.id`,
         [
           EVENT_LOCK_CLASS,
-          events.map((e) => e.workspaceId),
-          events.map((e) => e.conversationId),
-          events.map((e) => e.event.type),
-          events.map((e) => JSON.stringify(e.event)),
+          sortedUnique(entries.map((entry) => entry.conversationId)),
+          entries.map((entry) => entry.workspaceId),
+          entries.map((entry) => entry.conversationId),
+          entries.map((entry) => entry.event.type),
+          entries.map((entry) => JSON.stringify(entry.event)),
           CONVERSATION_EVENTS_CHANNEL,
         ],
       );
-      // Counted once committed, as `append` counts.
       this.db.afterCommit(() => {
-        for (const { event } of events) this.appends.inc({ type: event.type });
+        for (const entry of entries) this.appends.inc({ type: entry.event.type });
       });
+      return rows.map((row) => BigInt(row.id));
     });
   }
 
-  async lockForAppend(conversationId: number): Promise<void> {
+  async lockForAppend(...conversationIds: number[]): Promise<void> {
+    // One order for every transaction that takes several: two of them never wait for each other.
     await this.db
       .manager()
-      .query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [EVENT_LOCK_CLASS, conversationId]);
+      .query('SELECT count(pg_advisory_xact_lock($1::int, c)) FROM unnest($2::int[]) AS c', [
+        EVENT_LOCK_CLASS,
+        sortedUnique(conversationIds),
+      ]);
   }
 
   async readAfter(

@@ -165,6 +165,14 @@ export class PendingJsonBody {
   constructor(private readonly req: IncomingMessage) {}
 
   read(limitBytes = JSON_BODY_LIMIT_BYTES): Promise<unknown> {
+    return this.readBytes(limitBytes).then((bytes) => parseJsonBody(this.req.headers, bytes));
+  }
+
+  /**
+   * The body's bytes as sent, read against `limitBytes` as they arrive: for a route that must see
+   * them unparsed (a signature over the raw body) before it parses them with `parseJsonBody`.
+   */
+  readBytes(limitBytes = JSON_BODY_LIMIT_BYTES): Promise<Buffer> {
     const { req } = this;
     const { headers } = req;
     if (Number(headers['content-length'] ?? 0) > limitBytes) return Promise.reject(tooLarge(limitBytes));
@@ -181,11 +189,7 @@ export class PendingJsonBody {
       };
       const onEnd = () => {
         stop();
-        try {
-          resolve(parseJsonBody(headers, Buffer.concat(chunks, received)));
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
+        resolve(Buffer.concat(chunks, received));
       };
       const onAborted = () => {
         stop();

@@ -39,20 +39,31 @@ export interface SseCompanion {
   of(data: unknown): unknown;
 }
 
+/** How a framing rewrites an event before sending it; its name tells framings apart. */
+export interface SseReshape {
+  name: string;
+  of(data: unknown): unknown;
+}
+
 /**
  * Dust's framing, which its client parses: `data: {"eventId": "<id>", "data": <event>}`. The
  * `id:` line stays: Dust's parser ignores it, and browsers' EventSource resume with it. The stream
  * ends after an event whose `type` is one of `endTypes`. A `companion` that answers an event for
- * one follows it in the same frame.
+ * one follows it in the same frame; a `reshape` rewrites each event as sent.
  */
-export function dustFraming(endTypes: readonly string[] = [], companion?: SseCompanion): SseFraming {
+export function dustFraming(
+  endTypes: readonly string[] = [],
+  companion?: SseCompanion,
+  reshape?: SseReshape,
+): SseFraming {
   const block = (id: bigint, data: unknown) =>
     `id: ${id}\ndata: {"eventId":"${id}","data":${JSON.stringify(data)}}\n\n`;
   return {
-    name: `dust:${endTypes.join(',')}${companion ? `+${companion.name}` : ''}`,
+    name: `dust:${endTypes.join(',')}${companion ? `+${companion.name}` : ''}${reshape ? `~${reshape.name}` : ''}`,
     frame: (id, data) => {
       const extra = companion?.of(data);
-      const frame = extra ? block(id, data) + block(id, extra) : block(id, data);
+      const sent = reshape ? reshape.of(data) : data;
+      const frame = extra ? block(id, sent) + block(id, extra) : block(id, sent);
       const type = (data as { type?: unknown } | null)?.type;
       return { id, frame, chunk: asChunk(frame), last: endTypes.includes(type as string) };
     },

@@ -3,7 +3,6 @@ import { trace } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger, LoggerModule, PARAMS_PROVIDER_TOKEN, type Params, PinoLogger } from 'nestjs-pino';
 import pino, { type Level, type Logger as Pino } from 'pino';
-import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { LogLevel } from 'src/platform/config/platform.config';
 import { routeTemplateOf } from 'src/platform/http/route-template';
 import { OperatorLog, PinoOperatorLog } from 'src/platform/logging/operator-log';
@@ -53,49 +52,49 @@ interface CallerOfRequest {
   caller?: { workspaceSId: string; keyId: string };
 }
 
+/** Writes the access line of a request once it is answered or the client has gone. */
+export type AccessLogMiddleware = (req: IncomingMessage, res: ServerResponse) => void;
+
+const levelOfStatus = (status: number): Level => (status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info');
+
 /**
  * The access log: one line per request once it is answered or the client has gone, with the route
  * template, the workspace and the key that called. Only the id, method and URL (its signature
- * redacted) of the request are written: never its headers (the bearer key) nor its query.
+ * redacted) of the request are written: never its headers (the bearer key) nor its query. A request
+ * pays for one `close` listener; the line is built only when its level is on (pino-http built two
+ * child loggers per request, serialising the request each time, whatever the level).
  */
-export function createAccessLog(logger: Pino): HttpLogger {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const id = requestId(req);
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customLogLevel: (_req, res, error): Level =>
-      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    customSuccessMessage: (_req, res) => (res.writableFinished ? 'request completed' : 'request aborted'),
-    customErrorMessage: (_req, res) => (res.writableFinished ? 'request completed' : 'request aborted'),
-    customProps: (req: IncomingMessage, res: ServerResponse) => {
-      if (!res.headersSent) return {};
+export function createAccessLog(logger: Pino): AccessLogMiddleware {
+  return (req, res) => {
+    const id = requestId(req);
+    (req as IncomingMessage & { id?: string }).id = id;
+    res.setHeader('X-Request-Id', id);
+    const url = req.url ?? '';
+    const start = Date.now();
+    res.once('close', () => {
+      const status = res.statusCode;
+      const level = levelOfStatus(status);
+      if (!logger.isLevelEnabled(level)) return;
       const { caller } = req as CallerOfRequest;
-      return {
-        route: routeTemplateOf(req),
-        ...(caller ? { workspace: caller.workspaceSId, keyId: caller.keyId } : {}),
-      };
-    },
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: withoutSignature(req.url),
-      }),
-      res: (res: { statusCode: number; raw?: ServerResponse }) => ({
-        statusCode: res.statusCode,
-        finished: res.raw?.writableFinished ?? true,
-      }),
-    },
-    wrapSerializers: true,
-  });
+      const answered = res.headersSent;
+      logger[level](
+        {
+          req: { id, method: req.method, url: withoutSignature(url) },
+          ...(answered ? { route: routeTemplateOf(req) } : {}),
+          ...(answered && caller ? { workspace: caller.workspaceSId, keyId: caller.keyId } : {}),
+          res: { statusCode: status, finished: res.writableFinished },
+          ...(status >= 500 ? { err: new Error(`failed with status code ${status}`) } : {}),
+          responseTime: Date.now() - start,
+        },
+        res.writableFinished ? 'request completed' : 'request aborted',
+      );
+    });
+  };
 }
 
 /** The access log's middleware, on the same pino logger as Nest's and the application's lines. */
 export class AccessLog {
-  constructor(readonly middleware: HttpLogger) {}
+  constructor(readonly middleware: AccessLogMiddleware) {}
 }
 
 /**
@@ -114,7 +113,9 @@ export class LoggingModule {
   static on(logger: Pino): DynamicModule {
     return {
       module: LoggingModule,
-      imports: [LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true })],
+      // No per-request middleware of nestjs-pino (a router layer and an AsyncLocalStorage scope on
+      // every request): the access line carries the request, errors their `reqId`.
+      imports: [LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] })],
       providers: [
         ServiceLogger,
         { provide: AccessLog, useValue: new AccessLog(createAccessLog(logger)) },

@@ -16,6 +16,7 @@ export async function connectInProcess(server: McpServer): Promise<McpSession> {
   return {
     listTools: (signal, limits) => session.listTools(signal, limits),
     callTool: (name, args, options) => session.callTool(name, args, options),
+    serverVersion: () => session.serverVersion(),
     close: async () => {
       await session.close();
       await server.close();

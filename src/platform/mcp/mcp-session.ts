@@ -27,6 +27,8 @@ export interface McpSession {
     args: Record<string, unknown>,
     options: { signal: AbortSignal; timeoutMs: number },
   ): Promise<McpToolOutput>;
+  /** The version the server declared when the session opened (`serverInfo.version`). */
+  serverVersion(): string | null;
   close(): Promise<void>;
 }
 

@@ -104,6 +104,10 @@ export class SdkMcpSession implements McpSession {
     }
   }
 
+  serverVersion(): string | null {
+    return this.client.getServerVersion()?.version ?? null;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

@@ -8,6 +8,7 @@ import {
   REMOTE_TOOLS_JSON_MAX_BYTES,
   REMOTE_TOOLS_MAX,
   ToolSync,
+  serverVersionOf,
   toolListProblem,
 } from 'src/modules/agents/domain/catalogue';
 
@@ -30,7 +31,7 @@ export class ToolServerSyncService {
   async listTools(target: RemoteMcpTarget): Promise<ToolListing> {
     const lastSyncedAt = this.clock.now();
     const failed = (lastSyncError: string, forbiddenAddress = false): ToolListing => ({
-      sync: { tools: [], lastSyncedAt, lastSyncError },
+      sync: { tools: [], lastSyncedAt, lastSyncError, serverVersion: null },
       forbiddenAddress,
     });
     let session: McpSession | undefined;
@@ -44,7 +45,15 @@ export class ToolServerSyncService {
       const problem = toolListProblem(tools);
       return problem
         ? failed(problem)
-        : { sync: { tools, lastSyncedAt, lastSyncError: null }, forbiddenAddress: false };
+        : {
+            sync: {
+              tools,
+              lastSyncedAt,
+              lastSyncError: null,
+              serverVersion: serverVersionOf(session.serverVersion()),
+            },
+            forbiddenAddress: false,
+          };
     } catch (error) {
       if (error instanceof McpConnectionError) {
         return failed(error.message, error.code === 'forbidden_address');

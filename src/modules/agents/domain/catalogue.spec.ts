@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import {
   REMOTE_TOOLS_MAX,
   REQUIRE_APPROVAL_TOOLS_MAX,
+  SERVER_VERSION_MAX,
   requireApprovalProblem,
+  serverVersionOf,
   toolListProblem,
 } from 'src/modules/agents/domain/catalogue';
 
@@ -50,5 +52,22 @@ describe('toolListProblem', () => {
     expect(toolListProblem([{ name: 'key', description: '', inputSchema: { 'bad\u0000key': 1 } }])).toMatch(
       /NUL/,
     );
+  });
+});
+
+describe('serverVersionOf', () => {
+  it('keeps a declared version as it is', () => {
+    expect(serverVersionOf('2.3.1-beta+build.7')).toBe('2.3.1-beta+build.7');
+  });
+
+  it('drops control and invisible characters, and what is blank', () => {
+    expect(serverVersionOf(' 1.0\u0000\u202e\u200b.2\n')).toBe('1.0.2');
+    expect(serverVersionOf('\u0007 ')).toBeNull();
+    expect(serverVersionOf(undefined)).toBeNull();
+  });
+
+  it(`cuts a long version to ${SERVER_VERSION_MAX} characters, never inside an emoji`, () => {
+    expect(serverVersionOf('9'.repeat(500))).toBe('9'.repeat(SERVER_VERSION_MAX));
+    expect(serverVersionOf('🚀'.repeat(100))).toBe('🚀'.repeat(SERVER_VERSION_MAX));
   });
 });

@@ -32,6 +32,8 @@ export interface ToolSync {
   lastSyncedAt: Date;
   /** Null when it succeeded. */
   lastSyncError: string | null;
+  /** The version the server declared (`serverInfo.version`), as `serverVersionOf` keeps it. */
+  serverVersion: string | null;
 }
 
 export interface RemoteMcpServer {
@@ -48,7 +50,22 @@ export interface RemoteMcpServer {
   /** When the last synchronisation was tried; null before the first. */
   lastSyncedAt: Date | null;
   lastSyncError: string | null;
+  /** Declared by the server at its last successful synchronisation; null when none did. */
+  serverVersion: string | null;
   createdAt: Date;
+}
+
+export const SERVER_VERSION_MAX = 64;
+
+/**
+ * A server's declared version as shown to members: the server chooses it, so it is kept without
+ * control or invisible characters and cut to `SERVER_VERSION_MAX` characters; null if nothing is left.
+ */
+export function serverVersionOf(declared: string | null | undefined): string | null {
+  const visible = [...(declared ?? '').replace(/[\p{Cc}\p{Cf}]/gu, '').trim()]
+    .slice(0, SERVER_VERSION_MAX)
+    .join('');
+  return visible.length > 0 ? visible : null;
 }
 
 /**

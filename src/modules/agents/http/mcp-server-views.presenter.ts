@@ -16,7 +16,7 @@ export const presentSpaceServerView = (
     name: server.name,
     description: server.description,
     tools: server.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-    version: '',
+    version: server.serverVersion ?? '',
     icon: 'ActionCloudArrowLeftRightIcon',
     allowMultipleInstances: true,
     availability: 'manual',

@@ -225,6 +225,9 @@ export class RemoteMcpServerEntity {
   @Column({ name: 'last_sync_error', type: 'text', nullable: true })
   lastSyncError!: string | null;
 
+  @Column({ name: 'server_version', type: 'varchar', length: 64, nullable: true })
+  serverVersion!: string | null;
+
   @OneToMany(() => McpServerViewEntity, (view) => view.mcpServer)
   views?: McpServerViewEntity[];
 

@@ -50,6 +50,7 @@ const toServer = (e: RemoteMcpServerEntity): RemoteMcpServer => ({
   tools: e.tools,
   lastSyncedAt: e.lastSyncedAt,
   lastSyncError: e.lastSyncError,
+  serverVersion: e.serverVersion,
   createdAt: e.createdAt,
 });
 const toView = (e: McpServerViewEntity): McpServerView => ({
@@ -144,7 +145,7 @@ export class TypeormCatalogueRepository extends CatalogueRepository {
 
   async saveSync(workspaceId: number, serverId: number, sync: ToolSync): Promise<RemoteMcpServer | null> {
     const servers = this.db.repository(RemoteMcpServerEntity);
-    const { tools, lastSyncedAt, lastSyncError } = sync;
+    const { tools, lastSyncedAt, lastSyncError, serverVersion } = sync;
     // TypeORM's deep-partial type cannot follow a jsonb column typed as an interface.
     await servers.update(
       { workspaceId, id: serverId },
@@ -152,6 +153,7 @@ export class TypeormCatalogueRepository extends CatalogueRepository {
         tools: tools as QueryDeepPartialEntity<RemoteTool>[],
         lastSyncedAt,
         lastSyncError,
+        serverVersion,
       },
     );
     const found = await servers.findOneBy({ workspaceId, id: serverId });

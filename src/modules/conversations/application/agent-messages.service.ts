@@ -14,6 +14,7 @@ import {
 } from 'src/modules/conversations/application/conversations.events';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
+import { GenerationTokensWriter } from 'src/modules/conversations/application/generation-tokens.writer';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { renderAgentMessage } from 'src/modules/conversations/application/message-views.loader';
 import { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
@@ -55,6 +56,7 @@ export class AgentMessagesService {
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
     private readonly clock: Clock,
+    private readonly tokens: GenerationTokensWriter,
   ) {}
 
   /**
@@ -144,30 +146,17 @@ export class AgentMessagesService {
   }
 
   /**
-   * Saves the answer so far and streams `text` (answer or reasoning, per `classification`); false
-   * when the run was cancelled meanwhile.
+   * Streams `text` (answer or reasoning, per `classification`) and adds the answer's to the
+   * message's content, through writes shared with other answers; resolves once written: false
+   * when the run was cancelled meanwhile. `urgent` (a run's first chunk) writes without waiting.
    */
   appendTokens(
-    { conversation, message }: AnswerTarget,
+    target: AnswerTarget,
     text: string,
-    contentSoFar: string,
     classification: TokensClassification = 'tokens',
+    urgent = false,
   ): Promise<boolean> {
-    return this.unitOfWork.run(async () => {
-      // The edit or cancellation that stops this message holds the append lock when it updates it.
-      await this.events.lockForAppend(conversation.id);
-      if (!(await this.messages.saveProgress(conversation.workspaceId, message.id, contentSoFar)))
-        return false;
-      await this.events.append(conversation.workspaceId, conversation.id, {
-        type: 'generation_tokens',
-        created: this.clock.now().getTime(),
-        configurationId: message.agentSId,
-        messageId: message.sId,
-        text,
-        classification,
-      });
-      return true;
-    });
+    return this.tokens.append(target, text, classification, urgent);
   }
 
   /**

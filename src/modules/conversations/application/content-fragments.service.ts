@@ -7,6 +7,10 @@ import { generateSId } from 'src/platform/ids/sid';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+import {
+  FragmentDocument,
+  FragmentDocuments,
+} from 'src/modules/conversations/application/ports/fragment-documents';
 import type { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
 import {
@@ -20,6 +24,14 @@ import type { Conversation } from 'src/modules/conversations/domain/conversation
 /** The path of a fragment's text (GET, a reader of the conversation). */
 export function fragmentTextPath(workspaceSId: string, conversationSId: string, fragmentSId: string): string {
   return `/api/w/${workspaceSId}/assistant/conversations/${conversationSId}/content_fragments/${fragmentSId}/text`;
+}
+
+/**
+ * What the model reads of a document a fragment shows: its text, under its own title when the
+ * fragment was given another one. Kept as it is when attached, as a file's text is.
+ */
+function documentText(fragmentTitle: string, document: FragmentDocument): string {
+  return document.title === fragmentTitle ? document.text : `${document.title}\n\n${document.text}`;
 }
 
 export function renderContentFragment(
@@ -44,13 +56,26 @@ export function renderContentFragment(
     textUrl: fragmentTextPath(workspaceSId, conversationSId, fragment.sId),
     sourceUrl: fragment.sourceUrl,
     context: fragment.author ?? { username: null, fullName: null, email: null, profilePictureUrl: null },
-    contentNodeData: null,
-    contentFragmentType: 'file',
     expiredReason: null,
     snippet: null,
     generatedTables: [],
     sourceProvider: null,
     sourceIcon: null,
+    ...(fragment.node
+      ? {
+          contentFragmentType: 'content_node' as const,
+          nodeId: fragment.node.nodeId,
+          nodeDataSourceViewId: fragment.node.nodeDataSourceViewId,
+          nodeType: 'document' as const,
+          contentNodeData: {
+            nodeId: fragment.node.nodeId,
+            nodeDataSourceViewId: fragment.node.nodeDataSourceViewId,
+            nodeType: 'document' as const,
+            provider: null,
+            spaceName: fragment.node.spaceName,
+          },
+        }
+      : { contentFragmentType: 'file' as const, contentNodeData: null }),
   };
 }
 
@@ -67,6 +92,7 @@ export class ContentFragmentsService {
     private readonly conversationRepository: ConversationRepository,
     private readonly fragments: ContentFragmentRepository,
     private readonly files: FragmentFiles,
+    private readonly documents: FragmentDocuments,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
   ) {}
@@ -99,7 +125,23 @@ export class ContentFragmentsService {
           author: input.author ?? null,
           contentType: file.contentType,
           fileSId: file.sId,
+          node: null,
           text: file.text ?? '',
+        });
+      } else if ('nodeId' in input) {
+        const document = await this.documents.read(caller, input.nodeDataSourceViewId, input.nodeId);
+        resolved.push({
+          title: input.title,
+          sourceUrl: document.sourceUrl,
+          author: input.author ?? null,
+          contentType: document.mimeType,
+          fileSId: null,
+          node: {
+            nodeId: document.documentId,
+            nodeDataSourceViewId: document.viewSId,
+            spaceName: document.spaceName,
+          },
+          text: documentText(input.title, document),
         });
       } else {
         resolved.push({
@@ -108,6 +150,7 @@ export class ContentFragmentsService {
           author: input.author ?? null,
           contentType: input.contentType,
           fileSId: null,
+          node: null,
           text: input.content,
         });
       }

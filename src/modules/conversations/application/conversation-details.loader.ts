@@ -68,7 +68,8 @@ export class ConversationDetailsLoader {
       ? await this.conversations.findChildren(caller.workspaceId, [conversation.id])
       : [];
     const participations = new Map(participation ? [[conversation.id, participation]] : []);
-    const [details] = await this.assemble(caller, [conversation], participations, children);
+    const spaceSIds = new Map(conversation.spaceId === null ? [] : [[conversation.spaceId, read.spaceSId]]);
+    const [details] = await this.assemble(caller, [conversation], participations, children, spaceSIds);
     return details;
   }
 
@@ -77,13 +78,16 @@ export class ConversationDetailsLoader {
     conversations: Conversation[],
     participations: Map<number, Participation>,
     children: Conversation[],
+    /** The sIds of the conversations' spaces, when the read already holds them. */
+    knownSpaceSIds?: Map<number, string | null>,
   ): Promise<ConversationDetails[]> {
     const parentIds = conversations.flatMap((c) => (c.forkedFrom ? [c.forkedFrom.parentConversationId] : []));
     const links = [...conversations, ...children].flatMap((c) => (c.forkedFrom ? [c.forkedFrom] : []));
-    const [workspace, parents, spaces, sources, members] = await Promise.all([
-      this.workspaces.findBySId(caller.workspaceSId),
+    const [parents, spaces, sources, members] = await Promise.all([
       this.conversations.findByIds(caller.workspaceId, parentIds),
-      conversations.some((c) => c.spaceId !== null) ? this.spaces.listAll(caller) : Promise.resolve([]),
+      !knownSpaceSIds && conversations.some((c) => c.spaceId !== null)
+        ? this.spaces.listAll(caller)
+        : Promise.resolve([]),
       this.messages.findByIds(
         caller.workspaceId,
         links.map((link) => link.sourceMessageId),
@@ -96,12 +100,12 @@ export class ConversationDetailsLoader {
     const sourceSIds = new Map(sources.map((message) => [message.id, message.sId]));
     const users = new Map(members.map((member) => [member.user.id, member.user]));
     const parentsById = new Map(parents.map((parent) => [parent.id, parent]));
-    const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
-    // The caller's key was just checked against this workspace, so it exists.
+    const spaceSIds = knownSpaceSIds ?? new Map(spaces.map((space) => [space.id, space.sId]));
+    // The workspace as the caller's key resolved it (kept with the key for a few seconds).
     const owner = {
       id: caller.workspaceId,
       sId: caller.workspaceSId,
-      name: workspace?.name ?? '',
+      name: caller.workspaceName,
       role: caller.role,
     };
 

@@ -93,6 +93,42 @@ describe('ConversationsService', () => {
     expect(created.message?.rank).toBe(2);
   });
 
+  it('attaches a data source document its reader names, as a content node holding its text', async () => {
+    const { conversations, fragmentDocuments, fragmentRepository, workspace, ada, grace } = setUp();
+    fragmentDocuments.add(workspace.id, [ada.userId], {
+      documentId: 'refunds',
+      viewSId: 'dsv_handbook',
+      spaceName: 'Company Data',
+      title: 'Refund policy',
+      mimeType: 'text/markdown',
+      sourceUrl: 'https://intranet.example.com/refunds',
+      text: 'Paid within 30 days.',
+    });
+    const node = { nodeId: 'refunds', nodeDataSourceViewId: 'dsv_handbook' };
+
+    const created = await conversations.create(ada, {
+      contentFragments: [{ title: 'Refunds', ...node }],
+      message: messageInput('Summarise it'),
+    });
+
+    const [fragment] = created.contentFragments;
+    expect(fragment).toMatchObject({
+      contentFragmentType: 'content_node',
+      ...node,
+      nodeType: 'document',
+      contentType: 'text/markdown',
+      sourceUrl: 'https://intranet.example.com/refunds',
+      contentNodeData: { ...node, nodeType: 'document', provider: null, spaceName: 'Company Data' },
+    });
+    const stored = await fragmentRepository.findText(ada.workspaceId, created.conversation.id, fragment.sId);
+    expect(stored?.text).toBe('Refund policy\n\nPaid within 30 days.');
+    // Someone who does not read it gets a not found, and no conversation.
+    await expect(
+      conversations.create(grace, { contentFragments: [{ title: 'Refunds', ...node }] }),
+    ).rejects.toMatchObject({ code: 'data_source_document_not_found' });
+    expect((await conversations.list(grace, { limit: 10, beforeId: null })).items).toEqual([]);
+  });
+
   it('creates nothing when the space, a mention or a fragment is refused', async () => {
     const context = setUp();
     const { conversations, conversationRepository, eventLog, inProcessEvents, grace, ada, helper, finance } =

@@ -82,11 +82,12 @@ export class MessageViews {
     const agentsBySId = new Map(data.agents.map((details) => [details.agent.sId, details.agent]));
     // Agents are archived, never deleted: every answer's agent is found.
     const agentOf = (message: AgentMessage) => agentsBySId.get(message.agentSId) as AgentVersion;
+    const index = indexForUserMessages(data);
     return slots.map((message) =>
       message.type === 'content_fragment'
         ? renderContentFragment(message, caller.workspaceSId, conversationSId ?? '')
         : message.type === 'user_message'
-          ? renderUserMessage(message, data)
+          ? renderIndexedUserMessage(message, index)
           : renderAgentMessage(
               message,
               sIds.get(message.parentMessageId) ?? '',
@@ -98,7 +99,8 @@ export class MessageViews {
 
   async userMessages(caller: Caller, messages: UserMessage[]): Promise<UserMessageView[]> {
     const data = await this.load(caller, messages, undefined, { agentSIds: [], parentIds: [], ids: [] });
-    return messages.map((message) => renderUserMessage(message, data));
+    const index = indexForUserMessages(data);
+    return messages.map((message) => renderIndexedUserMessage(message, index));
   }
 
   /**
@@ -183,12 +185,41 @@ export function renderAgentMessage(
   };
 }
 
+/** What the views of user messages read, indexed once for all the messages of a page. */
+interface UserMessageIndex {
+  users: Map<number, User>;
+  agentsBySId: Map<string, AgentDetails>;
+  reactionsByMessage: Map<number, Reaction[]>;
+}
+
+function indexForUserMessages(data: {
+  users: Map<number, User>;
+  agents: AgentDetails[];
+  reactions: Reaction[];
+}): UserMessageIndex {
+  const reactionsByMessage = new Map<number, Reaction[]>();
+  for (const reaction of data.reactions) {
+    const list = reactionsByMessage.get(reaction.messageId);
+    if (list) list.push(reaction);
+    else reactionsByMessage.set(reaction.messageId, [reaction]);
+  }
+  return {
+    users: data.users,
+    agentsBySId: new Map(data.agents.map((details) => [details.agent.sId, details])),
+    reactionsByMessage,
+  };
+}
+
 /** A user message's view from the users and agents it names, loaded beforehand. */
 export function renderUserMessage(
   message: UserMessage,
   data: { users: Map<number, User>; agents: AgentDetails[]; reactions: Reaction[] },
 ): UserMessageView {
-  const agentsBySId = new Map(data.agents.map((details) => [details.agent.sId, details]));
+  return renderIndexedUserMessage(message, indexForUserMessages(data));
+}
+
+function renderIndexedUserMessage(message: UserMessage, data: UserMessageIndex): UserMessageView {
+  const { agentsBySId } = data;
   const author = data.users.get(message.userId);
   return {
     type: 'user_message',
@@ -230,10 +261,7 @@ export function renderUserMessage(
       lastTriggerRunAt: message.context.lastTriggerRunAt ?? null,
     },
     agenticMessageData: message.context.agenticMessageData ?? null,
-    reactions: groupReactions(
-      data.reactions.filter((reaction) => reaction.messageId === message.id),
-      data.users,
-    ),
+    reactions: groupReactions(data.reactionsByMessage.get(message.id) ?? [], data.users),
   };
 }
 

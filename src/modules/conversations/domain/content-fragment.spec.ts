@@ -22,10 +22,32 @@ describe('content fragments', () => {
     });
     expect(() =>
       checkFragmentInput({ title: 't', fileId: 'fil_1', content: 'x' }, 'contentFragments.0.'),
-    ).toThrow(/contentFragments.0: give either fileId/);
+    ).toThrow(/contentFragments.0: give fileId/);
     expect(() =>
       checkFragmentInput({ title: 't', content: 'x'.repeat(600 * 1024), contentType: 'text/plain' }, ''),
     ).toThrow(/above the 524288 bytes/);
+  });
+
+  it('takes a data source document by nodeId with its view, and nothing else with it', () => {
+    expect(checkFragmentInput({ title: 't', nodeId: 'refunds', nodeDataSourceViewId: 'dsv_1' }, '')).toEqual({
+      title: 't',
+      nodeId: 'refunds',
+      nodeDataSourceViewId: 'dsv_1',
+      sourceUrl: null,
+      author: null,
+    });
+    expect(() => checkFragmentInput({ title: 't', nodeId: 'refunds' }, 'contentFragment.')).toThrow(
+      /contentFragment.nodeId, contentFragment.nodeDataSourceViewId: give both/,
+    );
+    for (const extra of [
+      { fileId: 'fil_1' },
+      { content: 'x', contentType: 'text/plain' },
+      { url: 'https://x.y' },
+    ]) {
+      expect(() =>
+        checkFragmentInput({ title: 't', nodeId: 'refunds', nodeDataSourceViewId: 'dsv_1', ...extra }, ''),
+      ).toThrow(/^body: a data source document \(nodeId\) comes with nodeDataSourceViewId only/);
+    }
   });
 
   it("keeps a fragment's link and who put it there, each field of its author null when not said", () => {

@@ -22,7 +22,17 @@ export interface ContentFragment {
   sourceUrl: string | null;
   /** Who put it there, as the client described them. */
   author: FragmentAuthor | null;
+  /** The data source document it shows, when it was attached by `nodeId`; null otherwise. */
+  node: FragmentNode | null;
   createdAt: Date;
+}
+
+/** A data source document a fragment shows (Dust's content node), as it was when attached. */
+export interface FragmentNode {
+  nodeId: string;
+  nodeDataSourceViewId: string;
+  /** The name of the space whose view it was read through. */
+  spaceName: string;
 }
 
 /** Dust's `context` of a fragment: who put it there, every field optional. */
@@ -60,7 +70,11 @@ export interface FragmentOrigin {
 }
 
 export type FragmentInput = FragmentOrigin &
-  ({ title: string; fileId: string } | { title: string; content: string; contentType: string });
+  (
+    | { title: string; fileId: string }
+    | { title: string; content: string; contentType: string }
+    | { title: string; nodeId: string; nodeDataSourceViewId: string }
+  );
 
 /** Exactly one of a file or inline text, within the limits; `field` locates errors in the body. */
 export function checkFragmentInput(
@@ -69,6 +83,8 @@ export function checkFragmentInput(
     fileId?: string;
     content?: string;
     contentType?: string;
+    nodeId?: string;
+    nodeDataSourceViewId?: string;
     url?: string | null;
     context?: Partial<FragmentAuthor> | null;
   },
@@ -86,6 +102,23 @@ export function checkFragmentInput(
       : null,
   };
   const inline = input.content !== undefined || input.contentType !== undefined;
+  const node = input.nodeId !== undefined || input.nodeDataSourceViewId !== undefined;
+  if (node) {
+    if (input.fileId !== undefined || inline || (input.url ?? null) !== null) {
+      throw new InvalidRequestError(
+        `${field.replace(/\.$/, '') || 'body'}: a data source document (nodeId) comes with nodeDataSourceViewId only: no fileId, content, contentType or url.`,
+      );
+    }
+    if (input.nodeId === undefined || input.nodeDataSourceViewId === undefined) {
+      throw new InvalidRequestError(`${field}nodeId, ${field}nodeDataSourceViewId: give both.`);
+    }
+    return {
+      ...origin,
+      title: input.title,
+      nodeId: input.nodeId,
+      nodeDataSourceViewId: input.nodeDataSourceViewId,
+    };
+  }
   if (input.fileId !== undefined && !inline) return { ...origin, title: input.title, fileId: input.fileId };
   if (input.fileId === undefined && input.content !== undefined && input.contentType !== undefined) {
     const bytes = Buffer.byteLength(input.content);
@@ -97,7 +130,7 @@ export function checkFragmentInput(
     return { ...origin, title: input.title, content: input.content, contentType: input.contentType };
   }
   throw new InvalidRequestError(
-    `${field.replace(/\.$/, '') || 'body'}: give either fileId (an uploaded file) or content with contentType (inline text).`,
+    `${field.replace(/\.$/, '') || 'body'}: give fileId (an uploaded file), content with contentType (inline text), or nodeId with nodeDataSourceViewId (a data source document).`,
   );
 }
 

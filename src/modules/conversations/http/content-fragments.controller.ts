@@ -25,11 +25,14 @@ export class ContentFragmentsController {
 
   @PostToConversation()
   @ApiOperation({
-    summary: 'Put a file or a piece of text in a conversation (a content fragment).',
+    summary: 'Put a file, a piece of text or a data source document in a conversation (a content fragment).',
     description:
       'Any member who can write to the conversation, with a key of scope `write:conversation`. Give ' +
       '`fileId` (a ready file of use case `conversation`, which then belongs to this conversation and ' +
-      'is readable exactly by its readers) or `content` with `contentType` (inline text). The fragment ' +
+      'is readable exactly by its readers), `content` with `contentType` (inline text), or `nodeId` with ' +
+      '`nodeDataSourceViewId` (a document of a data source view of a space the caller can access, within ' +
+      'its parents: its text is attached as it is now; any other is 404 `data_source_view_not_found` or ' +
+      '`data_source_document_not_found`, and nothing is written). The fragment ' +
       'takes the next rank, shows in the message list, is announced on the conversation stream as a ' +
       '`user_message_new` event whose message is the fragment, and its text reaches the model in later runs.',
   })

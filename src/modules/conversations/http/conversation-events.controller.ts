@@ -30,7 +30,7 @@ import { OnlyOn, WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
-import { SseCompanion, SseFraming, dustFraming } from 'src/platform/http/sse-stream';
+import { SseCompanion, SseFraming, SseReshape, dustFraming } from 'src/platform/http/sse-stream';
 import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
@@ -74,8 +74,37 @@ const FLAT_APPROVAL: SseCompanion = {
   },
 };
 
+/** The fields of an action event's `action` that Dust's high-level client reads. */
+interface StreamedAction {
+  sId: string;
+  toolName: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Dust's high-level client (1.2.8) keeps an `agent_action_success` only when `action.id` is a
+ * string, and reads a `tool_error`'s `actionId`, `toolName` and `input` at its top level, where its
+ * own schemas type `id` a number and carry neither: on the message stream it reads, an action's
+ * `id` is its sId (the id `validateAction` takes) and both events carry the call's `input`.
+ */
+const HIGH_LEVEL_ACTIONS: SseReshape = {
+  name: 'high-level-actions',
+  of: (data) => {
+    const event = data as ConversationEvent;
+    if (event.type === 'agent_action_success') {
+      const action = event.action as StreamedAction;
+      return { ...event, action: { ...action, id: action.sId, input: action.params } };
+    }
+    if (event.type === 'tool_error') {
+      const action = event.action as StreamedAction;
+      return { ...event, actionId: action.sId, toolName: action.toolName, input: action.params };
+    }
+    return event;
+  },
+};
+
 const V1_CONVERSATION_FRAMING = dustFraming();
-const V1_MESSAGE_FRAMING = dustFraming(MESSAGE_OUTCOMES, FLAT_APPROVAL);
+const V1_MESSAGE_FRAMING = dustFraming(MESSAGE_OUTCOMES, FLAT_APPROVAL, HIGH_LEVEL_ACTIONS);
 
 /** What every event stream declares: who may open it, its resume header, its errors. */
 const EventStream = () =>
@@ -229,7 +258,7 @@ export class ConversationEventsController {
   @ApiOperation({
     summary: "Stream one agent message's events, as Dust streams them (Server-Sent Events).",
     description:
-      'The events of the `/api/w/` form of this route, framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. Each `tool_approve_execution` is followed, under the same id, by its `mcp_approve_execution` form (the same fields plus `toolName`, `serverName`, `description` and `input`), which Dust\'s high-level client waits for. The stream ends after the message\'s outcome (`agent_message_success`, `agent_error` or `agent_generation_cancelled`); resumed after its outcome, it ends at once. Without Last-Event-ID / lastEventId it starts at the message\'s first event. Any member who can read the conversation; needs `read:conversation`.',
+      'The events of the `/api/w/` form of this route, framed as Dust frames them: `id: <event id>`, `data: {"eventId": "<event id>", "data": <event JSON>}`, blank line. Each `tool_approve_execution` is followed, under the same id, by its `mcp_approve_execution` form (the same fields plus `toolName`, `serverName`, `description` and `input`), which Dust\'s high-level client waits for. For that client too, an `agent_action_success` action\'s `id` is its sId (a string; the `/api/w/` form and conversations carry the row id) with the call\'s `input`, and a `tool_error` carries `actionId`, `toolName` and `input`. The stream ends after the message\'s outcome (`agent_message_success`, `agent_error` or `agent_generation_cancelled`); resumed after its outcome, it ends at once. Without Last-Event-ID / lastEventId it starts at the message\'s first event. Any member who can read the conversation; needs `read:conversation`.',
   })
   @ApiOkResponse({ content: { 'text/event-stream': { schema: dustEnvelope(MESSAGE_EVENT_SCHEMA) } } })
   async publicMessageStream(

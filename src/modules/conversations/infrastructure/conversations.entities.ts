@@ -1,6 +1,6 @@
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessageStatus, Mention, MessageContext } from 'src/modules/conversations/domain/message';
-import type { FragmentAuthor } from 'src/modules/conversations/domain/content-fragment';
+import type { FragmentAuthor, FragmentNode } from 'src/modules/conversations/domain/content-fragment';
 // Foreign keys to identity's tables need their entities; nothing else of identity is used here.
 import {
   SpaceEntity,
@@ -297,6 +297,9 @@ export class ContentFragmentEntity {
 
   @Column({ type: 'jsonb', nullable: true })
   author!: FragmentAuthor | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  node!: FragmentNode | null;
 
   @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
   createdAt!: Date;

@@ -21,6 +21,7 @@ const toFragment = (e: ContentFragmentEntity): ContentFragment => ({
   textBytes: e.textBytes,
   sourceUrl: e.sourceUrl,
   author: e.author,
+  node: e.node,
   createdAt: e.createdAt,
 });
 
@@ -62,19 +63,17 @@ export class TypeormContentFragmentRepository extends ContentFragmentRepository 
     afterRank: number,
     limit: number,
   ): Promise<ContentFragment[]> {
-    const rows = await this.fragments
-      .createQueryBuilder('f')
-      .where(
-        'f.workspace_id = :workspaceId AND f.conversation_id = :conversationId AND f.rank > :afterRank',
-        {
-          workspaceId,
-          conversationId,
-          afterRank,
-        },
-      )
-      .orderBy('f.rank', 'ASC')
-      .limit(limit)
-      .getMany();
+    // Raw SQL, prepared: every page of messages runs it, where the query builder's planning shows.
+    const rows = await this.db.hotRead<ContentFragmentEntity>(
+      'content-fragments-after',
+      `SELECT id, s_id AS "sId", workspace_id AS "workspaceId", conversation_id AS "conversationId", rank,
+              version, title, content_type AS "contentType", file_s_id AS "fileSId", text_bytes AS "textBytes",
+              source_url AS "sourceUrl", author, created_at AS "createdAt"
+       FROM content_fragments
+       WHERE workspace_id = $1 AND conversation_id = $2 AND rank > $3
+       ORDER BY rank LIMIT $4`,
+      [workspaceId, conversationId, afterRank, limit],
+    );
     return rows.map(toFragment);
   }
 

@@ -82,17 +82,19 @@ export class TypeormConversationRepository extends ConversationRepository {
         participant: boolean;
         lastReadAt: Date | null;
         actionRequired: boolean;
+        spaceSId: string | null;
         hasChildren: boolean;
       }
     >(
       'conversation-for-reader',
       `SELECT ${this.conversationColumns()},
               p.user_id IS NOT NULL AS participant, p.last_read_at AS "lastReadAt",
-              coalesce(p.action_required, false) AS "actionRequired",
+              coalesce(p.action_required, false) AS "actionRequired", s.s_id AS "spaceSId",
               EXISTS (SELECT 1 FROM conversations f WHERE f.workspace_id = c.workspace_id AND f.parent_conversation_id = c.id) AS "hasChildren"
        FROM conversations c
        LEFT JOIN conversation_participants p
          ON p.conversation_id = c.id AND p.user_id = $3 AND p.workspace_id = $1
+       LEFT JOIN spaces s ON s.id = c.space_id AND s.workspace_id = $1
        WHERE c.workspace_id = $1 AND c.s_id = $2 AND c.deleted_at IS NULL`,
       [workspaceId, sId, userId],
     );
@@ -103,6 +105,7 @@ export class TypeormConversationRepository extends ConversationRepository {
       participation: row.participant
         ? { userId, lastReadAt: row.lastReadAt, actionRequired: row.actionRequired }
         : null,
+      spaceSId: row.spaceSId,
       hasChildren: row.hasChildren,
     };
   }

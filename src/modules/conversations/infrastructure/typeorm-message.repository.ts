@@ -217,14 +217,22 @@ export class TypeormMessageRepository extends MessageRepository {
     return rows.map(toMessage);
   }
 
-  async saveProgress(workspaceId: number, messageId: number, content: string): Promise<boolean> {
-    const [, affected] = await this.db
-      .manager()
-      .query<[unknown[], number]>(
-        "UPDATE messages SET content = $3 WHERE id = $1 AND workspace_id = $2 AND status = 'created'",
-        [messageId, workspaceId, content],
-      );
-    return affected === 1;
+  async appendContent(
+    entries: readonly { workspaceId: number; messageId: number; text: string }[],
+  ): Promise<Set<number>> {
+    if (entries.length === 0) return new Set();
+    const [rows] = await this.db.manager().query<[{ id: number }[], number]>(
+      `UPDATE messages m SET content = m.content || v.text
+       FROM unnest($1::int[], $2::int[], $3::text[]) AS v(id, workspace_id, text)
+       WHERE m.id = v.id AND m.workspace_id = v.workspace_id AND m.status = 'created'
+       RETURNING m.id`,
+      [
+        entries.map((entry) => entry.messageId),
+        entries.map((entry) => entry.workspaceId),
+        entries.map((entry) => entry.text),
+      ],
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   async complete(workspaceId: number, messageId: number, outcome: AgentMessageOutcome): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
+import type { ViewSearchTarget } from 'src/modules/data-sources/application/ports/document-index';
 import { describe, expect, it } from '@jest/globals';
 import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
@@ -20,7 +20,7 @@ import type { DataSourceView } from 'src/modules/data-sources/domain/data-source
 import { DataSourceViewNotFound } from 'src/modules/data-sources/domain/data-sources.errors';
 
 const WORKSPACE = 1;
-const caller = new Caller(WORKSPACE, 'wsp', 7, 'usr', 'admin', SCOPES, 'key_1');
+const caller = new Caller(WORKSPACE, 'wsp', 'Workspace', 7, 'usr', 'admin', SCOPES, 'key_1');
 const spaces: Space[] = [
   {
     id: 10,
@@ -126,13 +126,18 @@ class InMemoryDataSources extends DataSourceRepository {
       this.views.find((v) => v.workspaceId === workspaceId && v.spaceId === spaceId && v.sId === sId) ?? null
     );
   }
-  async findSearchTarget(workspaceId: number, spaceId: number, sId: string): Promise<SearchTarget | null> {
+  async findSearchTarget(
+    workspaceId: number,
+    spaceId: number,
+    sId: string,
+  ): Promise<ViewSearchTarget | null> {
     const view = await this.findView(workspaceId, spaceId, sId);
     return view
       ? {
           dataSourceId: view.dataSource.id,
           parentsIn: view.parentsIn,
           textSearchConfig: view.dataSource.textSearchConfig,
+          dataSourceSId: view.dataSource.sId,
         }
       : null;
   }

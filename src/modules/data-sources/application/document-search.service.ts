@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { DocumentIndex, SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
-import { DocumentRepository } from 'src/modules/data-sources/application/ports/document.repository';
+import {
+  DocumentRepository,
+  DocumentSummary,
+} from 'src/modules/data-sources/application/ports/document.repository';
 import { DataSourceRepository } from 'src/modules/data-sources/application/ports/data-source.repository';
 import type { DataSourceView } from 'src/modules/data-sources/domain/data-source-view';
 import { DataSourceViewNotFound } from 'src/modules/data-sources/domain/data-sources.errors';
@@ -10,6 +13,7 @@ import type { DataSourceDocument } from 'src/modules/data-sources/domain/documen
 import {
   DocumentHit,
   ReachingView,
+  checkFullTextAnswer,
   checkSearchQuery,
   checkTopK,
   groupHits,
@@ -23,6 +27,12 @@ export interface ReadDocuments<T> {
   documents: T[];
   /** sIds of the regular spaces whose views showed them (none for what the global space shows). */
   restrictedSpaceSIds: string[];
+}
+
+/** What a view's search found: its data source, and each document with its best chunks. */
+export interface ViewSearchResult {
+  dataSourceSId: string;
+  documents: { hit: DocumentHit; document: DocumentSummary; text: string | null }[];
 }
 
 /** The scope of a view, with its data source's text-search configuration. */
@@ -59,20 +69,50 @@ export class DocumentSearchService {
     private readonly spaces: SpacesService,
   ) {}
 
-  /** The best chunks of one view of a space the caller can access, within the view's parents. */
+  /**
+   * The best chunks of one view of a space the caller can access, within the view's parents, each
+   * document with its stored fields and, with `fullText`, its whole text.
+   */
   async searchView(
     caller: Caller,
     spaceSId: string,
     viewSId: string,
-    query: string | undefined,
-    topK: number,
-  ): Promise<DocumentHit[]> {
-    const text = checkSearchQuery(query);
-    checkTopK(topK);
+    search: { query: string | undefined; topK: number; fullText: boolean },
+  ): Promise<ViewSearchResult> {
+    const text = checkSearchQuery(search.query);
+    checkTopK(search.topK);
+    const { workspaceId } = caller;
     const space = await this.spaces.findAccessible(caller, spaceSId);
-    const target = await this.dataSources.findSearchTarget(caller.workspaceId, space.id, viewSId);
+    const target = await this.dataSources.findSearchTarget(workspaceId, space.id, viewSId);
     if (!target) throw new DataSourceViewNotFound(viewSId);
-    return this.search(caller.workspaceId, [target], text, topK);
+    const hits = await this.search(workspaceId, [target], text, search.topK);
+    const stored = await this.documents.findSummaries(
+      workspaceId,
+      target.dataSourceId,
+      hits.map((hit) => hit.documentId),
+    );
+    const byId = new Map(stored.map((document) => [document.documentId, document]));
+    // A document deleted since its chunks were ranked is left out.
+    const found = hits.flatMap((hit) => {
+      const document = byId.get(hit.documentId);
+      return document ? [{ hit, document }] : [];
+    });
+    if (!search.fullText) {
+      return {
+        dataSourceSId: target.dataSourceSId,
+        documents: found.map((each) => ({ ...each, text: null })),
+      };
+    }
+    checkFullTextAnswer(found.map((each) => each.document));
+    const texts = await this.documents.findTexts(
+      workspaceId,
+      target.dataSourceId,
+      found.map((each) => each.document.documentId),
+    );
+    return {
+      dataSourceSId: target.dataSourceSId,
+      documents: found.map((each) => ({ ...each, text: texts.get(each.document.documentId) ?? null })),
+    };
   }
 
   /** The best chunks of every view of the spaces the caller can read. */

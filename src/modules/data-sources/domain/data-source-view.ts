@@ -65,3 +65,11 @@ export function changedParentsIn(current: readonly string[] | null, change: Pare
   const removed = new Set(change.remove);
   return parseParentsIn([...(current ?? []).filter((parent) => !removed.has(parent)), ...change.add])!;
 }
+
+/** Whether a view showing `parentsIn` shows a document with these parents (its own id first). */
+export function viewShowsDocument(
+  parentsIn: readonly string[] | null,
+  documentParents: readonly string[],
+): boolean {
+  return parentsIn === null || parentsIn.some((parent) => documentParents.includes(parent));
+}

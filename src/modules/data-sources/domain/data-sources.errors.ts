@@ -54,3 +54,23 @@ export class DocumentLimitReached extends InvalidRequestError {
     super(`The data source already holds ${max} documents (DOCUMENTS_PER_DATA_SOURCE_MAX).`);
   }
 }
+
+/** A fragment names a view the caller cannot read through: it may not exist, or be another's. */
+export class FragmentViewNotFound extends DomainError {
+  constructor(viewSId: string) {
+    super(
+      'data_source_view_not_found',
+      `nodeDataSourceViewId: data source view ${viewSId} not found in the spaces you can access.`,
+    );
+  }
+}
+
+/** A fragment names a document its view does not show (absent, or outside the view's parents). */
+export class FragmentDocumentNotFound extends DomainError {
+  constructor(documentId: string, viewSId: string) {
+    super(
+      'data_source_document_not_found',
+      `nodeId: document "${documentId}" not found in data source view ${viewSId}, or outside the parents it shows.`,
+    );
+  }
+}

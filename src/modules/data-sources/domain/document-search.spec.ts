@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   ChunkHit,
+  FULL_TEXT_ANSWER_MAX_BYTES,
+  checkFullTextAnswer,
   checkSearchQuery,
   checkTopK,
   groupHits,
@@ -15,6 +17,7 @@ const hit = (dataSourceId: number, documentId: string, score: number): ChunkHit 
   tags: [],
   parents: [documentId],
   text: `${documentId}@${score}`,
+  chunkHash: `hash of ${documentId}@${score}`,
   offset: 0,
   score,
 });
@@ -30,6 +33,7 @@ describe('grouping hits', () => {
       ['a', 0.3, 2],
       ['a', 0.2, 1],
     ]);
+    expect(grouped[1].chunks.map((chunk) => chunk.hash)).toEqual(['hash of a@0.3', 'hash of a@0.1']);
   });
 
   it('refuses a blank query and top_k outside 1 to 64', () => {
@@ -67,5 +71,14 @@ describe('the restricted spaces documents belong to', () => {
     const views = [{ ...view('vlt_other', null), dataSourceId: 2 }, view('vlt_board', null)];
     expect(restrictedSpacesOf([secret], views)).toEqual(['vlt_board']);
     expect(restrictedSpacesOf([], views)).toEqual([]);
+  });
+});
+
+describe('a full_text answer', () => {
+  it(`answers up to ${FULL_TEXT_ANSWER_MAX_BYTES} bytes of text, and says how to narrow a larger one`, () => {
+    expect(() => checkFullTextAnswer([{ textBytes: FULL_TEXT_ANSWER_MAX_BYTES }])).not.toThrow();
+    expect(() =>
+      checkFullTextAnswer([{ textBytes: FULL_TEXT_ANSWER_MAX_BYTES - 1 }, { textBytes: 2 }]),
+    ).toThrow(/^full_text: the 2 documents found hold 16777217 bytes .*lower top_k/);
   });
 });

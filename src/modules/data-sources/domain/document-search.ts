@@ -14,6 +14,8 @@ export interface ChunkHit {
   /** The document's id and ancestors, which a view's `parentsIn` matches. */
   parents: string[];
   text: string;
+  /** SHA-256 of the chunk's text (UTF-8), hex. */
+  chunkHash: string;
   offset: number;
   score: number;
 }
@@ -27,7 +29,23 @@ export interface DocumentHit {
   parents: string[];
   /** The score of its best chunk. */
   score: number;
-  chunks: { text: string; offset: number; score: number }[];
+  chunks: { text: string; hash: string; offset: number; score: number }[];
+}
+
+/**
+ * UTF-8 bytes of document text one `full_text` search may answer: the largest document the
+ * service may be configured to hold, so any single one can be read in full.
+ */
+export const FULL_TEXT_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+
+/** A `full_text` answer stays within its budget, or the caller is told how to narrow it. */
+export function checkFullTextAnswer(documents: readonly { textBytes: number }[]): void {
+  const bytes = documents.reduce((sum, document) => sum + document.textBytes, 0);
+  if (bytes > FULL_TEXT_ANSWER_MAX_BYTES) {
+    throw new InvalidRequestError(
+      `full_text: the ${documents.length} documents found hold ${bytes} bytes of text, above the ${FULL_TEXT_ANSWER_MAX_BYTES} a search answers in full; lower top_k or read the documents one by one.`,
+    );
+  }
 }
 
 export function checkSearchQuery(query: string | undefined): string {
@@ -68,7 +86,7 @@ export function groupHits(hits: ChunkHit[], topK: number): DocumentHit[] {
       };
       documents.set(key, document);
     }
-    document.chunks.push({ text: hit.text, offset: hit.offset, score: hit.score });
+    document.chunks.push({ text: hit.text, hash: hit.chunkHash, offset: hit.offset, score: hit.score });
   }
   return [...documents.values()];
 }

@@ -13,7 +13,7 @@ import {
   PatchDataSourceViewDto,
 } from 'src/modules/data-sources/http/dto/data-sources.dto';
 import { SearchQuery } from 'src/modules/data-sources/http/dto/documents.dto';
-import { presentSearchDocument } from 'src/modules/data-sources/http/documents.presenter';
+import { presentSearchResult } from 'src/modules/data-sources/http/documents.presenter';
 import { presentDataSourceView } from 'src/modules/data-sources/http/data-sources.presenter';
 import {
   DataSourceViewResponse,
@@ -99,7 +99,10 @@ export class DataSourceViewsController {
     description:
       'Full-text search of the documents the view exposes (its `parentsIn`), in the text-search ' +
       'configuration of its data source: the best `top_k` chunks (1 to 64, default 10) grouped by document, ' +
-      'best first. Any member who can access the space, with `read:data_source`.',
+      "best first, each document with Dust's fields (`hash`, `text_size`, `chunk_count`, `timestamp`, `parents`, " +
+      '…) and each chunk with the SHA-256 of its text. With `full_text=true` each document comes with its whole ' +
+      'text (`text`, else null), 400 when the documents found hold more than 16 MiB of text. Any member who can ' +
+      'access the space, with `read:data_source`.',
   })
   @ApiOkResponse({ type: SearchResponse })
   @ApiErrors(400, 404)
@@ -108,13 +111,11 @@ export class DataSourceViewsController {
     @Param() params: DataSourceViewParams,
     @Query() query: SearchQuery,
   ): Promise<SearchResponse> {
-    const hits = await this.search.searchView(
-      caller,
-      params.spaceId,
-      params.dsvId,
-      query.query,
-      query.top_k ?? 10,
-    );
-    return { documents: hits.map(presentSearchDocument) };
+    const found = await this.search.searchView(caller, params.spaceId, params.dsvId, {
+      query: query.query,
+      topK: query.top_k ?? 10,
+      fullText: query.full_text === 'true',
+    });
+    return { documents: presentSearchResult(found) };
   }
 }

@@ -13,7 +13,7 @@ import {
   UpsertDocumentDto,
 } from 'src/modules/data-sources/http/dto/documents.dto';
 import { presentCreatedDataSource } from 'src/modules/data-sources/http/data-sources.presenter';
-import { presentDocument, presentDocumentSummary } from 'src/modules/data-sources/http/documents.presenter';
+import { presentDocument, presentListedDocument } from 'src/modules/data-sources/http/documents.presenter';
 import {
   DeletedDocumentResponse,
   DocumentResponse,
@@ -109,7 +109,7 @@ export class DocumentsController {
       limit: query.limit ?? DEFAULT_PAGE,
     });
     return {
-      documents: page.documents.map((document) => presentDocumentSummary(params.dsId, document)),
+      documents: page.documents.map((document) => presentListedDocument(params.dsId, document)),
       nextCursor: page.next === null ? null : encodeCursor(page.next),
       total: page.total,
     };

@@ -2,10 +2,11 @@ import type {
   DataSourceDocument,
   DocumentSummary,
 } from 'src/modules/data-sources/application/documents.service';
-import type { DocumentHit } from 'src/modules/data-sources/application/document-search.service';
+import type { ViewSearchResult } from 'src/modules/data-sources/application/document-search.service';
 import type {
   DocumentJson,
   DocumentSummaryJson,
+  ListedDocumentJson,
   SearchDocumentJson,
 } from 'src/modules/data-sources/application/views/document.view';
 
@@ -37,11 +38,17 @@ export const presentDocument = (
   chunks: [],
 });
 
-export const presentSearchDocument = (hit: DocumentHit): SearchDocumentJson => ({
-  document_id: hit.documentId,
-  title: hit.title,
-  source_url: hit.sourceUrl,
-  tags: hit.tags,
-  score: hit.score,
-  chunks: hit.chunks,
-});
+export const presentListedDocument = (
+  dataSourceSId: string,
+  document: DocumentSummary,
+): ListedDocumentJson => ({ ...presentDocumentSummary(dataSourceSId, document), chunks: [] });
+
+export const presentSearchResult = ({ dataSourceSId, documents }: ViewSearchResult): SearchDocumentJson[] =>
+  documents.map(({ hit, document, text }) => ({
+    ...presentDocumentSummary(dataSourceSId, document),
+    // A document's parents list its own id first, then its ancestors.
+    parent_id: document.parents[1] ?? null,
+    score: hit.score,
+    chunks: hit.chunks,
+    text,
+  }));

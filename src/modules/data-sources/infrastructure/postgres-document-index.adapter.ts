@@ -50,7 +50,8 @@ export class PostgresDocumentIndex extends DocumentIndex {
     // Chunks are ranked first; only the best ones fetch their document's title, URL, tags and parents.
     const rows = await this.db.manager().query<(Omit<ChunkHit, 'score'> & { score: number | string })[]>(
       `SELECT best.data_source_id AS "dataSourceId", d.document_id AS "documentId", d.title,
-         d.source_url AS "sourceUrl", d.tags, d.parents, best.text, best."offset", best.score
+         d.source_url AS "sourceUrl", d.tags, d.parents, best.text, best."offset", best.score,
+         encode(sha256(convert_to(best.text, 'UTF8')), 'hex') AS "chunkHash"
        FROM (
          SELECT c.id, c.data_source_id, c.document_id, c.text, c."offset", ts_rank_cd(c.tsv, q.query) AS score
          FROM data_source_document_chunks c

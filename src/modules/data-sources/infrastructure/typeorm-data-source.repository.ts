@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
+import type { ViewSearchTarget } from 'src/modules/data-sources/application/ports/document-index';
 import { isUniqueViolation } from 'src/platform/database/pg-errors';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
@@ -159,11 +159,12 @@ export class TypeormDataSourceRepository extends DataSourceRepository {
     workspaceId: number,
     spaceId: number,
     viewSId: string,
-  ): Promise<SearchTarget | null> {
+  ): Promise<ViewSearchTarget | null> {
     // Every search starts here: a prepared statement, planned once per connection.
-    const [found] = await this.db.hotRead<SearchTarget>(
+    const [found] = await this.db.hotRead<ViewSearchTarget>(
       'data_source_view_search_target',
-      `SELECT v.data_source_id AS "dataSourceId", v.parents_in AS "parentsIn", ds.text_search_config AS "textSearchConfig"
+      `SELECT v.data_source_id AS "dataSourceId", v.parents_in AS "parentsIn", ds.text_search_config AS "textSearchConfig",
+         ds.s_id AS "dataSourceSId"
        FROM data_source_views v
        JOIN data_sources ds ON ds.id = v.data_source_id AND ds.workspace_id = v.workspace_id
        WHERE v.workspace_id = $1 AND v.space_id = $2 AND v.s_id = $3`,

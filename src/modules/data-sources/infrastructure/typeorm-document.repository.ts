@@ -38,9 +38,10 @@ const toDocument = (row: DataSourceDocumentEntity): DataSourceDocument => ({
   text: row.text,
 });
 
-const COLUMNS = `id, data_source_id AS "dataSourceId", document_id AS "documentId", title, text,
+const SUMMARY_COLUMNS = `id, data_source_id AS "dataSourceId", document_id AS "documentId", title,
   text_bytes AS "textBytes", source_url AS "sourceUrl", tags, parents, mime_type AS "mimeType",
   timestamp, hash, chunk_count AS "chunkCount", created_at AS "createdAt", updated_at AS "updatedAt"`;
+const COLUMNS = `${SUMMARY_COLUMNS}, text`;
 
 /**
  * Counts one document on a stripe of data source `$2` (workspace `$1`) still under its share of
@@ -161,6 +162,34 @@ export class TypeormDocumentRepository extends DocumentRepository {
       .limit(page.limit)
       .getMany();
     return rows.map(toSummary);
+  }
+
+  async findSummaries(
+    workspaceId: number,
+    dataSourceId: number,
+    documentIds: string[],
+  ): Promise<DocumentSummary[]> {
+    if (documentIds.length === 0) return [];
+    const rows = await this.db.manager().query<DataSourceDocumentEntity[]>(
+      `SELECT ${SUMMARY_COLUMNS} FROM data_source_documents
+       WHERE workspace_id = $1 AND data_source_id = $2 AND document_id = ANY($3::text[])`,
+      [workspaceId, dataSourceId, documentIds],
+    );
+    return rows.map(toSummary);
+  }
+
+  async findTexts(
+    workspaceId: number,
+    dataSourceId: number,
+    documentIds: string[],
+  ): Promise<Map<string, string>> {
+    if (documentIds.length === 0) return new Map();
+    const rows = await this.db.manager().query<{ documentId: string; text: string }[]>(
+      `SELECT document_id AS "documentId", text FROM data_source_documents
+       WHERE workspace_id = $1 AND data_source_id = $2 AND document_id = ANY($3::text[])`,
+      [workspaceId, dataSourceId, documentIds],
+    );
+    return new Map(rows.map((row) => [row.documentId, row.text]));
   }
 
   async delete(workspaceId: number, dataSourceId: number, documentId: string): Promise<boolean> {

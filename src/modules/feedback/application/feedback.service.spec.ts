@@ -19,7 +19,7 @@ import { FeedbackRepository } from 'src/modules/feedback/application/ports/feedb
 import type { Feedback, FeedbackEntry } from 'src/modules/feedback/domain/feedback';
 
 const WORKSPACE = 1;
-const caller = new Caller(WORKSPACE, 'wsp', 7, 'usr', 'user', SCOPES, 'key_1');
+const caller = new Caller(WORKSPACE, 'wsp', 'Workspace', 7, 'usr', 'user', SCOPES, 'key_1');
 const conversation = { id: 40, sId: 'conv', workspaceId: WORKSPACE } as Conversation;
 const base = { workspaceId: WORKSPACE, conversationId: 40, version: 0, createdAt: new Date(), content: 'x' };
 const question: UserMessage = {
@@ -152,7 +152,7 @@ describe('FeedbackService', () => {
 
   it("withdraws only the caller's feedback, and withdrawing none is not an error", async () => {
     const { feedbacks, service } = setup();
-    const other = new Caller(WORKSPACE, 'wsp', 8, 'usr2', 'user', SCOPES, 'key_2');
+    const other = new Caller(WORKSPACE, 'wsp', 'Workspace', 8, 'usr2', 'user', SCOPES, 'key_2');
     await service.give(caller, 'conv', 'answer', { thumbDirection: 'up' });
     await service.give(other, 'conv', 'answer', { thumbDirection: 'down' });
     await service.withdraw(caller, 'conv', 'answer');

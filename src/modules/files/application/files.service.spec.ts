@@ -110,7 +110,16 @@ class MemoryBlobs extends BlobStorage {
   }
 }
 
-const caller = new Caller(7, 'wsp0000001', 3, 'usr0000001', 'user', [...SCOPES], 'key_0000000001');
+const caller = new Caller(
+  7,
+  'wsp0000001',
+  'Workspace',
+  3,
+  'usr0000001',
+  'user',
+  [...SCOPES],
+  'key_0000000001',
+);
 const source = (...chunks: string[]) => ({
   open: async () => Readable.from(chunks.map((c) => Buffer.from(c))),
 });

@@ -134,6 +134,7 @@ export class ApiKeysService {
         new Caller(
           standing.workspaceId,
           standing.workspaceSId,
+          standing.workspaceName,
           standing.userId,
           standing.userSId,
           standing.role,

@@ -48,6 +48,7 @@ export class AuthenticationService extends ApiKeyAuthenticator {
       caller: new Caller(
         workspace.id,
         workspace.sId,
+        workspace.name,
         user.id,
         user.sId,
         membership.role,

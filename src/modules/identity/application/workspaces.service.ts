@@ -149,6 +149,7 @@ export class WorkspacesService {
       return new Caller(
         workspace.id,
         workspace.sId,
+        workspace.name,
         member.user.id,
         member.user.sId,
         member.membership.role,

@@ -105,7 +105,7 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
     if (keySIds.length === 0) return [];
     return this.db.manager().query<KeyStanding[]>(
       `SELECT k.s_id AS "keySId", k.revoked_at IS NOT NULL AS revoked, k.scopes,
-              w.id AS "workspaceId", w.s_id AS "workspaceSId", u.id AS "userId", u.s_id AS "userSId",
+              w.id AS "workspaceId", w.s_id AS "workspaceSId", w.name AS "workspaceName", u.id AS "userId", u.s_id AS "userSId",
               m.role
        FROM api_keys k
        JOIN workspaces w ON w.id = k.workspace_id

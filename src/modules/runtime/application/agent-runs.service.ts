@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
@@ -47,10 +46,6 @@ function lentServers(run: Run, history: ConversationMessage[]): LentServers | nu
   return { owner: { workspaceId: asked.workspaceId, userId: asked.userId }, serverIds };
 }
 
-/** Tokens are written to the log in batches: at this many characters, or after this long. */
-const FLUSH_CHARS = 200;
-const FLUSH_MS = 100;
-
 /**
  * Agent runs: their agent messages created and their runs recorded as one runner's, the answer
  * generated and saved in batches, the outcome recorded once.
@@ -67,7 +62,6 @@ export class AgentRunsService {
     private readonly models: ModelProviders,
     private readonly modelHistory: ModelHistoryService,
     private readonly unitOfWork: UnitOfWork,
-    private readonly clock: Clock,
     private readonly log: OperatorLog,
   ) {}
 
@@ -114,27 +108,33 @@ export class AgentRunsService {
   async generate(run: Run, runSignal: AbortSignal, budget: RunTreeBudget): Promise<void> {
     const signal = AbortSignal.any([runSignal, budget.signal]);
     let content = run.message.content;
-    // Text not streamed yet, all of one classification: the answer, or the model's reasoning.
-    let pending = '';
-    let pendingReasoning = false;
-    let lastFlush = this.clock.now().getTime();
-    const flush = async (): Promise<boolean> => {
-      if (!pending) return true;
-      const text = pending;
-      pending = '';
-      lastFlush = this.clock.now().getTime();
-      const classification = pendingReasoning ? 'chain_of_thought' : 'tokens';
-      return this.agentMessages.appendTokens(run, text, content, classification);
-    };
-    const onText = async (text: string, reasoning: boolean): Promise<boolean> => {
-      if (reasoning !== pendingReasoning && !(await flush())) return false;
-      pendingReasoning = reasoning;
+    // The writer gathers the appends of every run into shared writes: the last one handed over is
+    // awaited before tool calls and the outcome, so the stream has the text before them.
+    let lastAppend: Promise<boolean> = Promise.resolve(true);
+    let stopped = false;
+    let writeError: Error | null = null;
+    let firstChunk = true;
+    const flush = () => lastAppend;
+    const onText = (text: string, reasoning: boolean): boolean => {
+      // Someone cancelled the message (here or on another process): stop generating.
+      if (stopped) return false;
+      if (writeError !== null) throw writeError;
+      if (!text) return true;
       // Reasoning is streamed, but it is not the answer.
       if (!reasoning) content += text;
-      pending += text;
-      if (pending.length < FLUSH_CHARS && this.clock.now().getTime() - lastFlush < FLUSH_MS) return true;
-      // Someone cancelled the message (here or on another process): stop generating.
-      return flush();
+      // The first chunk is written at once: the time to the first token is the stream's latency.
+      lastAppend = this.agentMessages.appendTokens(
+        run,
+        text,
+        reasoning ? 'chain_of_thought' : 'tokens',
+        firstChunk,
+      );
+      firstChunk = false;
+      lastAppend.then(
+        (running) => (stopped ||= !running),
+        (error: unknown) => (writeError = error instanceof Error ? error : new Error(String(error))),
+      );
+      return true;
     };
     let toolset: RunToolset | null = null;
     try {
@@ -191,6 +191,8 @@ export class AgentRunsService {
     } catch (error) {
       // Stopped while a call waits for approval: the run stays running for the next process.
       if (error instanceof ApprovalWaitInterrupted && signal.reason instanceof ShutdownSignal) return;
+      // The text handed to the writer goes on the stream before the outcome.
+      await lastAppend.catch(() => false);
       await this.fail(run, content, error, signal);
     } finally {
       await toolset?.close();

@@ -56,7 +56,7 @@ describe('RunRecoveryService.recover', () => {
   it('fails a stale run cut mid-answer as interrupted, keeping what it wrote, and ends its record', async () => {
     const { clock, recover, runRepository, message, agentMessages, run, eventLog, conversation, log } =
       await setUp();
-    await agentMessages.appendTokens(run, 'Deleting', 'Deleting');
+    await agentMessages.appendTokens(run, 'Deleting');
 
     clock.advance(STALE_AFTER_MS + 1);
 

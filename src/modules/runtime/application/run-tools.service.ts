@@ -177,7 +177,17 @@ export class RunToolsService {
       else candidates.push(...listed.tools);
     }
     if (lent && lent.serverIds.length > 0) {
-      candidates.push(...(await this.lentTools(lent, sessions, unavailable)));
+      if (lent.owner.userId === run.caller.userId) {
+        candidates.push(...(await this.lentTools(lent, sessions, unavailable, asked.skipApproval)));
+      } else {
+        // Its calls would wait for the approval of the member the run acts for, not the lender's.
+        for (const serverId of lent.serverIds) {
+          unavailable.push({
+            name: serverId,
+            reason: `The client-side MCP server ${serverId} is lent to runs acting for the message's author only.`,
+          });
+        }
+      }
     }
     const names = functionNames(
       candidates.map((candidate) => ({ server: candidate.mcpServerName, tool: candidate.tool.name })),
@@ -189,11 +199,14 @@ export class RunToolsService {
   /**
    * The tools of the live client-side servers a message lends, listed by each server through its
    * client's polls within `CLIENT_MCP_CONNECT_TIMEOUT_MS`; a server that is gone, or silent, gives none.
+   * Each call waits for approval unless the message skips validation: Dust gives a client-side
+   * server's tools its "low" stake, which asks the user.
    */
   private async lentTools(
     lent: LentServers,
     sessions: Promise<McpSession>[],
     unavailable: UnavailableServer[],
+    skipApproval: boolean,
   ): Promise<Omit<OfferedTool, 'functionName'>[]> {
     const live = await this.clientServers.liveOf(lent.owner, lent.serverIds);
     for (const serverId of lent.serverIds) {
@@ -216,7 +229,7 @@ export class RunToolsService {
             // What its calls record: the lent server's id, as Dust records a client-side server.
             server: { mcpServerId: server.sId, internalMcpServerName: null },
             tool,
-            needsApproval: false,
+            needsApproval: !skipApproval,
             session: () => opening,
           }));
         } catch (error) {

@@ -7,6 +7,7 @@ import { OperatorLog } from 'src/platform/logging/operator-log';
 import { AgentDetails } from 'src/modules/agents/application/agent-details.loader';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import type { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
 import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import {
@@ -19,11 +20,12 @@ import { Trigger } from 'src/modules/triggers/domain/trigger';
 import { nextFiring } from 'src/modules/triggers/domain/trigger-schedule';
 
 /** Why a firing could not open its conversation, and whether the trigger can ever fire again. */
-interface Refusal {
+export interface Refusal {
   error: string;
   disable: boolean;
 }
 
+type Opened = { conversationId: number } | Refusal;
 /** What opening a trigger's conversation takes, once its editor's rights are checked. */
 interface Opening {
   editor: Caller;
@@ -250,12 +252,19 @@ export class TriggerFiringService {
     });
   }
 
-  private async open({ editor, trigger, context }: Opening): Promise<{ conversationId: number } | Refusal> {
+  /** Opens the trigger's conversation now (a webhook's payload as `contentFragments`), in the transaction. */
+  async openNow(trigger: Trigger, contentFragments: FragmentInput[]): Promise<Opened> {
+    const [checked] = await this.check([trigger]);
+    return 'error' in checked ? checked : this.open(checked, contentFragments);
+  }
+
+  private async open(opening: Opening, fragments: FragmentInput[] = []): Promise<Opened> {
     try {
-      const input = conversationInput({ editor, trigger, context });
-      const { conversation } = await this.conversations.create(editor, {
+      const input = conversationInput(opening);
+      const { conversation } = await this.conversations.create(opening.editor, {
         title: input.title,
         triggerId: input.triggerId,
+        contentFragments: fragments,
         message: input.message,
       });
       return { conversationId: conversation.id };

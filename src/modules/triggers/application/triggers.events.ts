@@ -5,3 +5,7 @@ export interface TriggerScheduled {
   dueAt: Date;
 }
 export const TriggerScheduled = committedEvent<TriggerScheduled>('trigger.scheduled');
+
+/** A signed webhook delivery was stored: the deliveries' worker of this process processes it now. */
+export type WebhookReceived = Record<string, never>;
+export const WebhookReceived = committedEvent<WebhookReceived>('trigger.webhook_received');

@@ -22,12 +22,12 @@ import {
   presentTrigger,
 } from 'src/modules/triggers/application/views/trigger.view';
 import { Trigger, TriggerOrigin, TriggerSpec } from 'src/modules/triggers/domain/trigger';
-import { AgentScheduleInput, TriggerInput, scheduleFrom } from 'src/modules/triggers/domain/trigger-input';
+import { TriggerInput, scheduleFrom, webhookFrom } from 'src/modules/triggers/domain/trigger-input';
+import { WebhookSourcesService } from 'src/modules/triggers/application/webhook-sources.service';
 import { TriggerNotFound } from 'src/modules/triggers/domain/triggers.errors';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 
-export type { AgentScheduleInput, TriggerInput } from 'src/modules/triggers/domain/trigger-input';
-export { NAME_MAX, PROMPT_MAX } from 'src/modules/triggers/domain/trigger';
+export type { TriggerInput } from 'src/modules/triggers/domain/trigger-input';
 
 /** Conversations `conversationsOf` lists at most. */
 export const TRIGGER_CONVERSATIONS_MAX = 100;
@@ -55,6 +55,7 @@ export class TriggersService {
     private readonly config: TriggersConfig,
     private readonly events: InProcessEvents,
     private readonly conversations: ConversationsService,
+    private readonly webhookSources: WebhookSourcesService,
   ) {}
 
   async list(caller: Caller, agentSId: string): Promise<TriggerView[]> {
@@ -77,7 +78,7 @@ export class TriggersService {
     origin: TriggerOrigin = 'user',
   ): Promise<TriggerView[]> {
     await this.editableAgent(caller, agentSId);
-    const planned = inputs.map((input, i) => this.plan(input, `triggers[${i}]`));
+    const planned = await this.planAll(caller, inputs);
     const created = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, agentSId);
       await this.assertRoomOnAgent(caller.workspaceId, agentSId, inputs.length, 'triggers');
@@ -102,77 +103,6 @@ export class TriggersService {
     return this.present(caller, created);
   }
 
-  /**
-   * A schedule the agent creates of itself from a run: origin `agent`, the run's caller as editor
-   * (its conversations are theirs, and fire only while they can read the agent). The caller needs
-   * only to read the agent, as in Dust; the per-agent and per-conversation limits bound what runs
-   * can add.
-   */
-  async createByAgent(
-    caller: Caller,
-    place: { agentSId: string; conversationSId: string },
-    input: AgentScheduleInput,
-  ): Promise<TriggerView> {
-    const details = await this.readableAgent(caller, place.agentSId);
-    this.assertNotArchived(details);
-    const conversation = await this.conversations.get(caller, place.conversationSId);
-    const { configuration, nextFireAt } = scheduleFrom(
-      { type: 'cron', cron: input.cron, timezone: input.timezone },
-      this.clock.now(),
-      'configuration',
-    );
-    const [created] = await this.unitOfWork.run(async () => {
-      await this.triggers.lockAgent(caller.workspaceId, place.agentSId);
-      await this.assertRoomOnAgent(caller.workspaceId, place.agentSId, 1, 'schedule');
-      // Counted under the agent's lock: two agents of one conversation at once may pass it by one.
-      const fromHere = await this.triggers.countFromConversation(caller.workspaceId, conversation.id);
-      const max = this.config.maxPerConversation;
-      if (fromHere >= max) {
-        throw new InvalidRequestError(
-          `schedule: agents may create at most ${max} schedules from one conversation, and ${fromHere} were created from this one; disabling does not free a place (a member can delete them on the agent's triggers).`,
-        );
-      }
-      const rows = await this.triggers.createMany([
-        {
-          sId: generatePrefixedSId('trg'),
-          workspaceId: caller.workspaceId,
-          agentSId: place.agentSId,
-          name: input.name,
-          editorId: caller.userId,
-          customPrompt: input.customPrompt,
-          status: 'enabled',
-          origin: 'agent',
-          sourceConversationId: conversation.id,
-          spec: { kind: 'schedule', configuration },
-          nextFireAt,
-        },
-      ]);
-      this.announceSchedules(rows);
-      return rows;
-    });
-    return (await this.present(caller, [created]))[0];
-  }
-
-  /**
-   * Disables a trigger of this agent for an agent's tool: one the caller set up (as its editor), or
-   * any of the agent's when the caller may edit the agent. Disabling a disabled trigger changes nothing.
-   */
-  async disableByAgent(caller: Caller, agentSId: string, sId: string): Promise<TriggerView> {
-    const details = await this.readableAgent(caller, agentSId);
-    const disabled = await this.unitOfWork.run(async () => {
-      await this.triggers.lockAgent(caller.workspaceId, agentSId);
-      const [trigger] = await this.ownTriggers(caller, agentSId, [sId]);
-      if (trigger.editorId !== caller.userId && !details.canEdit) {
-        throw new ForbiddenError(
-          `Trigger ${sId} was set up by another member: only they, the agent's editors and workspace admins can disable it.`,
-        );
-      }
-      if (trigger.status === 'disabled') return trigger;
-      return this.triggers.update(trigger, { status: 'disabled', nextFireAt: null });
-    });
-    return (await this.present(caller, [disabled]))[0];
-  }
-
   /** Replaces each named trigger's settings; the caller becomes its editor, as in Dust. */
   async update(
     caller: Caller,
@@ -180,7 +110,10 @@ export class TriggersService {
     patches: (TriggerInput & { sId: string })[],
   ): Promise<TriggerView[]> {
     await this.editableAgent(caller, agentSId);
-    const planned = patches.map((patch, i) => ({ sId: patch.sId, ...this.plan(patch, `triggers[${i}]`) }));
+    const planned = (await this.planAll(caller, patches)).map((plan, i) => ({
+      sId: patches[i].sId,
+      ...plan,
+    }));
     const updated = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, agentSId);
       const current = await this.ownTriggers(
@@ -265,10 +198,25 @@ export class TriggersService {
         user,
       ]),
     );
-    return triggers.map((trigger) => presentTrigger(trigger, editors.get(trigger.editorId), caller.userId));
+    const viewSIds = await this.webhookSources.viewSIds(
+      caller.workspaceId,
+      triggers.flatMap(({ spec }) => (spec.kind === 'webhook' ? [spec.webhookSourceViewId] : [])),
+    );
+    return triggers.map((trigger) => ({
+      ...presentTrigger(trigger, editors.get(trigger.editorId), caller.userId),
+      webhookSourceViewSId:
+        trigger.spec.kind === 'webhook' ? (viewSIds.get(trigger.spec.webhookSourceViewId) ?? null) : null,
+    }));
   }
 
-  private plan(input: TriggerInput, field: string): Planned {
+  /** Each input checked in turn, so the first bad one is the one named. */
+  private async planAll(caller: Caller, inputs: TriggerInput[]): Promise<Planned[]> {
+    const planned: Planned[] = [];
+    for (const [i, input] of inputs.entries()) planned.push(await this.plan(caller, input, `triggers[${i}]`));
+    return planned;
+  }
+
+  private async plan(caller: Caller, input: TriggerInput, field: string): Promise<Planned> {
     if (input.kind === 'schedule') {
       if (input.webhookSourceViewSId != null || input.executionPerDayLimitOverride != null) {
         throw new InvalidRequestError(
@@ -282,13 +230,26 @@ export class TriggersService {
       );
       return { input, spec: { kind: 'schedule', configuration }, nextFireAt };
     }
-    throw new InvalidRequestError(
-      `${field}.webhookSourceViewSId: no webhook source view ${input.webhookSourceViewSId ?? '(missing)'} in this workspace.`,
+    const configuration = webhookFrom(input.configuration, `${field}.configuration`);
+    const view = await this.webhookSources.readableView(
+      caller,
+      input.webhookSourceViewSId,
+      `${field}.webhookSourceViewSId`,
     );
+    return {
+      input,
+      spec: {
+        kind: 'webhook',
+        configuration,
+        webhookSourceViewId: view.id,
+        executionPerDayLimitOverride: input.executionPerDayLimitOverride ?? null,
+      },
+      nextFireAt: null,
+    };
   }
 
-  /** Under the agent's lock: refuses when `adding` more triggers would pass the per-agent limit. */
-  private async assertRoomOnAgent(
+  /** Under the agent's lock (`TriggerRepository.lockAgent`): refuses when `adding` more triggers would pass the per-agent limit. */
+  async assertRoomOnAgent(
     workspaceId: number,
     agentSId: string,
     adding: number,
@@ -303,13 +264,13 @@ export class TriggersService {
     }
   }
 
-  private announceSchedules(rows: Trigger[]): void {
+  announceSchedules(rows: Trigger[]): void {
     const due = rows.flatMap((row) => (row.nextFireAt ? [row.nextFireAt.getTime()] : []));
     if (due.length > 0) this.events.emitAfterCommit(TriggerScheduled, { dueAt: new Date(Math.min(...due)) });
   }
 
   /** The named triggers of this agent, in the order named; a missing one fails the whole batch. */
-  private async ownTriggers(caller: Caller, agentSId: string, sIds: string[]): Promise<Trigger[]> {
+  async ownTriggers(caller: Caller, agentSId: string, sIds: string[]): Promise<Trigger[]> {
     const all = new Map(
       (await this.triggers.listForAgent(caller.workspaceId, agentSId)).map((trigger) => [
         trigger.sId,
@@ -323,7 +284,7 @@ export class TriggersService {
     });
   }
 
-  private async readableAgent(caller: Caller, agentSId: string): Promise<AgentDetails> {
+  async readableAgent(caller: Caller, agentSId: string): Promise<AgentDetails> {
     const [details] = await this.agents.describe(caller, [agentSId]);
     if (!details || !details.canRead) {
       throw new DomainError('agent_configuration_not_found', `Agent configuration ${agentSId} not found.`);
@@ -340,7 +301,7 @@ export class TriggersService {
     return details;
   }
 
-  private assertNotArchived(details: AgentDetails): void {
+  assertNotArchived(details: AgentDetails): void {
     if (details.agent.status === 'archived') {
       throw new ConflictError(
         `Agent configuration ${details.agent.sId} is archived: its triggers can no longer change.`,

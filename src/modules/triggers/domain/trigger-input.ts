@@ -1,5 +1,11 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { ScheduleConfig, TriggerKind, TriggerStatus } from 'src/modules/triggers/domain/trigger';
+import {
+  ScheduleConfig,
+  TriggerKind,
+  TriggerStatus,
+  WebhookConfig,
+} from 'src/modules/triggers/domain/trigger';
+import { FilterSyntaxError, parsePayloadFilter } from 'src/modules/triggers/domain/payload-filter';
 import { firstFiring } from 'src/modules/triggers/domain/trigger-schedule';
 
 /** A trigger's configuration as a request gives it: the fields of every kind, each optional. */
@@ -36,6 +42,7 @@ export interface AgentScheduleInput {
 
 const CRON_KEYS = ['type', 'cron', 'timezone'];
 const INTERVAL_KEYS = ['type', 'intervalDays', 'dayOfWeek', 'hour', 'minute', 'timezone'];
+const WEBHOOK_KEYS = ['includePayload', 'event', 'filter'];
 
 function refuseOtherKeys(input: ConfigurationInput, allowed: string[], field: string, what: string): void {
   const extra = Object.entries(input)
@@ -86,4 +93,25 @@ export function scheduleFrom(
     throw new InvalidRequestError(`${field}.type: "cron" or "interval".`);
   }
   return { configuration, nextFireAt: firstFiring(configuration, now, field) };
+}
+
+/** A webhook's configuration, checked: its fields only, and a filter that parses. */
+export function webhookFrom(input: ConfigurationInput, field: string): WebhookConfig {
+  refuseOtherKeys(input, WEBHOOK_KEYS, field, 'a webhook trigger');
+  const configuration: WebhookConfig = {
+    includePayload: required(input.includePayload, `${field}.includePayload`, 'true or false'),
+  };
+  if (input.event !== undefined) configuration.event = input.event;
+  if (input.filter !== undefined) {
+    try {
+      parsePayloadFilter(input.filter);
+    } catch (error) {
+      if (!(error instanceof FilterSyntaxError)) throw error;
+      throw new InvalidRequestError(
+        `${field}.filter: ${error.message} (a condition such as $.action == "opened" && $.pull_request.draft == false).`,
+      );
+    }
+    configuration.filter = input.filter;
+  }
+  return configuration;
 }

@@ -1,5 +1,10 @@
 import type { FiringStatus } from 'src/modules/triggers/application/ports/trigger.repository';
 import type {
+  WebhookProvider,
+  WebhookRequestTriggerStatus,
+  WebhookSignatureAlgorithm,
+} from 'src/modules/triggers/domain/webhook-source';
+import type {
   ScheduleConfig,
   TriggerKind,
   TriggerOrigin,
@@ -8,12 +13,105 @@ import type {
 } from 'src/modules/triggers/domain/trigger';
 // Foreign keys to other contexts' tables need their entities; nothing else of theirs is used here.
 import { ConversationEntity } from 'src/modules/conversations/infrastructure/conversations.entities';
-import { UserEntity, WorkspaceEntity } from 'src/modules/identity/infrastructure/identity.entities';
+import {
+  SpaceEntity,
+  UserEntity,
+  WorkspaceEntity,
+} from 'src/modules/identity/infrastructure/identity.entities';
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 const timestamptz = { type: 'timestamptz' } as const;
 
 // Constraint names are given: the migration is written by hand (see its header).
+/** A sender of webhooks and the secret it signs with. */
+@Entity('webhook_sources')
+@Unique('UQ_webhook_sources_name', ['workspaceId', 'name'])
+export class WebhookSourceEntity {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_webhook_sources' })
+  id!: number;
+
+  @Index('IDX_webhook_sources_s_id', { unique: true })
+  @Column({ name: 's_id', type: 'varchar', length: 32 })
+  sId!: string;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_webhook_sources_workspace' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  provider!: WebhookProvider | null;
+
+  @Column({ type: 'varchar', length: 256 })
+  secret!: string;
+
+  @Column({ name: 'signature_algorithm', type: 'varchar', length: 16 })
+  signatureAlgorithm!: WebhookSignatureAlgorithm;
+
+  @Column({ name: 'signature_header', type: 'varchar', length: 128 })
+  signatureHeader!: string;
+
+  @Column({ name: 'timestamp_header', type: 'varchar', length: 128, nullable: true })
+  timestampHeader!: string | null;
+
+  @Column({ name: 'timestamp_tolerance_seconds', type: 'int' })
+  timestampToleranceSeconds!: number;
+
+  @Column({ name: 'event_header', type: 'varchar', length: 128, nullable: true })
+  eventHeader!: string | null;
+
+  @Column({ name: 'delivery_header', type: 'varchar', length: 128, nullable: true })
+  deliveryHeader!: string | null;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column({ name: 'updated_at', ...timestamptz, default: () => 'now()' })
+  updatedAt!: Date;
+}
+
+/** A source shared to a space, once per space. */
+@Entity('webhook_source_views')
+@Unique('UQ_webhook_source_views_space', ['webhookSourceId', 'spaceId'])
+export class WebhookSourceViewEntity {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_webhook_source_views' })
+  id!: number;
+
+  @Index('IDX_webhook_source_views_s_id', { unique: true })
+  @Column({ name: 's_id', type: 'varchar', length: 32 })
+  sId!: string;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_webhook_source_views_workspace' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ name: 'webhook_source_id', type: 'int' })
+  webhookSourceId!: number;
+
+  @ManyToOne(() => WebhookSourceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'webhook_source_id', foreignKeyConstraintName: 'FK_webhook_source_views_source' })
+  webhookSource?: WebhookSourceEntity;
+
+  @Index('IDX_webhook_source_views_space')
+  @Column({ name: 'space_id', type: 'int' })
+  spaceId!: number;
+
+  @ManyToOne(() => SpaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_webhook_source_views_space' })
+  space?: SpaceEntity;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
 @Entity('triggers')
 @Index('IDX_triggers_agent', ['workspaceId', 'agentSId'])
 @Index('IDX_triggers_due', ['nextFireAt'])
@@ -72,8 +170,14 @@ export class TriggerEntity {
   @Column({ type: 'jsonb' })
   configuration!: ScheduleConfig | WebhookConfig;
 
+  @Index('IDX_triggers_webhook_source_view')
   @Column({ name: 'webhook_source_view_id', type: 'int', nullable: true })
   webhookSourceViewId!: number | null;
+
+  // A view with triggers is not deleted (409): the key only guards against a dangling id.
+  @ManyToOne(() => WebhookSourceViewEntity, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'webhook_source_view_id', foreignKeyConstraintName: 'FK_triggers_webhook_source_view' })
+  webhookSourceView?: WebhookSourceViewEntity;
 
   @Column({ name: 'execution_per_day_limit_override', type: 'int', nullable: true })
   executionPerDayLimitOverride!: number | null;
@@ -130,4 +234,106 @@ export class TriggerFiringEntity {
   createdAt!: Date;
 }
 
-export const TRIGGERS_ENTITIES = [TriggerEntity, TriggerFiringEntity];
+/**
+ * A signed delivery, kept until processed with its payload (the agent reads it after the answer).
+ * Unique per source and sender's delivery id: a replay runs into it and is not processed again.
+ */
+@Entity('webhook_requests')
+@Unique('UQ_webhook_requests_delivery', ['webhookSourceId', 'deliveryId'])
+@Index('IDX_webhook_requests_pending', ['id'], { where: "status = 'received'" })
+export class WebhookRequestEntity {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_webhook_requests' })
+  id!: number;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_webhook_requests_workspace' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ name: 'webhook_source_id', type: 'int' })
+  webhookSourceId!: number;
+
+  @ManyToOne(() => WebhookSourceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'webhook_source_id', foreignKeyConstraintName: 'FK_webhook_requests_source' })
+  webhookSource?: WebhookSourceEntity;
+
+  @Column({ name: 'delivery_id', type: 'varchar', length: 255, nullable: true })
+  deliveryId!: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  event!: string | null;
+
+  /** `received`, then `processed` (or `failed`); the payload is dropped once processed. */
+  @Column({ type: 'varchar', length: 16 })
+  status!: 'received' | 'processed' | 'failed';
+
+  @Column({ type: 'text', nullable: true })
+  payload!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
+/** What a delivery did for one trigger of its source (Dust's `webhook_request_triggers`). */
+@Entity('webhook_request_triggers')
+@Unique('UQ_webhook_request_triggers', ['webhookRequestId', 'triggerId'])
+@Index('IDX_webhook_request_triggers_trigger', ['triggerId', 'createdAt'])
+export class WebhookRequestTriggerEntity {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_webhook_request_triggers' })
+  id!: number;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_webhook_request_triggers_workspace' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ name: 'webhook_request_id', type: 'int' })
+  webhookRequestId!: number;
+
+  @ManyToOne(() => WebhookRequestEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'webhook_request_id', foreignKeyConstraintName: 'FK_webhook_request_triggers_request' })
+  webhookRequest?: WebhookRequestEntity;
+
+  @Column({ name: 'trigger_id', type: 'int' })
+  triggerId!: number;
+
+  @ManyToOne(() => TriggerEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'trigger_id', foreignKeyConstraintName: 'FK_webhook_request_triggers_trigger' })
+  trigger?: TriggerEntity;
+
+  @Column({ type: 'varchar', length: 32 })
+  status!: WebhookRequestTriggerStatus;
+
+  @Index('IDX_webhook_request_triggers_conversation')
+  @Column({ name: 'conversation_id', type: 'int', nullable: true })
+  conversationId!: number | null;
+
+  @ManyToOne(() => ConversationEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({
+    name: 'conversation_id',
+    foreignKeyConstraintName: 'FK_webhook_request_triggers_conversation',
+  })
+  conversation?: ConversationEntity;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
+export const TRIGGERS_ENTITIES = [
+  TriggerEntity,
+  TriggerFiringEntity,
+  WebhookSourceEntity,
+  WebhookSourceViewEntity,
+  WebhookRequestEntity,
+  WebhookRequestTriggerEntity,
+];

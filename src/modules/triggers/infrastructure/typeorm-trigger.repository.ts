@@ -28,7 +28,7 @@ const toSpec = (e: TriggerEntity): TriggerSpec =>
         executionPerDayLimitOverride: e.executionPerDayLimitOverride,
       };
 
-const toTrigger = (e: TriggerEntity): Trigger => ({
+export const toTrigger = (e: TriggerEntity): Trigger => ({
   id: e.id,
   sId: e.sId,
   workspaceId: e.workspaceId,
@@ -260,12 +260,35 @@ export class TypeormTriggerRepository extends TriggerRepository {
     return rows.map(toFiring);
   }
 
+  /** Webhook deliveries that opened a conversation count as firings, at the time they did. */
   async listFirings(workspaceId: number, triggerId: number, limit: number): Promise<TriggerFiring[]> {
-    const rows = await this.firings.find({
-      where: { workspaceId, triggerId },
-      order: { dueAt: 'DESC', id: 'DESC' },
-      take: limit,
-    });
-    return rows.map(toFiring);
+    const rows = await this.db.manager().query<
+      {
+        id: number;
+        due_at: Date;
+        status: TriggerFiring['status'];
+        conversation_id: number | null;
+        error: string | null;
+        created_at: Date;
+      }[]
+    >(
+      `SELECT id, due_at, status, conversation_id, error, created_at FROM trigger_firings
+       WHERE workspace_id = $1 AND trigger_id = $2
+       UNION ALL
+       SELECT id, created_at, 'succeeded', conversation_id, error, created_at FROM webhook_request_triggers
+       WHERE workspace_id = $1 AND trigger_id = $2 AND status = 'workflow_start_succeeded'
+       ORDER BY due_at DESC, id DESC LIMIT $3`,
+      [workspaceId, triggerId, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      workspaceId,
+      triggerId,
+      dueAt: row.due_at,
+      status: row.status,
+      conversationId: row.conversation_id,
+      error: row.error,
+      createdAt: row.created_at,
+    }));
   }
 }

@@ -60,8 +60,11 @@ export interface ViewedServerView {
   name: string;
   description: string;
   tools: RemoteToolView[];
-  /** The server's declared version: not recorded by its synchronisation. */
-  version: '';
+  /**
+   * The version the server declared (`serverInfo.version`) at its last successful synchronisation;
+   * empty when none did.
+   */
+  version: string;
   /** Dust's icon for a remote server. */
   icon: 'ActionCloudArrowLeftRightIcon';
   /** Any number of remote servers may be added. */

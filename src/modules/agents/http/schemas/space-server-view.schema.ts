@@ -13,8 +13,12 @@ export class ViewedServerSchema implements ViewedServerView {
   description!: string;
   /** The tools its last synchronisation listed. */
   tools!: RemoteToolView[];
-  @ApiProperty({ enum: [''], description: "The server's declared version: not recorded, so empty." })
-  version!: '';
+  /**
+   * The version the server declared (`serverInfo.version`) at its last successful synchronisation,
+   * at most 64 characters; empty when none did.
+   * @example 1.4.0
+   */
+  version!: string;
   /** Dust's icon for a remote server */
   icon!: 'ActionCloudArrowLeftRightIcon';
   @ApiProperty({ enum: [true], description: 'Any number of remote servers may be added.' })

@@ -6,10 +6,12 @@ import type {
   Participation,
 } from 'src/modules/conversations/domain/conversation';
 
-/** A conversation as one reader sees it: with their participation and whether it was forked. */
+/** A conversation as one reader sees it: with their participation, its space's sId and whether it was forked. */
 export interface ConversationRead {
   conversation: Conversation;
   participation: Participation | null;
+  /** Null when the conversation is in no space. */
+  spaceSId: string | null;
   hasChildren: boolean;
 }
 
@@ -31,7 +33,7 @@ export abstract class ConversationRepository {
   /** New conversations with one multi-row insert, in the order given. */
   abstract createMany(conversations: NewConversation[]): Promise<Conversation[]>;
   abstract find(workspaceId: number, sId: string): Promise<Conversation | null>;
-  /** `find`, the user's participation and whether forks exist, in one round trip (the hot read path). */
+  /** `find`, the user's participation, the space's sId and whether forks exist, in one round trip (the hot read path). */
   abstract findForReader(workspaceId: number, sId: string, userId: number): Promise<ConversationRead | null>;
   abstract findByIds(workspaceId: number, ids: number[]): Promise<Conversation[]>;
   /** Conversations of several workspaces by row id, in one query, each scoped by its workspace. */

@@ -43,8 +43,13 @@ export abstract class MessageRepository {
   /** The latest version of each slot up to and including `maxRank`. */
   abstract listLatestUpTo(workspaceId: number, conversationId: number, maxRank: number): Promise<Message[]>;
 
-  /** Saves the partial answer while the message is still running; false once it is not (cancelled). */
-  abstract saveProgress(workspaceId: number, messageId: number, content: string): Promise<boolean>;
+  /**
+   * Adds each running message's new text to the end of its content, in one statement; the ids of
+   * those still running (the others, cancelled or edited, are left as they are).
+   */
+  abstract appendContent(
+    entries: readonly { workspaceId: number; messageId: number; text: string }[],
+  ): Promise<Set<number>>;
   /** Moves a running message to its outcome; false when it was no longer running (another outcome won). */
   abstract complete(workspaceId: number, messageId: number, outcome: AgentMessageOutcome): Promise<boolean>;
 

@@ -6,6 +6,16 @@ export interface ContentFragmentContextView {
   profilePictureUrl: string | null;
 }
 
+/** The data source document a `content_node` fragment shows (Dust's `contentNodeData`). */
+export interface ContentNodeDataView {
+  nodeId: string;
+  nodeDataSourceViewId: string;
+  nodeType: 'document';
+  /** No connector behind a data source here. */
+  provider: null;
+  spaceName: string;
+}
+
 /** The wire form of a content fragment, in the message list and in its event. */
 export interface ContentFragmentView {
   type: 'content_fragment';
@@ -25,9 +35,13 @@ export interface ContentFragmentView {
   textUrl: string;
   sourceUrl: string | null;
   context: ContentFragmentContextView;
-  contentNodeData: null;
-  /** Every fragment here is a file or text of its own: Dust's `file` kind. */
-  contentFragmentType: 'file';
+  /** Dust's kind: `content_node` for a data source document, `file` for a file or text of its own. */
+  contentFragmentType: 'file' | 'content_node';
+  /** The document's id in its data source: only on a `content_node`. */
+  nodeId?: string;
+  nodeDataSourceViewId?: string;
+  nodeType?: 'document';
+  contentNodeData: ContentNodeDataView | null;
   /** A fragment here keeps its text when its file is deleted: never expired. */
   expiredReason: null;
   snippet: null;

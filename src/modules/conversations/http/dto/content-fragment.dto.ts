@@ -10,6 +10,9 @@ import {
   INLINE_CONTENT_TYPES,
 } from 'src/modules/conversations/domain/content-fragment';
 
+/** A data source document's id is at most this long (the data-sources context's bound). */
+const DOCUMENT_NODE_ID_MAX = 512;
+
 /** Who puts the fragment there, as Dust's clients describe them; every field optional. */
 export class FragmentContextDto {
   /** @example ada */
@@ -48,7 +51,10 @@ export class FragmentContextDto {
   origin?: string;
 }
 
-/** A file (`fileId`) or inline text (`content` with `contentType`): exactly one of the two. */
+/**
+ * A file (`fileId`), inline text (`content` with `contentType`) or a data source document
+ * (`nodeId` with `nodeDataSourceViewId`): exactly one of the three.
+ */
 export class ContentFragmentDto {
   @ApiProperty({ example: 'Q3 board deck.pdf', maxLength: FRAGMENT_TITLE_MAX })
   @IsString()
@@ -80,6 +86,27 @@ export class ContentFragmentDto {
   @IsOptional()
   @IsIn(INLINE_CONTENT_TYPES)
   contentType?: string;
+
+  @ApiPropertyOptional({
+    example: 'refund-policy',
+    description:
+      "A document's id in the data source of `nodeDataSourceViewId` (Dust's content node), which the caller reads through that view; its text is attached.",
+    maxLength: DOCUMENT_NODE_ID_MAX,
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(DOCUMENT_NODE_ID_MAX)
+  nodeId?: string;
+
+  @ApiPropertyOptional({
+    example: 'dsv_Pq7Rw2Kx9M',
+    description: 'A data source view of a space the caller can access (with nodeId).',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(SID_PATTERN)
+  nodeDataSourceViewId?: string;
 
   /**
    * Where the content comes from: kept as the fragment's `sourceUrl`, a link never fetched.

@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type {
   ContentFragmentContextView,
   ContentFragmentView,
+  ContentNodeDataView,
 } from 'src/modules/conversations/application/views/content-fragment.view';
 
 /** Who added a fragment, as the client that added it said (its `context`); null where it said nothing. */
@@ -15,7 +16,24 @@ export class ContentFragmentContextSchema implements ContentFragmentContextView 
   profilePictureUrl!: string | null;
 }
 
-/** A file or inline text put in a conversation: a slot of the message list of its own. */
+/** The data source document a `content_node` fragment shows. */
+export class ContentNodeDataSchema implements ContentNodeDataView {
+  /** @example refund-policy */
+  nodeId!: string;
+  /** @example dsv_Pq7Rw2Kx9M */
+  nodeDataSourceViewId!: string;
+  nodeType!: 'document';
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: no connector behind a data source',
+  })
+  provider!: null;
+  /** @example "Company Data" */
+  spaceName!: string;
+}
+
+/** A file, inline text or data source document put in a conversation: a slot of the message list of its own. */
 export class ContentFragment implements ContentFragmentView {
   type!: 'content_fragment';
   /** @example Xq3bT9kLmA */
@@ -61,15 +79,22 @@ export class ContentFragment implements ContentFragmentView {
    */
   sourceUrl!: string | null;
   context!: ContentFragmentContextSchema;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    nullable: true,
-    description: 'Always null: set by Dust for a fragment taken from a data source node',
-  })
-  contentNodeData!: null;
-  /** Dust's kind of fragment: here always a file or text of its own */
-  contentFragmentType!: 'file';
+  /** The document it shows (a `content_node`); null for a file or text */
+  contentNodeData!: ContentNodeDataSchema | null;
+  /** Dust's kind of fragment: `content_node` for a data source document, else `file` */
+  contentFragmentType!: 'file' | 'content_node';
+  /**
+   * The document's id in its data source: only on a `content_node`
+   * @example refund-policy
+   */
+  nodeId?: string;
+  /**
+   * The view it was read through: only on a `content_node`
+   * @example dsv_Pq7Rw2Kx9M
+   */
+  nodeDataSourceViewId?: string;
+  /** `document`: only on a `content_node` */
+  nodeType?: 'document';
   @ApiProperty({
     type: String,
     nullable: true,

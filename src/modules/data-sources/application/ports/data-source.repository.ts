@@ -1,4 +1,4 @@
-import type { SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
+import type { ViewSearchTarget } from 'src/modules/data-sources/application/ports/document-index';
 import type { ConnectorProvider, DataSource } from 'src/modules/data-sources/domain/data-source';
 import type { DataSourceView, DataSourceViewKind } from 'src/modules/data-sources/domain/data-source-view';
 
@@ -49,7 +49,7 @@ export abstract class DataSourceRepository {
     workspaceId: number,
     spaceId: number,
     viewSId: string,
-  ): Promise<SearchTarget | null>;
+  ): Promise<ViewSearchTarget | null>;
   abstract viewExists(workspaceId: number, dataSourceId: number, spaceId: number): Promise<boolean>;
   /** The views of a space, oldest first. */
   abstract listViews(workspaceId: number, spaceId: number): Promise<DataSourceView[]>;

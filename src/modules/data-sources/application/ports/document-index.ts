@@ -7,6 +7,11 @@ export interface SearchTarget extends DocumentScope {
   textSearchConfig: string;
 }
 
+/** The scope of one view, with its data source's sId (what a view's search answers name). */
+export interface ViewSearchTarget extends SearchTarget {
+  dataSourceSId: string;
+}
+
 /**
  * Port: the search index of document chunks. Full-text search on PostgreSQL today; a vector index
  * (embeddings through a provider) can implement it later. Writes join the current transaction, so

@@ -43,6 +43,18 @@ export abstract class DocumentRepository {
     dataSourceId: number,
     page: { afterId: number; limit: number },
   ): Promise<DocumentSummary[]>;
+  /** The documents of these ids in the data source (those that exist), without their text. */
+  abstract findSummaries(
+    workspaceId: number,
+    dataSourceId: number,
+    documentIds: string[],
+  ): Promise<DocumentSummary[]>;
+  /** The texts of the documents of these ids in the data source, by document id. */
+  abstract findTexts(
+    workspaceId: number,
+    dataSourceId: number,
+    documentIds: string[],
+  ): Promise<Map<string, string>>;
   /** How many documents the data source holds, from its counter rows (no scan of the documents). */
   abstract count(workspaceId: number, dataSourceId: number): Promise<number>;
   /** False when it was already gone; the data source counts one document less. */

@@ -19,6 +19,11 @@ export interface DocumentChunkJson {
   offset: number;
 }
 
+/** A document in a list: Dust's document with no chunks, which only a search returns. */
+export interface ListedDocumentJson extends DocumentSummaryJson {
+  chunks: DocumentChunkJson[];
+}
+
 export interface DocumentJson extends DocumentSummaryJson {
   text: string | null;
   chunks: DocumentChunkJson[];
@@ -26,16 +31,18 @@ export interface DocumentJson extends DocumentSummaryJson {
 
 export interface SearchChunkJson {
   text: string;
+  /** SHA-256 of the chunk's text, hex. */
+  hash: string;
   offset: number;
   score: number;
 }
 
-/** A document that matched a search, with its best chunks. */
-export interface SearchDocumentJson {
-  document_id: string;
-  title: string;
-  source_url: string | null;
-  tags: string[];
+/** A document that matched a search (Dust's `CoreAPIDocument`), with its best chunks. */
+export interface SearchDocumentJson extends DocumentSummaryJson {
+  /** Its direct parent: the first of its ancestors, null for a document at the top. */
+  parent_id: string | null;
   score: number;
   chunks: SearchChunkJson[];
+  /** Its whole text with `full_text=true`, else null. */
+  text: string | null;
 }

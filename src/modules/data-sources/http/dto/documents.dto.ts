@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsIn,
   IsInt,
   IsOptional,
   IsString,
@@ -168,4 +169,10 @@ export class SearchQuery {
   @Type(() => Number)
   @IsInt()
   top_k?: number;
+
+  /** `true`: each document found comes with its whole text (Dust's `full_text`). */
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  full_text?: 'true' | 'false';
 }

@@ -3,6 +3,7 @@ import type {
   DocumentChunkJson,
   DocumentJson,
   DocumentSummaryJson,
+  ListedDocumentJson,
   SearchChunkJson,
   SearchDocumentJson,
 } from 'src/modules/data-sources/application/views/document.view';
@@ -64,9 +65,15 @@ export class DeletedDocumentResponse {
   document!: { document_id: string };
 }
 
+@ApiSchema({ name: 'ListedDataSourceDocument' })
+export class ListedDocumentSchema extends DocumentSummarySchema implements ListedDocumentJson {
+  /** Always empty: chunks are what search returns. */
+  chunks!: DocumentChunkSchema[];
+}
+
 export class DocumentsResponse {
   /** Oldest first, without their text. */
-  documents!: DocumentSummarySchema[];
+  documents!: ListedDocumentSchema[];
   nextCursor!: string | null;
   /**
    * How many documents the data source holds, all pages together (Dust's `total`).
@@ -79,20 +86,25 @@ export class DocumentsResponse {
 export class SearchChunkSchema implements SearchChunkJson {
   /** @example "Customers may ask for a refund within 30 days of purchase." */
   text!: string;
+  /**
+   * SHA-256 of the chunk's text (UTF-8), hex.
+   * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+   */
+  hash!: string;
   @ApiProperty({ type: 'integer' }) offset!: number;
   /** @example 0.1 */
   score!: number;
 }
 
 @ApiSchema({ name: 'SearchDocument' })
-export class SearchDocumentSchema implements SearchDocumentJson {
-  /** @example refund-policy */
-  document_id!: string;
-  /** @example "Refund policy" */
-  title!: string;
-  /** @example https://intranet.example.com/policies/refunds */
-  source_url!: string | null;
-  tags!: string[];
+export class SearchDocumentSchema extends DocumentSummarySchema implements SearchDocumentJson {
+  /**
+   * Its direct parent (the second of `parents`); null for a document at the top.
+   * @example policies
+   */
+  parent_id!: string | null;
+  /** Its whole text with `full_text=true`; null otherwise. */
+  text!: string | null;
   /**
    * The score of its best chunk.
    * @example 0.1

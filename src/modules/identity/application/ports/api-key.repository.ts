@@ -38,6 +38,7 @@ export interface KeyStanding {
   scopes: Scope[];
   workspaceId: number;
   workspaceSId: string;
+  workspaceName: string;
   userId: number;
   userSId: string;
   role: Role | null;

@@ -3,12 +3,16 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { NAME_MAX, PROMPT_MAX, TriggersService } from 'src/modules/triggers/application/triggers.service';
+import {
+  AgentSchedulesService,
+  NAME_MAX,
+  PROMPT_MAX,
+} from 'src/modules/triggers/application/agent-schedules.service';
 import type { TriggerView } from 'src/modules/triggers/application/views/trigger.view';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 
 export interface TriggersServerDeps {
-  triggers: TriggersService;
+  schedules: AgentSchedulesService;
   log: OperatorLog;
 }
 
@@ -70,7 +74,7 @@ export function triggersServer(deps: TriggersServerDeps, context: InternalToolCo
     },
     (args) =>
       guarded('create_schedule', async () => {
-        const created = await deps.triggers.createByAgent(
+        const created = await deps.schedules.createByAgent(
           caller,
           { agentSId, conversationSId },
           { name: args.name, customPrompt: args.prompt, cron: args.cron, timezone: args.timezone },
@@ -84,7 +88,7 @@ export function triggersServer(deps: TriggersServerDeps, context: InternalToolCo
     { description: "Lists this agent's schedules, enabled or disabled, with who set each up." },
     () =>
       guarded('list_schedules', async () => {
-        const schedules = (await deps.triggers.list(caller, agentSId)).filter(
+        const schedules = (await deps.schedules.list(caller, agentSId)).filter(
           (trigger) => trigger.kind === 'schedule',
         );
         if (schedules.length === 0) return text('This agent has no schedule.');
@@ -104,7 +108,7 @@ export function triggersServer(deps: TriggersServerDeps, context: InternalToolCo
     },
     ({ scheduleId }) =>
       guarded('disable_schedule', async () => {
-        const disabled = await deps.triggers.disableByAgent(caller, agentSId, scheduleId);
+        const disabled = await deps.schedules.disableByAgent(caller, agentSId, scheduleId);
         return text(`Schedule ${disabled.sId} is disabled: it will not fire.`);
       }),
   );

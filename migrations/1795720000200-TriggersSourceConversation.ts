@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The conversation whose agent run created a trigger, counted by the per-conversation limit. */
-export class TriggersSourceConversation1795700000300 implements MigrationInterface {
-  name = 'TriggersSourceConversation1795700000300';
+export class TriggersSourceConversation1795720000200 implements MigrationInterface {
+  name = 'TriggersSourceConversation1795720000200';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "triggers" ADD "source_conversation_id" integer`);

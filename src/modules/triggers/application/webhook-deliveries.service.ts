@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from 'src/platform/clock/clock';
+import { InProcessEvents } from 'src/platform/events/in-process-events';
+import { DomainError } from 'src/platform/errors/domain-error';
+import { OperatorLog } from 'src/platform/logging/operator-log';
+import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
+import type { WebhookSource } from 'src/modules/triggers/domain/webhook-source';
+import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
+import { WebhookReceived } from 'src/modules/triggers/application/triggers.events';
+import { HEADER_VALUE_MAX } from 'src/modules/triggers/domain/webhook-source';
+import { checkSignature, headerValue } from 'src/modules/triggers/domain/webhook-signature';
+import { TriggersConfig } from 'src/modules/triggers/triggers.config';
+
+export interface DeliveryReceipt {
+  /** False for a replay of a delivery id the source already sent: nothing more is done. */
+  accepted: boolean;
+}
+
+const MINUTE_MS = 60_000;
+/** A source is looked up once per process every few seconds, not on every delivery. */
+export const SOURCE_CACHE_TTL_MS = 4_000;
+const SOURCE_CACHE_MAX_ENTRIES = 10_000;
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function sourceNotFound(workspace: string, sourceSId: string): DomainError {
+  return new DomainError(
+    'webhook_source_not_found',
+    `Webhook source ${sourceSId} not found in workspace ${workspace}.`,
+  );
+}
+
+/**
+ * The public hook: a delivery is stored only once its signature holds, within the source's rate,
+ * and once per delivery id; it is processed after the answer (WebhookFiringService). Nothing is
+ * written for an unknown source, a bad signature or a refused body.
+ */
+@Injectable()
+export class WebhookDeliveriesService {
+  private readonly perSource: TokenBuckets<number>;
+  private readonly sources = new Map<string, { source: WebhookSource; expiresAt: number }>();
+
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly config: TriggersConfig,
+    private readonly clock: Clock,
+    private readonly events: InProcessEvents,
+    private readonly log: OperatorLog,
+  ) {
+    this.perSource = new TokenBuckets(config.webhookSourceRequestsPerMinute, MINUTE_MS);
+  }
+
+  get bodyLimitBytes(): number {
+    return this.config.webhookBodyLimitBytes;
+  }
+
+  /**
+   * The source the public route names: unknown workspace or source alike are 404. Kept a few
+   * seconds in process; this process forgets it when it changes, others within SOURCE_CACHE_TTL_MS.
+   */
+  async sourceFor(workspaceSId: string, sourceSId: string): Promise<WebhookSource> {
+    const key = `${workspaceSId}/${sourceSId}`;
+    const now = Date.now();
+    const cached = this.sources.get(key);
+    if (cached && cached.expiresAt > now) return cached.source;
+    const source = await this.webhooks.findSourceForDelivery(workspaceSId, sourceSId);
+    if (!source) {
+      this.sources.delete(key);
+      throw sourceNotFound(workspaceSId, sourceSId);
+    }
+    this.sources.delete(key);
+    if (this.sources.size >= SOURCE_CACHE_MAX_ENTRIES) {
+      this.sources.delete(this.sources.keys().next().value as string);
+    }
+    this.sources.set(key, { source, expiresAt: now + SOURCE_CACHE_TTL_MS });
+    return source;
+  }
+
+  /** Drops a changed or deleted source from this process's cache. */
+  forget(sourceSId: string): void {
+    for (const key of this.sources.keys()) if (key.endsWith(`/${sourceSId}`)) this.sources.delete(key);
+  }
+
+  /** The signature over the raw body (401), then the source's rate (429). */
+  authenticate(source: WebhookSource, headers: Headers, body: Buffer): void {
+    const check = checkSignature(source, headers, body, this.clock.now());
+    if (!check.ok) {
+      this.log.warn(WebhookDeliveriesService.name, { source: source.sId }, 'Webhook delivery refused');
+      throw new DomainError('webhook_source_auth_error', check.reason);
+    }
+    const wait = this.perSource.take(source.id, this.clock.now().getTime());
+    if (wait > 0) {
+      throw new DomainError(
+        'rate_limit_error',
+        `Webhook source ${source.sId} takes at most ${this.config.webhookSourceRequestsPerMinute} deliveries a minute; retry in ${Math.ceil(wait / 1000)} s.`,
+      );
+    }
+  }
+
+  /** Stores an authenticated delivery (its body checked JSON) for the worker, once per delivery id. */
+  async store(source: WebhookSource, headers: Headers, body: Buffer): Promise<DeliveryReceipt> {
+    const cut = (name: string | null) => {
+      const value = name === null ? undefined : headerValue(headers, name);
+      return value ? value.slice(0, HEADER_VALUE_MAX) : null;
+    };
+    const id = await this.webhooks.recordDelivery({
+      workspaceId: source.workspaceId,
+      webhookSourceId: source.id,
+      deliveryId: cut(source.deliveryHeader),
+      event: cut(source.eventHeader),
+      payload: body.length > 0 ? body.toString('utf8') : '{}',
+    });
+    if (id === null) {
+      if (await this.webhooks.sourceExists(source.workspaceId, source.id)) return { accepted: false };
+      this.forget(source.sId);
+      throw new DomainError('webhook_source_not_found', `Webhook source ${source.sId} was deleted.`);
+    }
+    this.events.emitAfterCommit(WebhookReceived, {});
+    return { accepted: true };
+  }
+}

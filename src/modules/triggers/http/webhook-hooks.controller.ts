@@ -1,0 +1,76 @@
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from 'src/platform/auth/auth.decorators';
+import { ApiErrors } from 'src/platform/http/api-errors';
+import {
+  PendingJsonBody,
+  RequestWithBody,
+  UnreadBody,
+  parseJsonBody,
+} from 'src/platform/http/json-body-parser';
+import { WebhookDeliveriesService } from 'src/modules/triggers/application/webhook-deliveries.service';
+import { HookParams } from 'src/modules/triggers/http/dto/webhook-sources.dto';
+import { HookResponse } from 'src/modules/triggers/http/schemas/webhook-source.schema';
+
+@ApiTags('triggers')
+@Controller('api/v1/w/:wId/triggers/hooks')
+export class WebhookHooksController {
+  constructor(private readonly deliveries: WebhookDeliveriesService) {}
+
+  @Post(':webhookSourceSId')
+  @Public()
+  @HttpCode(202)
+  @ApiOperation({
+    summary: "Receive a webhook delivery, signed with the source's secret.",
+    description:
+      "No API key: the delivery is authenticated by the HMAC-SHA256 of its raw body under the source's " +
+      'signature header (`sha256=<hex>` as GitHub sends it, or the bare hex), compared in constant time; ' +
+      'with a timestamp header, `<timestamp>.<body>` is signed and the time must be within the tolerance. ' +
+      'An unknown workspace or source is 404 `webhook_source_not_found`; a missing or bad signature is 401 ' +
+      '`webhook_source_auth_error`; a body over `WEBHOOK_BODY_LIMIT_BYTES` is 413; more deliveries than the ' +
+      "source's rate is 429; none of these is recorded. A signed delivery is stored and answered `202` at " +
+      'once: its triggers run after the answer (`GET …/triggers/{tId}/webhook_requests` shows what each did). ' +
+      'A delivery id the source already sent is answered `202` with `accepted: false` and not processed again.',
+  })
+  @ApiHeader({
+    name: 'X-Hub-Signature-256',
+    required: false,
+    description: "The signature, under the source's `signatureHeader`.",
+  })
+  @ApiHeader({
+    name: 'X-GitHub-Event',
+    required: false,
+    description: "The event, under the source's `eventHeader`.",
+  })
+  @ApiHeader({
+    name: 'X-GitHub-Delivery',
+    required: false,
+    description: "The delivery id, under the source's `deliveryHeader`.",
+  })
+  @ApiBody({
+    description: 'The payload: a JSON object, as the sender signed it.',
+    schema: { type: 'object', additionalProperties: true },
+    examples: {
+      pullRequest: {
+        summary: 'A GitHub pull_request event',
+        value: { action: 'opened', number: 42, pull_request: { title: 'Fix the login page', draft: false } },
+      },
+    },
+  })
+  @ApiAcceptedResponse({ type: HookResponse, description: 'Stored; its triggers run after this answer.' })
+  @ApiErrors(400, 401, 404, 413, 415, 429)
+  async receive(@Param() params: HookParams, @Req() req: RequestWithBody): Promise<HookResponse> {
+    const source = await this.deliveries.sourceFor(params.wId, params.webhookSourceSId);
+    const { body, headers } = req;
+    if (body instanceof UnreadBody) throw body.refusal();
+    const bytes =
+      body instanceof PendingJsonBody
+        ? await body.readBytes(this.deliveries.bodyLimitBytes)
+        : Buffer.alloc(0);
+    this.deliveries.authenticate(source, headers, bytes);
+    // Checked here (valid UTF-8 JSON object, bounded depth and size); the worker reads the stored text.
+    if (bytes.length > 0) parseJsonBody(headers, bytes);
+    const receipt = await this.deliveries.store(source, headers, bytes);
+    return { success: true, accepted: receipt.accepted };
+  }
+}
