@@ -29,6 +29,7 @@ import { TypeormMetadataTable1795700000200 } from './1795700000200-TypeormMetada
 import { WebhookSources1795700000300 } from './1795700000300-WebhookSources';
 import { RemoteServerVersion1795720000000 } from './1795720000000-RemoteServerVersion';
 import { ContentFragmentNodes1795720000100 } from './1795720000100-ContentFragmentNodes';
+import { TriggersSourceConversation1795720000200 } from './1795720000200-TriggersSourceConversation';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -62,4 +63,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhookSources1795700000300,
   RemoteServerVersion1795720000000,
   ContentFragmentNodes1795720000100,
+  TriggersSourceConversation1795720000200,
 ];

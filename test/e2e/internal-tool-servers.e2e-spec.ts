@@ -114,6 +114,7 @@ describe('internal tool servers', () => {
         run_agent: true,
         reasoning: true,
         wake_ups: true,
+        triggers: true,
       });
       expect(listing.find((server) => server.name === 'wake_ups')).toEqual({
         name: 'wake_ups',

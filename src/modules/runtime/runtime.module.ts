@@ -4,6 +4,7 @@ import { ConversationsModule } from 'src/modules/conversations/conversations.mod
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { TriggersModule } from 'src/modules/triggers/triggers.module';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
@@ -42,7 +43,15 @@ import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-swe
 // RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
 // ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords (bound in src/composition).
 @Module({
-  imports: [ConversationsModule, AgentsModule, DataSourcesModule, FilesModule, IdentityModule, WakeUpsModule],
+  imports: [
+    ConversationsModule,
+    AgentsModule,
+    DataSourcesModule,
+    FilesModule,
+    IdentityModule,
+    TriggersModule,
+    WakeUpsModule,
+  ],
   controllers: [ClientMcpServersController],
   providers: [
     ClientMcpServersService,

@@ -11,6 +11,12 @@ const triggersConfig = ConfigSchema.of({
     max: 1_000,
     description: 'Triggers (schedules and webhooks, enabled or not) one agent may have.',
   }),
+  maxPerConversation: integer('TRIGGERS_MAX_PER_CONVERSATION', {
+    default: 3,
+    min: 0,
+    max: 100,
+    description: "Schedules agents' `triggers` tools may create from one conversation (0: none).",
+  }),
   webhookBodyLimitBytes: integer('WEBHOOK_BODY_LIMIT_BYTES', {
     default: WEBHOOK_BODY_MAX_BYTES,
     min: 1_024,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
 import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
+import { AgentSchedulesService } from 'src/modules/triggers/application/agent-schedules.service';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
 import { TriggerFiringService } from 'src/modules/triggers/application/trigger-firing.service';
@@ -32,6 +33,7 @@ import { WebhookDeliveryWorker } from 'src/modules/triggers/workers/webhook-deli
   ],
   providers: [
     TriggersService,
+    AgentSchedulesService,
     TriggerFiringService,
     TriggerFiringsReader,
     TriggerWorker,
@@ -43,6 +45,6 @@ import { WebhookDeliveryWorker } from 'src/modules/triggers/workers/webhook-deli
     { provide: TriggerRepository, useClass: TypeormTriggerRepository },
     { provide: WebhookRepository, useClass: TypeormWebhookRepository },
   ],
-  exports: [TriggersService],
+  exports: [TriggersService, AgentSchedulesService],
 })
 export class TriggersModule {}

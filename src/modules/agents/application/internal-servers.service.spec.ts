@@ -10,7 +10,7 @@ const offered = (env: Record<string, string>) =>
 
 describe('InternalServersService', () => {
   it('offers reasoning only with both a reasoning model and the openai provider', () => {
-    const alwaysOffered = ['search', 'include_data', 'run_agent', 'wake_ups'];
+    const alwaysOffered = ['search', 'include_data', 'run_agent', 'wake_ups', 'triggers'];
     expect(offered({})).toEqual(alwaysOffered);
     expect(offered({ REASONING_MODEL_ID: 'o3-mini' })).toEqual(alwaysOffered);
     expect(offered({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' })).toEqual(alwaysOffered);
@@ -20,6 +20,7 @@ describe('InternalServersService', () => {
       'run_agent',
       'reasoning',
       'wake_ups',
+      'triggers',
     ]);
   });
 

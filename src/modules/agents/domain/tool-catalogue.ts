@@ -53,6 +53,11 @@ export const INTERNAL_MCP_SERVERS: readonly InternalServer[] = [
     description: 'Schedules and cancels wake-ups of this conversation.',
     needs: 'nothing',
   },
+  {
+    name: 'triggers',
+    description: 'Creates, lists and disables schedules on which the agent runs itself.',
+    needs: 'nothing',
+  },
 ];
 
 export function findInternalServer(name: string): InternalServer | undefined {

@@ -136,8 +136,14 @@ describe('resolveToolset', () => {
 });
 
 describe('the internal catalogue', () => {
-  it('offers search, include_data, run_agent and wake_ups with no outside service, and nothing that needs one', () => {
+  it('offers search, include_data, run_agent, wake_ups and triggers with no outside service, and nothing that needs one', () => {
     const offered = INTERNAL_MCP_SERVERS.filter((server) => offeredHere(server) === null);
-    expect(offered.map((server) => server.name)).toEqual(['search', 'include_data', 'run_agent', 'wake_ups']);
+    expect(offered.map((server) => server.name)).toEqual([
+      'search',
+      'include_data',
+      'run_agent',
+      'wake_ups',
+      'triggers',
+    ]);
   });
 });

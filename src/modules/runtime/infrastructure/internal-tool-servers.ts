@@ -8,6 +8,7 @@ import { AgentsConfig } from 'src/modules/agents/agents.config';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
+import { AgentSchedulesService } from 'src/modules/triggers/application/agent-schedules.service';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import {
   InternalToolContext,
@@ -19,6 +20,7 @@ import { includeDataServer } from 'src/modules/runtime/infrastructure/internal-s
 import { reasoningServer } from 'src/modules/runtime/infrastructure/internal-servers/reasoning.server';
 import { runAgentServer } from 'src/modules/runtime/infrastructure/internal-servers/run-agent.server';
 import { searchServer } from 'src/modules/runtime/infrastructure/internal-servers/search.server';
+import { triggersServer } from 'src/modules/runtime/infrastructure/internal-servers/triggers.server';
 import { wakeUpsServer } from 'src/modules/runtime/infrastructure/internal-servers/wake-ups.server';
 
 /**
@@ -30,6 +32,7 @@ export class InProcessInternalToolServers extends InternalToolServers {
   private readonly builders: Record<string, (context: InternalToolContext) => McpServer> = {
     wake_ups: (context) =>
       wakeUpsServer({ wakeUps: this.wakeUps, clock: this.clock, log: this.log }, context),
+    triggers: (context) => triggersServer({ schedules: this.schedules, log: this.log }, context),
     run_agent: (context) =>
       runAgentServer(
         { agents: this.agents, maxDepth: this.config.tools.runAgentMaxDepth, log: this.log },
@@ -44,6 +47,7 @@ export class InProcessInternalToolServers extends InternalToolServers {
   constructor(
     private readonly offered: InternalServersService,
     private readonly wakeUps: WakeUpsService,
+    private readonly schedules: AgentSchedulesService,
     private readonly agents: AgentsService,
     private readonly documents: DocumentSearchService,
     private readonly models: ModelProviders,

@@ -16,9 +16,10 @@ import { AgentDetails, AgentsService } from 'src/modules/agents/application/agen
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { TriggerChanges, TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggerScheduled } from 'src/modules/triggers/application/triggers.events';
-import type {
+import {
   TriggerConversationView,
   TriggerView,
+  presentTrigger,
 } from 'src/modules/triggers/application/views/trigger.view';
 import { Trigger, TriggerOrigin, TriggerSpec } from 'src/modules/triggers/domain/trigger';
 import { TriggerInput, scheduleFrom, webhookFrom } from 'src/modules/triggers/domain/trigger-input';
@@ -80,13 +81,7 @@ export class TriggersService {
     const planned = await this.planAll(caller, inputs);
     const created = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, agentSId);
-      const existing = (await this.triggers.listForAgent(caller.workspaceId, agentSId)).length;
-      const max = this.config.maxPerAgent;
-      if (existing + inputs.length > max) {
-        throw new InvalidRequestError(
-          `triggers: an agent has at most ${max} triggers; this one has ${existing}, so at most ${Math.max(0, max - existing)} more can be created (delete some first).`,
-        );
-      }
+      await this.assertRoomOnAgent(caller.workspaceId, agentSId, inputs.length, 'triggers');
       const rows = await this.triggers.createMany(
         planned.map(({ input, spec, nextFireAt }) => ({
           sId: generatePrefixedSId('trg'),
@@ -97,6 +92,7 @@ export class TriggersService {
           customPrompt: input.customPrompt,
           status: input.status ?? 'enabled',
           origin,
+          sourceConversationId: null,
           spec,
           nextFireAt: (input.status ?? 'enabled') === 'enabled' ? nextFireAt : null,
         })),
@@ -252,13 +248,29 @@ export class TriggersService {
     };
   }
 
-  private announceSchedules(rows: Trigger[]): void {
+  /** Under the agent's lock (`TriggerRepository.lockAgent`): refuses when `adding` more triggers would pass the per-agent limit. */
+  async assertRoomOnAgent(
+    workspaceId: number,
+    agentSId: string,
+    adding: number,
+    field: string,
+  ): Promise<void> {
+    const existing = (await this.triggers.listForAgent(workspaceId, agentSId)).length;
+    const max = this.config.maxPerAgent;
+    if (existing + adding > max) {
+      throw new InvalidRequestError(
+        `${field}: an agent has at most ${max} triggers; this one has ${existing}, so at most ${Math.max(0, max - existing)} more can be created (delete some first).`,
+      );
+    }
+  }
+
+  announceSchedules(rows: Trigger[]): void {
     const due = rows.flatMap((row) => (row.nextFireAt ? [row.nextFireAt.getTime()] : []));
     if (due.length > 0) this.events.emitAfterCommit(TriggerScheduled, { dueAt: new Date(Math.min(...due)) });
   }
 
   /** The named triggers of this agent, in the order named; a missing one fails the whole batch. */
-  private async ownTriggers(caller: Caller, agentSId: string, sIds: string[]): Promise<Trigger[]> {
+  async ownTriggers(caller: Caller, agentSId: string, sIds: string[]): Promise<Trigger[]> {
     const all = new Map(
       (await this.triggers.listForAgent(caller.workspaceId, agentSId)).map((trigger) => [
         trigger.sId,
@@ -272,7 +284,7 @@ export class TriggersService {
     });
   }
 
-  private async readableAgent(caller: Caller, agentSId: string): Promise<AgentDetails> {
+  async readableAgent(caller: Caller, agentSId: string): Promise<AgentDetails> {
     const [details] = await this.agents.describe(caller, [agentSId]);
     if (!details || !details.canRead) {
       throw new DomainError('agent_configuration_not_found', `Agent configuration ${agentSId} not found.`);
@@ -285,37 +297,15 @@ export class TriggersService {
     if (!details.canEdit) {
       throw new ForbiddenError("Only the agent's editors and workspace admins can change its triggers.");
     }
-    if (details.agent.status === 'archived') {
-      throw new ConflictError(
-        `Agent configuration ${agentSId} is archived: its triggers can no longer change.`,
-      );
-    }
+    this.assertNotArchived(details);
     return details;
   }
-}
 
-export function presentTrigger(
-  trigger: Trigger,
-  editor: { sId: string; email: string } | undefined,
-  readerId: number,
-): TriggerView {
-  const { spec } = trigger;
-  return {
-    id: trigger.id,
-    sId: trigger.sId,
-    name: trigger.name,
-    agentConfigurationId: trigger.agentSId,
-    editor: editor?.sId ?? '',
-    editorEmail: editor?.email ?? null,
-    isEditor: trigger.editorId === readerId,
-    customPrompt: trigger.customPrompt,
-    status: trigger.status,
-    origin: trigger.origin,
-    createdAt: trigger.createdAt.getTime(),
-    kind: spec.kind,
-    configuration: { ...spec.configuration },
-    webhookSourceViewSId: null,
-    executionPerDayLimitOverride: spec.kind === 'webhook' ? spec.executionPerDayLimitOverride : null,
-    nextFireAt: trigger.nextFireAt?.getTime() ?? null,
-  };
+  assertNotArchived(details: AgentDetails): void {
+    if (details.agent.status === 'archived') {
+      throw new ConflictError(
+        `Agent configuration ${details.agent.sId} is archived: its triggers can no longer change.`,
+      );
+    }
+  }
 }

@@ -32,6 +32,14 @@ export interface TriggerInput {
   executionPerDayLimitOverride?: number | null;
 }
 
+/** A schedule an agent asks for itself through its `triggers` tools: a cron in a time zone. */
+export interface AgentScheduleInput {
+  name: string;
+  customPrompt: string;
+  cron: string;
+  timezone: string;
+}
+
 const CRON_KEYS = ['type', 'cron', 'timezone'];
 const INTERVAL_KEYS = ['type', 'intervalDays', 'dayOfWeek', 'hour', 'minute', 'timezone'];
 const WEBHOOK_KEYS = ['includePayload', 'event', 'filter'];

@@ -49,6 +49,8 @@ export interface Trigger {
   customPrompt: string | null;
   status: TriggerStatus;
   origin: TriggerOrigin;
+  /** The conversation whose agent created it through its `triggers` tools; null otherwise. */
+  sourceConversationId: number | null;
   spec: TriggerSpec;
   /** When an enabled schedule fires next; null for webhooks and disabled triggers. */
   nextFireAt: Date | null;

@@ -152,6 +152,18 @@ export class TriggerEntity {
   @Column({ type: 'varchar', length: 16 })
   origin!: TriggerOrigin;
 
+  /** The conversation whose agent run created it (origin `agent`): the per-conversation limit counts these. */
+  @Index('IDX_triggers_source_conversation')
+  @Column({ name: 'source_conversation_id', type: 'int', nullable: true })
+  sourceConversationId!: number | null;
+
+  @ManyToOne(() => ConversationEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({
+    name: 'source_conversation_id',
+    foreignKeyConstraintName: 'FK_triggers_source_conversation',
+  })
+  sourceConversation?: ConversationEntity;
+
   @Column({ type: 'varchar', length: 16 })
   kind!: TriggerKind;
 

@@ -38,6 +38,7 @@ export const toTrigger = (e: TriggerEntity): Trigger => ({
   customPrompt: e.customPrompt,
   status: e.status,
   origin: e.origin,
+  sourceConversationId: e.sourceConversationId,
   spec: toSpec(e),
   nextFireAt: e.nextFireAt,
   createdAt: e.createdAt,
@@ -86,6 +87,10 @@ export class TypeormTriggerRepository extends TriggerRepository {
   async listForAgent(workspaceId: number, agentSId: string): Promise<Trigger[]> {
     const rows = await this.triggers.find({ where: { workspaceId, agentSId }, order: { id: 'ASC' } });
     return rows.map(toTrigger);
+  }
+
+  async countFromConversation(workspaceId: number, conversationId: number): Promise<number> {
+    return this.triggers.countBy({ workspaceId, sourceConversationId: conversationId });
   }
 
   async find(workspaceId: number, sId: string): Promise<Trigger | null> {

@@ -38,6 +38,8 @@ export interface ScheduleChange {
 export abstract class TriggerRepository {
   abstract createMany(triggers: NewTrigger[]): Promise<Trigger[]>;
   abstract listForAgent(workspaceId: number, agentSId: string): Promise<Trigger[]>;
+  /** Triggers agents created from this conversation, enabled or not. */
+  abstract countFromConversation(workspaceId: number, conversationId: number): Promise<number>;
   abstract find(workspaceId: number, sId: string): Promise<Trigger | null>;
   /** Serialises the writes of one agent's triggers until the transaction ends (the per-agent limit). */
   abstract lockAgent(workspaceId: number, agentSId: string): Promise<void>;

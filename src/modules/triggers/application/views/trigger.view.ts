@@ -1,4 +1,4 @@
-import type { TriggerKind, TriggerOrigin, TriggerStatus } from 'src/modules/triggers/domain/trigger';
+import type { Trigger, TriggerKind, TriggerOrigin, TriggerStatus } from 'src/modules/triggers/domain/trigger';
 
 /**
  * A schedule's (`cron` or `interval`) or a webhook's configuration, flattened: each kind sets its
@@ -64,4 +64,31 @@ export interface TriggerFiringView {
 export interface TriggerFiringsPage {
   firings: TriggerFiringView[];
   nextCursor: string | null;
+}
+
+/** A trigger as the API shows it to the member `readerId`. */
+export function presentTrigger(
+  trigger: Trigger,
+  editor: { sId: string; email: string } | undefined,
+  readerId: number,
+): TriggerView {
+  const { spec } = trigger;
+  return {
+    id: trigger.id,
+    sId: trigger.sId,
+    name: trigger.name,
+    agentConfigurationId: trigger.agentSId,
+    editor: editor?.sId ?? '',
+    editorEmail: editor?.email ?? null,
+    isEditor: trigger.editorId === readerId,
+    customPrompt: trigger.customPrompt,
+    status: trigger.status,
+    origin: trigger.origin,
+    createdAt: trigger.createdAt.getTime(),
+    kind: spec.kind,
+    configuration: { ...spec.configuration },
+    webhookSourceViewSId: null,
+    executionPerDayLimitOverride: spec.kind === 'webhook' ? spec.executionPerDayLimitOverride : null,
+    nextFireAt: trigger.nextFireAt?.getTime() ?? null,
+  };
 }
