@@ -11,6 +11,8 @@ const PUBLIC_PATHS = [
   '/metrics',
   '/api/w/{wId}/files/{fileId}/public',
   '/api/v1/w/{wId}/files/{fileId}/public',
+  // No API key: the body is signed with its webhook source's secret (headers documented on the route).
+  '/api/v1/w/{wId}/triggers/hooks/{webhookSourceSId}',
 ];
 
 describe('authentication and the guard', () => {

@@ -68,7 +68,7 @@ export class TypeormContentFragmentRepository extends ContentFragmentRepository 
       'content-fragments-after',
       `SELECT id, s_id AS "sId", workspace_id AS "workspaceId", conversation_id AS "conversationId", rank,
               version, title, content_type AS "contentType", file_s_id AS "fileSId", text_bytes AS "textBytes",
-              source_url AS "sourceUrl", author, created_at AS "createdAt"
+              source_url AS "sourceUrl", author, node, created_at AS "createdAt"
        FROM content_fragments
        WHERE workspace_id = $1 AND conversation_id = $2 AND rank > $3
        ORDER BY rank LIMIT $4`,
