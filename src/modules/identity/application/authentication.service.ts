@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ExpiringCache } from 'src/platform/cache/expiring-cache';
 import { ApiKeyAuthenticator } from 'src/platform/auth/api-key-authenticator';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
@@ -11,15 +12,10 @@ export const KEY_CACHE_TTL_MS = 4_000;
 const KEY_CACHE_MAX_ENTRIES = 10_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-interface CachedPrincipal {
-  principal: KeyPrincipal;
-  expiresAt: number;
-}
-
 /** Resolves API keys to callers, with a short in-process cache that this process invalidates on every change. */
 @Injectable()
 export class AuthenticationService extends ApiKeyAuthenticator {
-  private readonly cache = new Map<string, CachedPrincipal>();
+  private readonly cache = new ExpiringCache<string, KeyPrincipal>(KEY_CACHE_TTL_MS, KEY_CACHE_MAX_ENTRIES);
   private readonly lastTouched = new Map<number, number>();
   /** Look-ups in flight, so concurrent requests with an expired key share one query. */
   private readonly loading = new Map<string, Promise<KeyPrincipal | null>>();
@@ -61,24 +57,19 @@ export class AuthenticationService extends ApiKeyAuthenticator {
   /** Forget a key at once (revocation). */
   forgetKey(keyId: number): void {
     this.forgetLoading();
-    for (const [hash, entry] of this.cache) {
-      if (entry.principal.key.id === keyId) this.cache.delete(hash);
-    }
+    this.cache.deleteWhere((principal) => principal.key.id === keyId);
   }
 
   /** Forget every key of a member at once (role change, removal). */
   forgetMember(workspaceId: number, userId: number): void {
     this.forgetLoading();
-    for (const [hash, entry] of this.cache) {
-      const { key } = entry.principal;
-      if (key.workspaceId === workspaceId && key.userId === userId) this.cache.delete(hash);
-    }
+    this.cache.deleteWhere(({ key }) => key.workspaceId === workspaceId && key.userId === userId);
   }
 
   private async principal(secretHash: string): Promise<KeyPrincipal | null> {
     const now = this.clock.now().getTime();
-    const cached = this.cache.get(secretHash);
-    if (cached && cached.expiresAt > now) return cached.principal;
+    const cached = this.cache.get(secretHash, now);
+    if (cached) return cached;
     let loading = this.loading.get(secretHash);
     if (!loading) {
       const started = this.load(secretHash).finally(() => {
@@ -100,13 +91,8 @@ export class AuthenticationService extends ApiKeyAuthenticator {
     const principal = await this.keys.findPrincipal(secretHash);
     const now = this.clock.now().getTime();
     if (generation !== this.generation) return principal;
-    this.cache.delete(secretHash);
-    if (principal) {
-      if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) {
-        this.cache.delete(this.cache.keys().next().value as string);
-      }
-      this.cache.set(secretHash, { principal, expiresAt: now + KEY_CACHE_TTL_MS });
-    }
+    if (principal) this.cache.set(secretHash, principal, now);
+    else this.cache.delete(secretHash);
     return principal;
   }
 

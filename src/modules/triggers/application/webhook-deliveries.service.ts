@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ExpiringCache } from 'src/platform/cache/expiring-cache';
 import { Clock } from 'src/platform/clock/clock';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { DomainError } from 'src/platform/errors/domain-error';
@@ -38,7 +39,10 @@ function sourceNotFound(workspace: string, sourceSId: string): DomainError {
 @Injectable()
 export class WebhookDeliveriesService {
   private readonly perSource: TokenBuckets<number>;
-  private readonly sources = new Map<string, { source: WebhookSource; expiresAt: number }>();
+  private readonly sources = new ExpiringCache<string, WebhookSource>(
+    SOURCE_CACHE_TTL_MS,
+    SOURCE_CACHE_MAX_ENTRIES,
+  );
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -60,25 +64,20 @@ export class WebhookDeliveriesService {
    */
   async sourceFor(workspaceSId: string, sourceSId: string): Promise<WebhookSource> {
     const key = `${workspaceSId}/${sourceSId}`;
-    const now = Date.now();
-    const cached = this.sources.get(key);
-    if (cached && cached.expiresAt > now) return cached.source;
+    const cached = this.sources.get(key, Date.now());
+    if (cached) return cached;
     const source = await this.webhooks.findSourceForDelivery(workspaceSId, sourceSId);
     if (!source) {
       this.sources.delete(key);
       throw sourceNotFound(workspaceSId, sourceSId);
     }
-    this.sources.delete(key);
-    if (this.sources.size >= SOURCE_CACHE_MAX_ENTRIES) {
-      this.sources.delete(this.sources.keys().next().value as string);
-    }
-    this.sources.set(key, { source, expiresAt: now + SOURCE_CACHE_TTL_MS });
+    this.sources.set(key, source, Date.now());
     return source;
   }
 
   /** Drops a changed or deleted source from this process's cache. */
   forget(sourceSId: string): void {
-    for (const key of this.sources.keys()) if (key.endsWith(`/${sourceSId}`)) this.sources.delete(key);
+    this.sources.deleteWhere((source) => source.sId === sourceSId);
   }
 
   /** The signature over the raw body (401), then the source's rate (429). */
