@@ -5,7 +5,10 @@ import { DueWorkLoop } from 'src/platform/scheduling/due-work-loop';
 import { WebhookReceived } from 'src/modules/triggers/application/triggers.events';
 import { WebhookFiringService } from 'src/modules/triggers/application/webhook-firing.service';
 
-/** Runs in every process: processes stored webhook deliveries, one at a time in each of two lanes. */
+/**
+ * Runs in every process: processes stored webhook deliveries in batches, one batch at a time, so
+ * that a trigger fires in its deliveries' arrival order in this process (a batch takes the oldest).
+ */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: DueWorkLoop;
@@ -17,8 +20,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
     this.loop = new DueWorkLoop(
       {
         name: 'Webhook delivery',
-        concurrency: 2,
-        fireSome: () => firing.processNext(),
+        concurrency: 1,
+        fireSome: () => firing.processBatch(),
         nextDueAt: () => firing.nextDueAt(),
       },
       clock,
