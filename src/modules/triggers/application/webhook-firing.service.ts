@@ -64,7 +64,10 @@ export class WebhookFiringService {
     return (await this.webhooks.hasPendingDeliveries()) ? this.clock.now() : null;
   }
 
-  /** Claims and processes a batch of the oldest pending deliveries; false when none is left (or free). */
+  /**
+   * Claims and processes a batch of the oldest pending deliveries; true when the batch was full (more
+   * may be waiting), false otherwise: those stored since wake the worker again.
+   */
   async processBatch(): Promise<boolean> {
     let claimed: PendingDelivery[] = [];
     try {
@@ -76,17 +79,17 @@ export class WebhookFiringService {
       if (claimed.length === 0) throw error;
       if (claimed.length === 1) {
         await this.recordFailure(claimed[0], error);
-        return true;
+      } else {
+        this.log.warn(
+          WebhookFiringService.name,
+          { err: error, deliveries: claimed.length },
+          'Webhook batch failed; processing its deliveries one by one',
+        );
+        // In order, one at a time: a trigger's deliveries still fire in the order they arrived.
+        for (const delivery of claimed) await this.processAlone(delivery);
       }
-      this.log.warn(
-        WebhookFiringService.name,
-        { err: error, deliveries: claimed.length },
-        'Webhook batch failed; processing its deliveries one by one',
-      );
-      // In order, one at a time: a trigger's deliveries still fire in the order they arrived.
-      for (const delivery of claimed) await this.processAlone(delivery);
     }
-    return claimed.length > 0;
+    return claimed.length === this.batchSize;
   }
 
   /** One delivery in its own transaction, unless another process has taken it since. */
