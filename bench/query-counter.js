@@ -29,7 +29,11 @@ const query = Client.prototype.query;
 Client.prototype.query = function (...args) {
   statements++;
   const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
-  if (text?.startsWith('SELECT e.id, e.payload FROM conversation_events')) logReads++;
+  if (
+    text?.startsWith('SELECT e.id, e.payload FROM conversation_events') ||
+    text?.startsWith('SELECT p.ord, e.id, e.payload')
+  )
+    logReads++;
   else if (inRequest.getStore()) queries++;
   return query.apply(this, args);
 };

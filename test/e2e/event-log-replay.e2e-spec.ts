@@ -173,6 +173,16 @@ describe('event log replay (property)', () => {
           expect(await replayFromLog(conversation, afterId, batch)).toEqual(expected);
           expect(await replayFromStream(conversation, afterId, batch)).toEqual(expected);
         }
+        // Several positions in one read (repeated, of one conversation or of several) are each
+        // what a read of its own gives.
+        const positions = replays.map(({ conversation, position }) => ({
+          conversationId: conversation + 1,
+          afterId: everyId[position % everyId.length],
+        }));
+        const limit = replays[0].batch;
+        expect(await log.readAfterMany(positions, limit)).toEqual(
+          await Promise.all(positions.map((p) => log.readAfter(p.conversationId, p.afterId, limit))),
+        );
       }),
       { numRuns: 300 },
     );
@@ -230,6 +240,15 @@ describe('event log replay (property)', () => {
           (entry) => entry.id > afterId && CONVERSATION_STREAM_TYPES.includes(entry.type as never),
         );
         expect(await replayFromStream(0, afterId, batch)).toEqual(strip(ofConversation));
+        const filter = { types: MESSAGE_STREAM_TYPES, messageId: message };
+        const positions = [
+          { conversationId: 1, afterId },
+          { conversationId: 2, afterId: 0n },
+          { conversationId: 1, afterId: 0n },
+        ];
+        expect(await log.readAfterMany(positions, batch, filter)).toEqual(
+          await Promise.all(positions.map((p) => log.readAfter(p.conversationId, p.afterId, batch, filter))),
+        );
       }),
       { numRuns: 150 },
     );

@@ -390,4 +390,13 @@ describe('openai provider against an OpenAI-compatible server', () => {
       await expect(collect(request())).rejects.toMatchObject({ code: 'model_error' });
     }
   });
+
+  it('fails with model_error, without gathering it, on a line longer than 4 MiB', async () => {
+    const endless = JSON.stringify({ choices: [{ delta: { content: 'x'.repeat(5 * 1024 * 1024) } }] });
+    openai.script({ kind: 'raw', data: [endless] });
+    await expect(collect(request())).rejects.toMatchObject({
+      code: 'model_error',
+      message: expect.stringContaining('longer than 4194304 characters') as unknown,
+    });
+  });
 });

@@ -3,6 +3,7 @@ import {
   ConversationEvent,
   ConversationEventLog,
   EventFilter,
+  EventPosition,
   NewConversationEvent,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
@@ -68,6 +69,16 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
       )
       .slice(0, limit)
       .map((row) => ({ id: BigInt(row.id), conversationId, event: row.event }));
+  }
+
+  async readAfterMany(
+    positions: readonly EventPosition[],
+    limit: number,
+    filter?: EventFilter,
+  ): Promise<StoredConversationEvent[][]> {
+    return Promise.all(
+      positions.map(({ conversationId, afterId }) => this.readAfter(conversationId, afterId, limit, filter)),
+    );
   }
 
   async lastId(conversationId: number): Promise<bigint> {

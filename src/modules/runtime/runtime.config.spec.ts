@@ -5,7 +5,13 @@ import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 describe('RuntimeConfig', () => {
   it('applies defaults when nothing is set', () => {
     expect(RuntimeConfig.from({})).toEqual({
-      runs: { heartbeatMs: 5_000, staleAfterMs: 30_000, localModelChunkDelayMs: 25, concurrency: 8 },
+      runs: {
+        heartbeatMs: 5_000,
+        staleAfterMs: 30_000,
+        localModelChunkDelayMs: 25,
+        concurrency: 8,
+        startsAtOnce: 8,
+      },
       runBudget: { maxModelCalls: 64, maxToolCalls: 128 },
       tools: { maxCallsPerStep: 8, approvalTimeoutMs: 600_000, approvalPollMs: 1_000, runAgentMaxDepth: 2 },
       clientServers: { timeoutMs: 600_000, requestsWaitMs: 60_000, connectTimeoutMs: 10_000 },
@@ -19,6 +25,7 @@ describe('RuntimeConfig', () => {
         RUN_STALE_AFTER_MS: '60000',
         LOCAL_MODEL_CHUNK_DELAY_MS: '0',
         RUN_CONCURRENCY: '32',
+        RUN_STARTS_AT_ONCE: '2',
         RUN_MAX_MODEL_CALLS: '10',
         RUN_MAX_TOOL_CALLS: '20',
         TOOL_MAX_CALLS_PER_STEP: '3',
@@ -30,7 +37,13 @@ describe('RuntimeConfig', () => {
         CLIENT_MCP_CONNECT_TIMEOUT_MS: '2000',
       }),
     ).toEqual({
-      runs: { heartbeatMs: 200, staleAfterMs: 60_000, localModelChunkDelayMs: 0, concurrency: 32 },
+      runs: {
+        heartbeatMs: 200,
+        staleAfterMs: 60_000,
+        localModelChunkDelayMs: 0,
+        concurrency: 32,
+        startsAtOnce: 2,
+      },
       runBudget: { maxModelCalls: 10, maxToolCalls: 20 },
       tools: { maxCallsPerStep: 3, approvalTimeoutMs: 60_000, approvalPollMs: 100, runAgentMaxDepth: 5 },
       clientServers: { timeoutMs: 30_000, requestsWaitMs: 5_000, connectTimeoutMs: 2_000 },

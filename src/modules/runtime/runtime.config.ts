@@ -27,6 +27,14 @@ const runtimeConfig = ConfigSchema.of({
       description:
         'Runs a process carries out at once: a posted message (with all the agents it mentions) or a `run_agent` run past the first its asker waits for; later ones wait in turn.',
     }),
+    // Starting a run is a few dozen statements; a burst of them would hold up the runs that stream.
+    startsAtOnce: integer('RUN_STARTS_AT_ONCE', {
+      default: 8,
+      min: 1,
+      max: 1_000,
+      description:
+        'Answers a process starts at once (creating the agent messages, reading the history, opening the tools, up to the model call); later ones wait their turn, so a burst of mentions does not hold up the answers already streaming.',
+    }),
   },
   // What the whole tree of runs answering one user message may spend (each agent it mentions, and
   // every agent those ask through `run_agent`).

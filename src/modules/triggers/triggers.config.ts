@@ -37,6 +37,12 @@ const triggersConfig = ConfigSchema.of({
     max: 500,
     description: 'Due schedules one transaction claims and fires together.',
   }),
+  webhookProcessingBatchSize: integer('WEBHOOK_PROCESSING_BATCH_SIZE', {
+    default: 50,
+    min: 1,
+    max: 500,
+    description: 'Stored webhook deliveries one transaction claims and processes together.',
+  }),
 });
 
 export abstract class TriggersConfig extends configToken(triggersConfig) {}

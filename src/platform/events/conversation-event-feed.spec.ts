@@ -2,20 +2,28 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import {
   CONVERSATION_STREAM_TYPES,
   type ConversationEventLog,
+  type EventPosition,
   type StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
-import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
+import { ConversationEventFeed, POSITIONS_PER_READ } from 'src/platform/events/conversation-event-feed';
 import type { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { FakeEventDoorbell } from 'test/fakes/event-doorbell';
 
-/** A log of one conversation that counts its reads. */
+/** A log that counts its reads (a read of several positions is one). */
 function eventLog(events: StoredConversationEvent[]) {
+  const after = (conversationId: number, afterId: bigint, limit: number) =>
+    events.filter((event) => event.conversationId === conversationId && event.id > afterId).slice(0, limit);
   const log = {
     reads: 0,
+    positionsRead: [] as number[],
     readAfter(conversationId: number, afterId: bigint, limit: number): Promise<StoredConversationEvent[]> {
       log.reads++;
-      const after = events.filter((event) => event.id > afterId).slice(0, limit);
-      return Promise.resolve(after.filter((event) => event.conversationId === conversationId));
+      return Promise.resolve(after(conversationId, afterId, limit));
+    },
+    readAfterMany(positions: EventPosition[], limit: number): Promise<StoredConversationEvent[][]> {
+      log.reads++;
+      log.positionsRead.push(positions.length);
+      return Promise.resolve(positions.map((p) => after(p.conversationId, p.afterId, limit)));
     },
   };
   return log;
@@ -49,16 +57,63 @@ describe('ConversationEventFeed', () => {
     for (const batch of batches) expect(batch[1].frame).toBe(batches[0][1].frame);
   });
 
-  it('reads again for another position, and in a later turn at the same position', async () => {
+  it('reads another position too, and the same position again in a later turn', async () => {
     const events = [stored(7n, 'hello')];
     const { log, feed } = feedOver(events);
     const source = feed.source(4, { types: CONVERSATION_STREAM_TYPES });
     await Promise.all([source.read(5n, 200), source.read(7n, 200)]);
-    expect(log.reads).toBe(2);
+    expect(log.positionsRead).toEqual([2]);
     events.push(stored(8n, 'committed since'));
     await new Promise((resolve) => setImmediate(resolve));
     expect((await source.read(7n, 200)).map((event) => event.id)).toEqual([8n]);
-    expect(log.reads).toBe(3);
+    expect(log.positionsRead).toEqual([2, 1]);
+  });
+});
+
+describe('ConversationEventFeed across conversations', () => {
+  const inConversation = (conversationId: number, id: bigint): StoredConversationEvent =>
+    ({
+      id,
+      conversationId,
+      event: { type: 'user_message_new', text: `${conversationId}/${id}` },
+    }) as unknown as StoredConversationEvent;
+
+  it('reads the positions of a turn in statements of POSITIONS_PER_READ, each stream its own events', async () => {
+    const conversations = POSITIONS_PER_READ * 2 + 5;
+    const events = Array.from({ length: conversations }, (_, c) => [
+      inConversation(c, BigInt(3 * c + 1)),
+      inConversation(c, BigInt(3 * c + 2)),
+    ]).flat();
+    const { log, feed } = feedOver(events);
+    const filter = { types: CONVERSATION_STREAM_TYPES };
+    const reads = await Promise.all(
+      Array.from({ length: conversations }, (_, c) => feed.source(c, filter).read(BigInt(3 * c + 1), 200)),
+    );
+    expect(log.positionsRead).toEqual([POSITIONS_PER_READ, POSITIONS_PER_READ, 5]);
+    reads.forEach((read, c) => expect(read.map((event) => event.id)).toEqual([BigInt(3 * c + 2)]));
+  });
+
+  it('sends a read asked for after the turn in a statement of its own, with what was committed since', async () => {
+    const events = [inConversation(1, 5n)];
+    const { log, feed } = feedOver(events);
+    const source = feed.source(1, { types: CONVERSATION_STREAM_TYPES });
+    const first = source.read(0n, 200);
+    await first;
+    events.push(inConversation(1, 6n));
+    expect((await source.read(0n, 200)).map((event) => event.id)).toEqual([5n, 6n]);
+    expect((await first).map((event) => event.id)).toEqual([5n]);
+    expect(log.reads).toBe(2);
+  });
+
+  it('fails every read of a statement that fails, and reads again on the next ask', async () => {
+    const { log, feed } = feedOver([inConversation(1, 5n), inConversation(2, 6n)]);
+    const failing = jest.spyOn(log, 'readAfterMany').mockRejectedValueOnce(new Error('connection lost'));
+    const filter = { types: CONVERSATION_STREAM_TYPES };
+    const reads = [feed.source(1, filter).read(0n, 200), feed.source(2, filter).read(0n, 200)];
+    await expect(reads[0]).rejects.toThrow('connection lost');
+    await expect(reads[1]).rejects.toThrow('connection lost');
+    failing.mockRestore();
+    expect((await feed.source(2, filter).read(0n, 200)).map((event) => event.id)).toEqual([6n]);
   });
 });
 

@@ -1,21 +1,47 @@
 import { Injectable } from '@nestjs/common';
-import { ConversationEvent, ConversationEventLog, EventFilter } from 'src/platform/events/conversation-event';
+import { AsyncResource } from 'node:async_hooks';
+import {
+  ConversationEvent,
+  ConversationEventLog,
+  EventFilter,
+  EventPosition,
+} from 'src/platform/events/conversation-event';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { SPEC_FRAMING, SseEvent, SseFraming, SseSource } from 'src/platform/http/sse-stream';
 
 /** Events one read of a wait takes at most; a full batch is followed at once by the next. */
 const WAIT_BATCH = 100;
+/** Positions one statement reads at most: a few hundred conversations a turn make a few statements. */
+export const POSITIONS_PER_READ = 100;
+
+/** A read asked for and not yet sent: every stream that asks for its position before then shares it. */
+interface PendingRead {
+  position: EventPosition;
+  events: Promise<SseEvent[]>;
+  settle: (events: SseEvent[]) => void;
+  fail: (error: unknown) => void;
+}
+
+/** The reads of one turn that share a filter, a framing and a limit: one statement between them. */
+interface ReadGroup {
+  filter: EventFilter;
+  framing: SseFraming;
+  limit: number;
+  reads: Map<string, PendingRead>;
+}
 
 /**
- * The event log as SSE sources, and as waits for events to come. A notification rings every subscriber of a conversation in one
- * synchronous loop, and so does the slow poll: the streams that then ask for the same position
- * share one query, and each event is serialised once. A read is shared only until the turn of
- * the event loop that started it ends (its next tick); notifications and polls each arrive in a
- * turn of their own, so no stream joins a read older than the ring that woke it.
+ * The event log as SSE sources, and as waits for events to come. A notification rings every
+ * subscriber of a conversation in one synchronous loop, a commit rings many conversations in one
+ * turn of the event loop, and so does the slow poll: the reads asked for in a turn are sent
+ * together when it ends, one statement for up to POSITIONS_PER_READ positions, and the streams
+ * that ask for the same position share one read whose events are serialised once. A stream only
+ * joins a read not yet sent, so none is handed events older than the ring that woke it.
  */
 @Injectable()
 export class ConversationEventFeed {
-  private readonly reads = new Map<string, Promise<SseEvent[]>>();
+  private groups = new Map<string, ReadGroup>();
+  private readonly sendDetached = AsyncResource.bind(() => this.send());
 
   constructor(
     private readonly log: ConversationEventLog,
@@ -29,29 +55,60 @@ export class ConversationEventFeed {
   source(conversationId: number, filter: EventFilter, framing: SseFraming = SPEC_FRAMING): SseSource {
     const filterKey = `${filter.messageId ?? ''}:${filter.types.join(',')}:${framing.name}`;
     return {
-      read: (afterId, limit) => this.read(conversationId, afterId, limit, filter, filterKey, framing),
+      read: (afterId, limit) => this.read({ conversationId, afterId }, limit, filter, filterKey, framing),
       subscribe: (ring) => this.doorbell.subscribe(conversationId, ring),
     };
   }
 
   private read(
-    conversationId: number,
-    afterId: bigint,
+    position: EventPosition,
     limit: number,
     filter: EventFilter,
     filterKey: string,
     framing: SseFraming,
   ): Promise<SseEvent[]> {
-    const key = `${conversationId}:${afterId}:${limit}:${filterKey}`;
-    let read = this.reads.get(key);
-    if (!read) {
-      read = this.log
-        .readAfter(conversationId, afterId, limit, filter)
-        .then((stored) => stored.map((event) => framing.frame(event.id, event.event)));
-      this.reads.set(key, read);
-      process.nextTick(() => this.reads.delete(key));
+    const groupKey = `${limit}:${filterKey}`;
+    let group = this.groups.get(groupKey);
+    if (!group) {
+      if (this.groups.size === 0) setImmediate(this.sendDetached);
+      group = { filter, framing, limit, reads: new Map() };
+      this.groups.set(groupKey, group);
     }
-    return read;
+    const readKey = `${position.conversationId}:${position.afterId}`;
+    let read = group.reads.get(readKey);
+    if (!read) {
+      let settle!: (events: SseEvent[]) => void;
+      let fail!: (error: unknown) => void;
+      const events = new Promise<SseEvent[]>((resolve, reject) => ((settle = resolve), (fail = reject)));
+      read = { position, events, settle, fail };
+      group.reads.set(readKey, read);
+    }
+    return read.events;
+  }
+
+  /** Sends the turn's reads: one statement per group and POSITIONS_PER_READ positions. */
+  private send(): void {
+    const groups = [...this.groups.values()];
+    this.groups = new Map();
+    for (const { filter, framing, limit, reads } of groups) {
+      const pending = [...reads.values()];
+      for (let from = 0; from < pending.length; from += POSITIONS_PER_READ) {
+        const part = pending.slice(from, from + POSITIONS_PER_READ);
+        this.log
+          .readAfterMany(
+            part.map((read) => read.position),
+            limit,
+            filter,
+          )
+          .then((read) =>
+            part.forEach((pendingRead, i) =>
+              pendingRead.settle(read[i].map((stored) => framing.frame(stored.id, stored.event))),
+            ),
+          )
+          // A read already settled ignores the failure.
+          .catch((error: unknown) => part.forEach((pendingRead) => pendingRead.fail(error)));
+      }
+    }
   }
 
   /**

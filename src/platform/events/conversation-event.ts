@@ -130,6 +130,12 @@ export interface NewConversationEvent {
   event: ConversationEvent;
 }
 
+/** A reader's place in a conversation's events: it has seen those up to `afterId`. */
+export interface EventPosition {
+  conversationId: number;
+  afterId: bigint;
+}
+
 /** Port: the ordered, durable event log of conversations (an outbox; see ARCHITECTURE §5). */
 export abstract class ConversationEventLog {
   /** Appends in the current transaction; the doorbell rings once it commits. */
@@ -153,6 +159,15 @@ export abstract class ConversationEventLog {
     limit: number,
     filter?: EventFilter,
   ): Promise<StoredConversationEvent[]>;
+  /**
+   * `readAfter` for several positions in one read: the events after each `afterId` of its
+   * conversation, oldest first, at most `limit` each, in the order of `positions`.
+   */
+  abstract readAfterMany(
+    positions: readonly EventPosition[],
+    limit: number,
+    filter?: EventFilter,
+  ): Promise<StoredConversationEvent[][]>;
   /** The id of the newest event of a conversation (0 when it has none). */
   abstract lastId(conversationId: number): Promise<bigint>;
   /**

@@ -4,6 +4,7 @@ import {
   ConversationEvent,
   ConversationEventLog,
   EventFilter,
+  EventPosition,
   NewConversationEvent,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
@@ -148,6 +149,42 @@ export class TypeormConversationEventLog extends ConversationEventLog {
         : [conversationId, afterId.toString(), limit],
     );
     return rows.map((row) => ({ id: BigInt(row.id), conversationId, event: row.payload }));
+  }
+
+  async readAfterMany(
+    positions: readonly EventPosition[],
+    limit: number,
+    filter?: EventFilter,
+  ): Promise<StoredConversationEvent[][]> {
+    if (positions.length === 0) return [];
+    // Each position is its own index range scan (LATERAL ... LIMIT), as readAfter's; the rows come
+    // back grouped by position, each group in id order.
+    const rows = await this.dataSource.query<{ ord: string; id: string; payload: ConversationEvent }[]>(
+      `SELECT p.ord, e.id, e.payload
+       FROM unnest($1::int[], $2::bigint[]) WITH ORDINALITY AS p(conversation_id, after_id, ord)
+       CROSS JOIN LATERAL (
+         SELECT e.id, e.payload FROM conversation_events e
+         WHERE e.conversation_id = p.conversation_id AND e.id > p.after_id
+           ${filter ? "AND e.type = ANY($4::text[]) AND ($5::text IS NULL OR e.payload->>'messageId' = $5)" : ''}
+         ORDER BY e.id LIMIT $3) e
+       ORDER BY p.ord, e.id`,
+      [
+        positions.map((position) => position.conversationId),
+        positions.map((position) => position.afterId.toString()),
+        limit,
+        ...(filter ? [filter.types, filter.messageId ?? null] : []),
+      ],
+    );
+    const read: StoredConversationEvent[][] = positions.map(() => []);
+    for (const row of rows) {
+      const index = Number(row.ord) - 1;
+      read[index].push({
+        id: BigInt(row.id),
+        conversationId: positions[index].conversationId,
+        event: row.payload,
+      });
+    }
+    return read;
   }
 
   async lastId(conversationId: number): Promise<bigint> {

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { ConversationEventLog, TokensClassification } from 'src/platform/events/conversation-event';
+import {
+  ConversationEvent,
+  ConversationEventLog,
+  TokensClassification,
+} from 'src/platform/events/conversation-event';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
@@ -195,35 +199,42 @@ export class AgentMessagesService {
           ...common,
         });
       } else {
-        await this.events.append(conversation.workspaceId, conversation.id, {
+        const done: ConversationEvent = {
           type: 'agent_message_done',
           ...common,
           conversationId: conversation.sId,
           status: outcome.status === 'succeeded' ? 'success' : 'error',
-        });
-        await this.announceOutcome(run, outcome, common);
+        };
+        // Both events in one statement, the conversation stream's before the message stream's.
+        await this.events.appendMany(
+          [done, await this.outcomeEvent(run, outcome, common)].map((event) => ({
+            workspaceId: conversation.workspaceId,
+            conversationId: conversation.id,
+            event,
+          })),
+        );
       }
       return true;
     });
   }
 
-  private async announceOutcome(
+  /** The message stream's outcome: `agent_message_success` with the final message, or `agent_error`. */
+  private async outcomeEvent(
     run: AnswerTarget & { agent?: AgentAnswer['agent']; runId?: number },
     outcome: AgentMessageOutcome,
     common: { created: number; configurationId: string; messageId: string },
-  ): Promise<void> {
+  ): Promise<ConversationEvent> {
     const { conversation, message } = run;
     // The run that reached the outcome; none when the message ends without one (recovery).
     const runIds = run.runId === undefined ? [] : [String(run.runId)];
     if (outcome.status !== 'succeeded') {
       const error = outcome.error ?? { code: 'agent_run_error', message: 'The agent could not answer.' };
-      await this.events.append(conversation.workspaceId, conversation.id, {
+      return {
         type: 'agent_error',
         ...common,
         error: { code: error.code, message: error.message, metadata: null },
         runIds,
-      });
-      return;
+      };
     }
     const [messages, actions] = await this.unitOfWork.all([
       () => this.messages.findByIds(conversation.workspaceId, [message.parentMessageId, message.id]),
@@ -233,12 +244,12 @@ export class AgentMessagesService {
     const finished = messages.find((candidate) => candidate.id === message.id) as AgentMessage;
     // Only a run, which holds its agent, succeeds (cancellations and interruptions fail or cancel).
     const agent = run.agent as AgentAnswer['agent'];
-    await this.events.append(conversation.workspaceId, conversation.id, {
+    return {
       type: 'agent_message_success',
       ...common,
       message: renderAgentMessage(finished, parent?.sId ?? '', agent, actions),
       runIds,
-    });
+    };
   }
 
   /** Any participant with write access may cancel; cancelling a finished message changes nothing. */

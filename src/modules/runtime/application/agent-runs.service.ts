@@ -91,7 +91,7 @@ export class AgentRunsService {
       );
       return answers.flatMap((answer) => {
         const runId = runIds.get(answer.message.id);
-        return runId === undefined ? [] : [{ ...answer, caller, runId }];
+        return runId === undefined ? [] : [{ ...answer, caller, runId, fresh: true }];
       });
     });
   }
@@ -103,9 +103,15 @@ export class AgentRunsService {
    * `runSignal` stops it: a cancellation (which recorded the outcome already), or a `ShutdownSignal`
    * (the run fails as interrupted, unless it waits for an approval: then it stays to be resumed).
    * Its model and tool calls, and those of the agents it asks through `run_agent`, are spent from
-   * `budget`: once that is spent, the run fails with `run_budget_exceeded`.
+   * `budget`: once that is spent, the run fails with `run_budget_exceeded`. `historyRead` is called
+   * once its history is read: what follows waits on its tool servers and its model, not the database.
    */
-  async generate(run: Run, runSignal: AbortSignal, budget: RunTreeBudget): Promise<void> {
+  async generate(
+    run: Run,
+    runSignal: AbortSignal,
+    budget: RunTreeBudget,
+    historyRead: () => void = () => {},
+  ): Promise<void> {
     const signal = AbortSignal.any([runSignal, budget.signal]);
     let content = run.message.content;
     // The writer gathers the appends of every run into shared writes: the last one handed over is
@@ -145,8 +151,9 @@ export class AgentRunsService {
       const asker = { budget, slot: new LendableSlot(), dataSpaces, recordUsage };
       const [history, record] = await Promise.all([
         this.agentMessages.history(run),
-        this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
+        run.fresh ? null : this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
       ]);
+      historyRead();
       toolset = await this.tools.open(
         run,
         {

@@ -44,7 +44,9 @@ export async function streamStep(
       continue;
     }
     if (chunk.type === 'text') text += chunk.text;
-    if (!(await onText(chunk.text, chunk.type === 'reasoning'))) return null;
+    // Awaited only when it is a promise: a run's handler answers at once, token after token.
+    const going = onText(chunk.text, chunk.type === 'reasoning');
+    if (!(going === true || (going !== false && (await going)))) return null;
   }
   return { text, calls, usage };
 }

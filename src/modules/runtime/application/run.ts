@@ -6,4 +6,6 @@ export interface Run extends AgentAnswer {
   caller: Caller;
   /** The `AgentRun`'s id. */
   runId: number;
+  /** Recorded just now by `start`: it made no step yet, so it has none to read back. */
+  fresh?: boolean;
 }

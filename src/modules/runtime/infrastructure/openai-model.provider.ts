@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentsConfig, OpenAiSettings } from 'src/modules/agents/agents.config';
 import {
@@ -15,6 +17,13 @@ import {
 
 const RETRY_BASE_MS = 250;
 const RETRY_AFTER_MAX_MS = 10_000;
+/** Of an error answer's body, what its message quotes. */
+const ERROR_DETAIL_CHARS = 300;
+/** A streamed line is one chunk of the answer: a few kilobytes, far less than this. */
+const MAX_LINE_CHARS = 4 * 1024 * 1024;
+/** Connections to the model endpoint are kept and reused, as fetch does. */
+const HTTP_AGENT = new HttpAgent({ keepAlive: true });
+const HTTPS_AGENT = new HttpsAgent({ keepAlive: true });
 
 /**
  * The agent's effort in the chat-completions vocabulary (`low | medium | high`). `none` sends no
@@ -76,7 +85,7 @@ export class OpenAiModelProvider extends ModelProvider {
     const combined = AbortSignal.any([signal, timeout]);
     try {
       const response = await this.connect(settings, request, combined);
-      yield* this.read(response, combined);
+      yield* this.read(response);
     } catch (error) {
       if (timeout.aborted && !signal.aborted) {
         throw new ModelError('model_timeout', `The model did not answer within ${settings.timeoutMs} ms.`);
@@ -94,21 +103,19 @@ export class OpenAiModelProvider extends ModelProvider {
     settings: OpenAiSettings,
     request: ModelRequest,
     signal: AbortSignal,
-  ): Promise<Response> {
+  ): Promise<IncomingMessage> {
     const body = JSON.stringify(requestBody(request));
+    const url = new URL(`${settings.baseUrl}/chat/completions`);
+    const headers: OutgoingHttpHeaders = {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+      Accept: 'text/event-stream',
+      ...(settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {}),
+    };
     for (let attempt = 0; ; attempt++) {
-      let response: Response;
+      let response: IncomingMessage;
       try {
-        response = await fetch(`${settings.baseUrl}/chat/completions`, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            Accept: 'text/event-stream',
-            ...(settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {}),
-          },
-          body,
-          signal,
-        });
+        response = await post(url, headers, body, signal);
       } catch (error) {
         if (signal.aborted) throw error;
         if (attempt >= settings.maxRetries) {
@@ -120,16 +127,17 @@ export class OpenAiModelProvider extends ModelProvider {
         await sleep(RETRY_BASE_MS * 2 ** attempt, undefined, { signal });
         continue;
       }
-      if (response.ok && response.body) return response;
-      const retryable = response.status === 429 || response.status >= 500;
-      const detail = (await response.text().catch(() => '')).slice(0, 300);
+      const status = response.statusCode ?? 0;
+      if (status >= 200 && status < 300) return response;
+      const retryable = status === 429 || status >= 500;
+      const detail = (await readPrefix(response, ERROR_DETAIL_CHARS).catch(() => '')).trim();
       if (!retryable || attempt >= settings.maxRetries) {
         throw new ModelError(
-          response.status === 429 ? 'model_rate_limited' : 'model_error',
-          `The model endpoint answered ${response.status}${detail ? `: ${detail}` : ''}.`,
+          status === 429 ? 'model_rate_limited' : 'model_error',
+          `The model endpoint answered ${status}${detail ? `: ${detail}` : ''}.`,
         );
       }
-      const retryAfter = Number(response.headers.get('retry-after'));
+      const retryAfter = Number(response.headers['retry-after']);
       const wait =
         retryAfter > 0 ? Math.min(retryAfter * 1000, RETRY_AFTER_MAX_MS) : RETRY_BASE_MS * 2 ** attempt;
       await sleep(wait, undefined, { signal });
@@ -140,28 +148,64 @@ export class OpenAiModelProvider extends ModelProvider {
    * Yields text (and reasoning) as it comes, then the step's tool calls once, when the answer ends
    * (a `finish_reason`, `[DONE]`, or the body's end), then its usage when the server sends it. The
    * usage chunk comes after the finish, so the stream is read on to `[DONE]`, the usage or the end.
+   * The text of the chunks that arrived together is yielded as one.
    */
-  private async *read(response: Response, signal: AbortSignal): AsyncIterable<ModelChunk> {
+  private async *read(response: IncomingMessage): AsyncIterable<ModelChunk> {
     const calls = new ToolCallAssembler();
     let finished = false;
     let usage: ModelUsage | null = null;
-    for await (const line of lines(response.body as unknown as AsyncIterable<Uint8Array>, signal)) {
-      const event = parseLine(line);
-      if (event === null) continue;
-      if (event === 'done') break;
-      if (event.usage) usage = toUsage(event.usage);
-      if (usage && finished) break;
-      if (finished) continue;
-      const choice = event.choices?.[0];
-      const reasoning = choice?.delta?.reasoning_content ?? choice?.delta?.reasoning;
-      if (reasoning) yield { type: 'reasoning', text: reasoning };
-      const text = choice?.delta?.content;
-      if (text) yield { type: 'text', text };
-      for (const delta of choice?.delta?.tool_calls ?? []) calls.add(delta);
-      if (choice?.finish_reason) {
-        finished = true;
-        if (usage) break;
+    let ended = false;
+    try {
+      for await (const lines of lineBatches(response)) {
+        let reasoning = '';
+        let text = '';
+        for (const line of lines) {
+          const event = parseLine(line);
+          if (event === null) continue;
+          if (event === 'done') {
+            ended = true;
+            break;
+          }
+          if (event.usage) usage = toUsage(event.usage);
+          if (usage && finished) {
+            ended = true;
+            break;
+          }
+          if (finished) continue;
+          const choice = event.choices?.[0];
+          const delta = choice?.delta;
+          const reasoningDelta = delta?.reasoning_content ?? delta?.reasoning;
+          if (reasoningDelta) {
+            if (text) {
+              // Reasoning after answer text within one read: keep their order.
+              yield { type: 'text', text };
+              text = '';
+            }
+            reasoning += reasoningDelta;
+          }
+          if (delta?.content) {
+            if (reasoning) {
+              yield { type: 'reasoning', text: reasoning };
+              reasoning = '';
+            }
+            text += delta.content;
+          }
+          for (const call of delta?.tool_calls ?? []) calls.add(call);
+          if (choice?.finish_reason) {
+            finished = true;
+            if (usage) {
+              ended = true;
+              break;
+            }
+          }
+        }
+        if (reasoning) yield { type: 'reasoning', text: reasoning };
+        if (text) yield { type: 'text', text };
+        if (ended) break;
       }
+    } finally {
+      // Read to its end or left early: either way the connection is not read further.
+      if (!response.complete) response.destroy();
     }
     const complete = calls.complete();
     if (complete.length > 0) yield { type: 'tool_calls', calls: complete };
@@ -180,21 +224,60 @@ function toUsage(usage: NonNullable<ChatCompletionChunk['usage']>): ModelUsage {
   };
 }
 
-/** The lines of a body, the last one included when the body ends without a newline. */
-async function* lines(body: AsyncIterable<Uint8Array>, signal: AbortSignal): AsyncIterable<string> {
-  const decoder = new TextDecoder();
+/**
+ * The lines of a body, those of each read together, the last one included when the body ends
+ * without a newline. A line longer than MAX_LINE_CHARS fails the call: it is read against that
+ * cap as it arrives, never gathered whole.
+ */
+async function* lineBatches(body: IncomingMessage): AsyncIterable<string[]> {
+  body.setEncoding('utf8');
   let buffer = '';
-  for await (const bytes of body) {
-    signal.throwIfAborted();
-    buffer += decoder.decode(bytes, { stream: true });
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) !== -1) {
-      yield buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
+  for await (const text of body as AsyncIterable<string>) {
+    buffer += text;
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    if (buffer.length > MAX_LINE_CHARS) {
+      throw new ModelError(
+        'model_error',
+        `The model endpoint sent a line longer than ${MAX_LINE_CHARS} characters.`,
+      );
     }
+    if (lines.length > 0) yield lines;
   }
-  buffer += decoder.decode();
-  if (buffer) yield buffer;
+  if (buffer) yield [buffer];
+}
+
+/** The first `max` characters of a body (an error's detail); the rest is not read. */
+async function readPrefix(body: IncomingMessage, max: number): Promise<string> {
+  body.setEncoding('utf8');
+  let text = '';
+  for await (const chunk of body as AsyncIterable<string>) {
+    text += chunk;
+    if (text.length >= max) break;
+  }
+  body.destroy();
+  return text.slice(0, max);
+}
+
+/** POSTs `body`; resolves with the response once its head arrived. `signal` aborts it at any point. */
+function post(
+  url: URL,
+  headers: OutgoingHttpHeaders,
+  body: string,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  const secure = url.protocol === 'https:';
+  return new Promise((resolve, reject) => {
+    const request = (secure ? httpsRequest : httpRequest)(url, {
+      method: 'POST',
+      headers,
+      signal,
+      agent: secure ? HTTPS_AGENT : HTTP_AGENT,
+    });
+    request.once('response', resolve);
+    request.once('error', reject);
+    request.end(body);
+  });
 }
 
 /** The chat-completions request: keys a server may reject (`tools`, `reasoning_effort`) only when used. */

@@ -4,6 +4,7 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OnCommittedEvent, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { Metrics } from 'src/platform/observability/metrics';
 import { currentTraceContext, inTraceContext } from 'src/platform/observability/spans';
+import { Permits } from 'src/platform/scheduling/permits';
 import {
   AgentMessageCancelled,
   AgentMessageFinished,
@@ -42,6 +43,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private timers: NodeJS.Timeout[] = [];
   /** Answers waiting for a slot. */
   private queued = 0;
+  private readonly starts: Permits;
 
   constructor(
     private readonly runs: AgentRunsService,
@@ -53,6 +55,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly db: UnitOfWork,
     metrics: Metrics,
   ) {
+    this.starts = new Permits(config.runs.startsAtOnce);
     metrics.gauge(
       'agent_runs_queued',
       'Posted messages waiting for a run slot on this process.',
@@ -137,26 +140,39 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     this.inFlight.add(tracked);
   }
 
+  /**
+   * Starts the runs in a turn of `starts`, given back once each has read its history (or ended):
+   * opening tool servers and calling the model, which may take long, happen outside it.
+   */
   private async answer(posted: MessagePosted): Promise<void> {
+    const release = await this.starts.acquire();
     let runs: Run[];
     try {
       runs = await this.runs.start(posted, this.runnerId);
     } catch (error) {
+      release();
       this.logger.error({ err: error }, 'Could not start the runs of the mentioned agents');
       return;
     }
     const budget = RunTreeBudget.of(this.config.runBudget);
-    await Promise.all(runs.map((run) => this.execute(run, budget)));
+    let starting = runs.length;
+    if (starting === 0) release();
+    const started = () => {
+      starting -= 1;
+      if (starting === 0) release();
+    };
+    await Promise.all(runs.map((run) => this.execute(run, budget, once(started))));
   }
 
-  private async execute(run: Run, budget: RunTreeBudget): Promise<void> {
+  private async execute(run: Run, budget: RunTreeBudget, started = () => {}): Promise<void> {
     const controller = new AbortController();
     // Started while the process stops: failed at once, as the runs it interrupts.
     if (this.stopping) controller.abort(new ShutdownSignal());
     this.running.set(run.message.id, controller);
     try {
-      await this.telemetry.run(run, () => this.runs.generate(run, controller.signal, budget));
+      await this.telemetry.run(run, () => this.runs.generate(run, controller.signal, budget, started));
     } finally {
+      started();
       this.running.delete(run.message.id);
     }
   }
@@ -191,4 +207,14 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
       .catch((error: unknown) => this.logger.warn({ err: error }, 'Could not recover interrupted runs'))
       .finally(() => (this.sweeping = false));
   }
+}
+
+/** `callback`, called once at most. */
+function once(callback: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    callback();
+  };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
+  ListeningTrigger,
   NewDelivery,
   NewWebhookSource,
   NewWebhookSourceView,
@@ -11,7 +12,6 @@ import {
   WebhookRepository,
   WebhookSourceChanges,
 } from 'src/modules/triggers/application/ports/webhook.repository';
-import type { Trigger } from 'src/modules/triggers/domain/trigger';
 import type {
   WebhookRequestTriggerStatus,
   WebhookSource,
@@ -40,6 +40,16 @@ const toSource = (e: WebhookSourceEntity): WebhookSource => ({
   deliveryHeader: e.deliveryHeader,
   createdAt: e.createdAt,
   updatedAt: e.updatedAt,
+});
+
+const toPendingDelivery = (e: WebhookRequestEntity): PendingDelivery => ({
+  id: e.id,
+  workspaceId: e.workspaceId,
+  webhookSourceId: e.webhookSourceId,
+  deliveryId: e.deliveryId,
+  event: e.event,
+  payload: e.payload ?? '{}',
+  receivedAt: e.createdAt,
 });
 
 const toView = (e: WebhookSourceViewEntity): WebhookSourceView => ({
@@ -147,18 +157,31 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return this.db.repository(TriggerEntity).countBy({ workspaceId, webhookSourceViewId: In(viewIds) });
   }
 
-  async enabledTriggersOfSource(workspaceId: number, webhookSourceId: number): Promise<Trigger[]> {
+  async enabledTriggersOfSources(
+    sources: { workspaceId: number; webhookSourceId: number }[],
+  ): Promise<ListeningTrigger[]> {
+    if (sources.length === 0) return [];
     const rows = await this.db
       .repository(TriggerEntity)
       .createQueryBuilder('t')
       .innerJoin(WebhookSourceViewEntity, 'v', 'v.id = t.webhook_source_view_id')
+      .addSelect('v.webhook_source_id', 'webhook_source_id')
       .where(
-        "t.workspace_id = :workspaceId AND t.kind = 'webhook' AND t.status = 'enabled' AND v.webhook_source_id = :webhookSourceId",
-        { workspaceId, webhookSourceId },
+        `t.kind = 'webhook' AND t.status = 'enabled' AND (t.workspace_id, v.webhook_source_id) IN
+           (SELECT * FROM unnest(:workspaceIds::int[], :sourceIds::int[]))`,
+        {
+          workspaceIds: sources.map((source) => source.workspaceId),
+          sourceIds: sources.map((source) => source.webhookSourceId),
+        },
       )
       .orderBy('t.id', 'ASC')
-      .getMany();
-    return rows.map(toTrigger);
+      .getRawAndEntities<{ t_id: number; webhook_source_id: number }>();
+    // A trigger listens through one view, so to one source.
+    const sourceOf = new Map(rows.raw.map((row) => [row.t_id, row.webhook_source_id]));
+    return rows.entities.map((entity) => ({
+      webhookSourceId: sourceOf.get(entity.id)!,
+      trigger: toTrigger(entity),
+    }));
   }
 
   async recordDelivery(delivery: NewDelivery): Promise<number | null> {
@@ -174,26 +197,26 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return rows[0]?.id ?? null;
   }
 
-  async claimPendingDelivery(): Promise<PendingDelivery | null> {
-    const found = await this.db
+  async claimPendingDeliveries(limit: number): Promise<PendingDelivery[]> {
+    const found = await this.pending().orderBy('r.id', 'ASC').limit(limit).getMany();
+    return found.map(toPendingDelivery);
+  }
+
+  async claimPendingDelivery(workspaceId: number, id: number): Promise<PendingDelivery | null> {
+    const found = await this.pending()
+      .andWhere('r.workspace_id = :workspaceId AND r.id = :id', { workspaceId, id })
+      .getOne();
+    return found && toPendingDelivery(found);
+  }
+
+  /** Deliveries not processed yet that no other transaction holds, locked for this one. */
+  private pending() {
+    return this.db
       .repository(WebhookRequestEntity)
       .createQueryBuilder('r')
       .where("r.status = 'received'")
-      .orderBy('r.id', 'ASC')
-      .limit(1)
       .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .getOne();
-    if (!found) return null;
-    return {
-      id: found.id,
-      workspaceId: found.workspaceId,
-      webhookSourceId: found.webhookSourceId,
-      deliveryId: found.deliveryId,
-      event: found.event,
-      payload: found.payload ?? '{}',
-      receivedAt: found.createdAt,
-    };
+      .setOnLocked('skip_locked');
   }
 
   async hasPendingDeliveries(): Promise<boolean> {
@@ -203,21 +226,28 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return rows.length > 0;
   }
 
-  async completeDelivery(
-    workspaceId: number,
-    id: number,
+  async completeDeliveries(
+    deliveries: { workspaceId: number; id: number }[],
     outcome: { status: 'processed' | 'failed'; error: string | null },
   ): Promise<void> {
-    await this.db.repository(WebhookRequestEntity).update({ workspaceId, id }, { ...outcome, payload: null });
+    if (deliveries.length === 0) return;
+    await this.db.manager().query(
+      `UPDATE webhook_requests r SET status = $3, error = $4, payload = NULL
+       FROM unnest($1::int[], $2::int[]) AS d(workspace_id, id)
+       WHERE r.workspace_id = d.workspace_id AND r.id = d.id`,
+      [deliveries.map((d) => d.workspaceId), deliveries.map((d) => d.id), outcome.status, outcome.error],
+    );
   }
 
-  async lockTrigger(workspaceId: number, triggerId: number): Promise<void> {
-    await this.db
-      .manager()
-      .query("SELECT pg_advisory_xact_lock(hashtextextended('webhook-trigger:' || $1 || ':' || $2, 0))", [
-        workspaceId,
-        triggerId,
-      ]);
+  async lockTriggers(triggers: { workspaceId: number; id: number }[]): Promise<void> {
+    if (triggers.length === 0) return;
+    const ordered = [...triggers].sort((a, b) => a.workspaceId - b.workspaceId || a.id - b.id);
+    // A function scan yields its rows in array order: the locks are taken in that order.
+    await this.db.manager().query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('webhook-trigger:' || t.workspace_id || ':' || t.id, 0))
+       FROM unnest($1::int[], $2::int[]) AS t(workspace_id, id)`,
+      [ordered.map((t) => t.workspaceId), ordered.map((t) => t.id)],
+    );
   }
 
   async countStartedSince(workspaceId: number, triggerId: number, since: Date): Promise<number> {
@@ -229,17 +259,22 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return rows[0].n;
   }
 
-  async recordOutcome(outcome: WebhookOutcome): Promise<void> {
+  async recordOutcomes(outcomes: WebhookOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
     await this.db.manager().query(
       `INSERT INTO webhook_request_triggers (workspace_id, webhook_request_id, trigger_id, status, conversation_id, error)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT ON CONSTRAINT "UQ_webhook_request_triggers" DO NOTHING`,
+       SELECT workspace_id, webhook_request_id, trigger_id, status, conversation_id, error
+       FROM unnest($1::int[], $2::int[], $3::int[], $4::varchar[], $5::int[], $6::text[])
+         WITH ORDINALITY AS o(workspace_id, webhook_request_id, trigger_id, status, conversation_id, error, n)
+       ORDER BY n
+       ON CONFLICT ON CONSTRAINT "UQ_webhook_request_triggers" DO NOTHING`,
       [
-        outcome.workspaceId,
-        outcome.webhookRequestId,
-        outcome.triggerId,
-        outcome.status,
-        outcome.conversationId,
-        outcome.error,
+        outcomes.map((o) => o.workspaceId),
+        outcomes.map((o) => o.webhookRequestId),
+        outcomes.map((o) => o.triggerId),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.conversationId),
+        outcomes.map((o) => o.error),
       ],
     );
   }

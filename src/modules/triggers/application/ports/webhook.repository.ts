@@ -42,6 +42,12 @@ export interface WebhookOutcome {
   error: string | null;
 }
 
+/** An enabled webhook trigger and the source it listens to. */
+export interface ListeningTrigger {
+  webhookSourceId: number;
+  trigger: Trigger;
+}
+
 /** An outcome as the trigger's list shows it, with its delivery's details. */
 export interface WebhookOutcomeListing {
   id: number;
@@ -74,28 +80,41 @@ export abstract class WebhookRepository {
   abstract deleteView(workspaceId: number, id: number): Promise<void>;
   /** Triggers listening through these views, enabled or not. */
   abstract countTriggersOnViews(workspaceId: number, viewIds: number[]): Promise<number>;
-  /** Enabled webhook triggers listening to the source through any of its views. */
-  abstract enabledTriggersOfSource(workspaceId: number, webhookSourceId: number): Promise<Trigger[]>;
+  /**
+   * Enabled webhook triggers listening to these sources (each in its workspace) through any of
+   * their views, by trigger id.
+   */
+  abstract enabledTriggersOfSources(
+    sources: { workspaceId: number; webhookSourceId: number }[],
+  ): Promise<ListeningTrigger[]>;
 
   /**
    * Stores a delivery; null when the source already has one with this delivery id (a replay) or
    * the source is gone.
    */
   abstract recordDelivery(delivery: NewDelivery): Promise<number | null>;
-  /** The oldest delivery not processed yet, locked (FOR UPDATE SKIP LOCKED) for the transaction. */
-  abstract claimPendingDelivery(): Promise<PendingDelivery | null>;
+  /**
+   * Up to `limit` deliveries not processed yet, oldest first, locked (FOR UPDATE SKIP LOCKED) for
+   * the transaction: another transaction claims others.
+   */
+  abstract claimPendingDeliveries(limit: number): Promise<PendingDelivery[]>;
+  /** This delivery, if still not processed and not claimed by another transaction, locked likewise. */
+  abstract claimPendingDelivery(workspaceId: number, id: number): Promise<PendingDelivery | null>;
   abstract hasPendingDeliveries(): Promise<boolean>;
-  /** Marks a delivery done and drops its payload. */
-  abstract completeDelivery(
-    workspaceId: number,
-    id: number,
+  /** Marks deliveries done with one outcome and drops their payloads. */
+  abstract completeDeliveries(
+    deliveries: { workspaceId: number; id: number }[],
     outcome: { status: 'processed' | 'failed'; error: string | null },
   ): Promise<void>;
 
-  /** Serialises the firings of one trigger until the transaction ends (its daily limit). */
-  abstract lockTrigger(workspaceId: number, triggerId: number): Promise<void>;
+  /**
+   * Serialises the firings of these triggers until the transaction ends (their daily limits). The
+   * locks are taken in one order whatever the order given: two transactions never wait in a circle.
+   */
+  abstract lockTriggers(triggers: { workspaceId: number; id: number }[]): Promise<void>;
   abstract countStartedSince(workspaceId: number, triggerId: number, since: Date): Promise<number>;
-  abstract recordOutcome(outcome: WebhookOutcome): Promise<void>;
+  /** Stores outcomes in the given order (their ids follow it); one already stored is kept. */
+  abstract recordOutcomes(outcomes: WebhookOutcome[]): Promise<void>;
   /** A trigger's outcomes, newest first, those before the outcome `beforeId` when given. */
   abstract listOutcomes(
     workspaceId: number,
