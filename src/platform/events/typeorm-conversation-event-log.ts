@@ -80,7 +80,11 @@ export class TypeormConversationEventLog extends ConversationEventLog {
 
   appendMany(entries: readonly NewConversationEvent[]): Promise<bigint[]> {
     if (entries.length === 0) return Promise.resolve([]);
-    return inSpan('event append', { 'event.count': entries.length }, () => this.appendManyNow(entries));
+    // The types too: an answer's outcome (`agent_message_done`) is appended in such a statement.
+    const types = [...new Set(entries.map(({ event }) => event.type))].join(',');
+    return inSpan('event append', { 'event.count': entries.length, 'event.types': types }, () =>
+      this.appendManyNow(entries),
+    );
   }
 
   private async appendManyNow(entries: readonly NewConversationEvent[]): Promise<bigint[]> {
