@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Agent as HttpAgent, IncomingMessage, OutgoingHttpHeaders, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { IncomingMessage, OutgoingHttpHeaders, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentsConfig, OpenAiSettings } from 'src/modules/agents/agents.config';
 import {
@@ -21,9 +21,6 @@ const RETRY_AFTER_MAX_MS = 10_000;
 const ERROR_DETAIL_CHARS = 300;
 /** A streamed line is one chunk of the answer: a few kilobytes, far less than this. */
 const MAX_LINE_CHARS = 4 * 1024 * 1024;
-/** Connections to the model endpoint are kept and reused, as fetch does. */
-const HTTP_AGENT = new HttpAgent({ keepAlive: true });
-const HTTPS_AGENT = new HttpsAgent({ keepAlive: true });
 
 /**
  * The agent's effort in the chat-completions vocabulary (`low | medium | high`). `none` sends no
@@ -259,7 +256,10 @@ async function readPrefix(body: IncomingMessage, max: number): Promise<string> {
   return text.slice(0, max);
 }
 
-/** POSTs `body`; resolves with the response once its head arrived. `signal` aborts it at any point. */
+/**
+ * POSTs `body`; resolves with the response once its head arrived. `signal` aborts it at any point.
+ * Node's global agents keep connections alive and reuse them, and honour `NODE_USE_ENV_PROXY`.
+ */
 function post(
   url: URL,
   headers: OutgoingHttpHeaders,
@@ -272,7 +272,6 @@ function post(
       method: 'POST',
       headers,
       signal,
-      agent: secure ? HTTPS_AGENT : HTTP_AGENT,
     });
     request.once('response', resolve);
     request.once('error', reject);
