@@ -212,8 +212,23 @@ async function seed(count, concurrency, make) {
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
+/** A service's query counters: bench/query-counter.js, preloaded, answers SIGUSR2 with them in `report`. */
+async function queryCounters(pid, report) {
+  rmSync(report, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    try {
+      return JSON.parse(readFileSync(report, 'utf8'));
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  throw new Error('The service did not report its query count');
+}
+
 module.exports = {
   freePort,
+  queryCounters,
   startService,
   procStatus,
   resetPeak,

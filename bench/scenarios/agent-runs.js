@@ -15,7 +15,7 @@ const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');
 const { databaseConfig } = require('../database');
-const { bootstrap, fetchJson, seed, startService } = require('../harness');
+const { bootstrap, fetchJson, queryCounters, seed, startService } = require('../harness');
 const {
   parseEvent,
   percentile,
@@ -120,20 +120,6 @@ function cpuSeconds(pid, ticksPerSecond) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
-
-/** The service's statement counters (bench/query-counter.js answers SIGUSR2 with them). */
-async function counters(pid, report) {
-  rmSync(report, { force: true });
-  process.kill(pid, 'SIGUSR2');
-  for (let i = 0; i < 100; i++) {
-    try {
-      return JSON.parse(readFileSync(report, 'utf8'));
-    } catch {
-      await sleep(20);
-    }
-  }
-  throw new Error('The service did not report its query count');
 }
 
 /** WAL position and the database's row counters (the latter lag up to a second: read after a pause). */
@@ -283,7 +269,7 @@ module.exports = {
 
       // 200 runs at once.
       const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-      const statementsBefore = await counters(measured.pid, report);
+      const statementsBefore = await queryCounters(measured.pid, report);
       const databaseBefore = await databaseCounters(db);
       const cpuBefore = cpuSeconds(measured.pid, ticks);
       const started = performance.now();
@@ -309,7 +295,7 @@ module.exports = {
       await until(settled, RUN_TIMEOUT_MS, 250);
       const elapsedSeconds = (performance.now() - started) / 1000;
       const cpu = cpuSeconds(measured.pid, ticks) - cpuBefore;
-      const statementsAfter = await counters(measured.pid, report);
+      const statementsAfter = await queryCounters(measured.pid, report);
       await sleep(1_200);
       const databaseAfter = await databaseCounters(db);
 

@@ -4,30 +4,14 @@
  * started for the scenario (its agent runs stop with it). The note gives the SQL queries a post
  * makes, counted by bench/query-counter.js in that process over 20 posts made one at a time.
  */
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { bootstrap, fetchJson, load, startService, userMessage } = require('../harness');
+const { bootstrap, fetchJson, load, queryCounters, startService, userMessage } = require('../harness');
 
 const CONVERSATIONS = 32;
 /** Posts counted one at a time: under load a query waiting for a pool connection may resume outside its request. */
 const COUNTED = 20;
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The process's request and query counters (bench/query-counter.js answers SIGUSR2 with them). */
-async function counters(pid, report) {
-  rmSync(report, { force: true });
-  process.kill(pid, 'SIGUSR2');
-  for (let i = 0; i < 100; i++) {
-    try {
-      return JSON.parse(readFileSync(report, 'utf8'));
-    } catch {
-      await sleep(20);
-    }
-  }
-  throw new Error('The service did not report its query count');
-}
 
 module.exports = {
   name: 'post-message',
@@ -69,7 +53,7 @@ module.exports = {
         body: JSON.stringify({ ...userMessage('How are things going?'), mentions: c.mentions }),
       }));
       for (const c of cases) {
-        const before = await counters(measured.pid, report);
+        const before = await queryCounters(measured.pid, report);
         for (let i = 0; i < COUNTED; i++) {
           await fetchJson(`${measured.baseUrl}${paths[i % paths.length]}`, {
             method: 'POST',
@@ -77,7 +61,7 @@ module.exports = {
             body: c.body,
           });
         }
-        const after = await counters(measured.pid, report);
+        const after = await queryCounters(measured.pid, report);
         c.perPost = (after.queries - before.queries) / (after.requests - before.requests);
       }
       const rows = [];

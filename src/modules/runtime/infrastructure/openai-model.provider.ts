@@ -148,65 +148,75 @@ export class OpenAiModelProvider extends ModelProvider {
    * The text of the chunks that arrived together is yielded as one.
    */
   private async *read(response: IncomingMessage): AsyncIterable<ModelChunk> {
-    const calls = new ToolCallAssembler();
-    let finished = false;
-    let usage: ModelUsage | null = null;
-    let ended = false;
+    const answer = new StreamedAnswer();
     try {
       for await (const lines of lineBatches(response)) {
-        let reasoning = '';
-        let text = '';
-        for (const line of lines) {
-          const event = parseLine(line);
-          if (event === null) continue;
-          if (event === 'done') {
-            ended = true;
-            break;
-          }
-          if (event.usage) usage = toUsage(event.usage);
-          if (usage && finished) {
-            ended = true;
-            break;
-          }
-          if (finished) continue;
-          const choice = event.choices?.[0];
-          const delta = choice?.delta;
-          const reasoningDelta = delta?.reasoning_content ?? delta?.reasoning;
-          if (reasoningDelta) {
-            if (text) {
-              // Reasoning after answer text within one read: keep their order.
-              yield { type: 'text', text };
-              text = '';
-            }
-            reasoning += reasoningDelta;
-          }
-          if (delta?.content) {
-            if (reasoning) {
-              yield { type: 'reasoning', text: reasoning };
-              reasoning = '';
-            }
-            text += delta.content;
-          }
-          for (const call of delta?.tool_calls ?? []) calls.add(call);
-          if (choice?.finish_reason) {
-            finished = true;
-            if (usage) {
-              ended = true;
-              break;
-            }
-          }
-        }
-        if (reasoning) yield { type: 'reasoning', text: reasoning };
-        if (text) yield { type: 'text', text };
+        const ended = answer.take(lines);
+        yield* answer.takeText();
         if (ended) break;
       }
     } finally {
       // Read to its end or left early: either way the connection is not read further.
       if (!response.complete) response.destroy();
     }
-    const complete = calls.complete();
+    yield* answer.end();
+  }
+}
+
+/**
+ * What the lines of a streamed answer said: its text and reasoning in order (consecutive pieces of
+ * one kind joined), its tool calls and its usage. The usage chunk comes after the finish, so the
+ * answer ends at `[DONE]`, at the usage once finished, or at the body's end.
+ */
+class StreamedAnswer {
+  private readonly calls = new ToolCallAssembler();
+  private text: { type: 'text' | 'reasoning'; text: string }[] = [];
+  private finished = false;
+  private usage: ModelUsage | null = null;
+
+  /** Takes lines of the stream; true once the answer ended. */
+  take(lines: string[]): boolean {
+    for (const line of lines) {
+      const event = parseLine(line);
+      if (event === null) continue;
+      if (event === 'done') return true;
+      if (event.usage) this.usage = toUsage(event.usage);
+      if (this.finished) {
+        if (this.usage) return true;
+        continue;
+      }
+      const choice = event.choices?.[0];
+      const delta = choice?.delta;
+      this.add('reasoning', delta?.reasoning_content ?? delta?.reasoning);
+      this.add('text', delta?.content);
+      for (const call of delta?.tool_calls ?? []) this.calls.add(call);
+      if (choice?.finish_reason) {
+        this.finished = true;
+        if (this.usage) return true;
+      }
+    }
+    return false;
+  }
+
+  /** The text and reasoning taken since the last call, in order. */
+  takeText(): ModelChunk[] {
+    const taken = this.text;
+    this.text = [];
+    return taken;
+  }
+
+  /** The step's tool calls, then its usage, once the answer ended. */
+  *end(): Iterable<ModelChunk> {
+    const complete = this.calls.complete();
     if (complete.length > 0) yield { type: 'tool_calls', calls: complete };
-    if (usage) yield { type: 'usage', usage };
+    if (this.usage) yield { type: 'usage', usage: this.usage };
+  }
+
+  private add(type: 'text' | 'reasoning', text: string | null | undefined): void {
+    if (!text) return;
+    const last = this.text.at(-1);
+    if (last?.type === type) last.text += text;
+    else this.text.push({ type, text });
   }
 }
 
