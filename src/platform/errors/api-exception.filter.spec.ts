@@ -1,5 +1,8 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ArgumentsHost, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { types } from 'node:util';
 import { Client } from 'pg';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
@@ -64,6 +67,18 @@ describe('ApiExceptionFilter and an unreachable database', () => {
     expect(answer(refused)).toEqual(unavailable);
   });
 
+  it('answers 503 when the Unix socket is gone (the server is down)', async () => {
+    const emptyDir = await mkdtemp(join(tmpdir(), 'wa-no-server-'));
+    const client = new Client({ host: emptyDir, port: 5432 });
+    const missing = await client.connect().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    await rm(emptyDir, { recursive: true });
+    expect(missing).toMatchObject({ code: 'ENOENT', syscall: 'connect' });
+    expect(answer(missing)).toEqual(unavailable);
+  });
+
   it('answers 503 for the server shutting down, starting up or a lost connection', () => {
     for (const exception of [
       queryFailed('57P01', 'terminating connection due to administrator command'),
@@ -83,6 +98,10 @@ describe('ApiExceptionFilter and an unreachable database', () => {
       body: { error: { type: 'internal_server_error', message: expect.any(String) } },
     });
     expect(answer(new Error('boom')).status).toBe(500);
+    // A missing file is not a missing database server.
+    expect(answer(Object.assign(new Error('no such file'), { code: 'ENOENT', syscall: 'open' })).status).toBe(
+      500,
+    );
     expect(answer(new DomainError('conversation_not_found', 'No such conversation.'))).toEqual({
       status: 404,
       body: { error: { type: 'conversation_not_found', message: 'No such conversation.' } },

@@ -36,9 +36,16 @@ const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '
 
 /** The database cannot be reached (restarting, down, or the pool waited too long): retrying may work. */
 function isDatabaseUnavailable(exception: unknown): boolean {
-  const error = exception as { code?: string; message?: string; driverError?: { code?: string } };
+  const error = exception as {
+    code?: string;
+    syscall?: string;
+    message?: string;
+    driverError?: { code?: string; syscall?: string };
+  };
   const code = error.driverError?.code ?? error.code;
   if (code && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+  // A server down removes its Unix socket: connecting to it then fails with ENOENT, not ECONNREFUSED.
+  if (code === 'ENOENT' && (error.driverError?.syscall ?? error.syscall) === 'connect') return true;
   const message = error.message ?? '';
   return /timeout exceeded when trying to connect|Connection terminated|connection is closed/i.test(message);
 }
