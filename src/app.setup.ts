@@ -11,6 +11,8 @@ import { createValidationPipe } from 'src/platform/http/validation';
 import { AccessLog, ServiceLogger } from 'src/platform/logging/app-logger';
 import { HttpMetrics } from 'src/platform/observability/http-metrics';
 import { METRICS_TOKEN_SCHEME } from 'src/platform/observability/metrics.controller';
+import type { NodeMiddleware } from 'src/platform/observability/server-spans';
+import type { Tracing } from 'src/platform/observability/tracing';
 
 export const API_VERSION = '1.0.2';
 
@@ -106,21 +108,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return SwaggerModule.createDocument(app, config, { operationIdFactory: familyOperationId });
 }
 
-/** Everything main.ts and the tests share: logging, body parsing, validation, errors, OpenAPI. */
-export function configureApp(app: NestExpressApplication): OpenAPIObject {
+/**
+ * Everything main.ts and the tests share: logging, body parsing, validation, errors, OpenAPI; and,
+ * when tracing is on, each request's server span around all of it.
+ */
+export function configureApp(app: NestExpressApplication, tracing: Tracing | null = null): OpenAPIObject {
   app.useLogger(app.get(ServiceLogger));
   const accessLog = app.get(AccessLog).middleware;
   const httpMetrics = app.get(HttpMetrics);
   answerClientErrorsWithEnvelope(app.getHttpServer());
   // One plain Node middleware (each router layer costs every request): request id, access log,
   // request metrics, URL checks, and the body left pending until a route that takes one reads it.
-  app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
+  const edge: NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     accessLog(req, res);
     httpMetrics.track(req, res);
     if (refusedMalformedUrl(req, res)) return;
     pendingBody(req);
     next();
-  });
+  };
+  // Off, a request's path holds no trace of tracing, not even a check.
+  app.use(tracing ? tracing.aroundRequests(edge) : edge);
   app.useGlobalPipes(createValidationPipe((token) => app.get(token)));
   app.useGlobalFilters(new ApiExceptionFilter());
   const document = buildOpenApiDocument(app);

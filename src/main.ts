@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-// First: tracing patches http, Express and pg as they load (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+// First: tracing patches http and pg as they load (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 import { tracing } from 'src/platform/observability/tracing-bootstrap';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
       createHttpAdapter(),
       NEST_APP_OPTIONS,
     );
-    configureApp(app);
+    configureApp(app, tracing);
     const applied = await migrateWithLock(app.get(DataSource));
     if (applied.length > 0) log.info({ migrations: applied }, 'Applied migrations');
     // Every interface (IPv4 and IPv6), as a service in a container must.

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { Controller, Get } from '@nestjs/common';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { Public } from 'src/platform/auth/auth.decorators';
+import { inServerSpans } from 'src/platform/observability/server-spans';
 import { expect } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
@@ -15,8 +21,11 @@ import { ApiWorld, World, WorkspaceFixture, api, defaultContext } from 'test/sup
  * traced service runs as its own process, started as `npm start` starts it, and exports to a
  * collector of this test.
  */
-/** OTLP's SpanKind of the span a server opens for a request it receives. */
+/** OTLP's SpanKind of the span a server opens for a request it receives, and of an outgoing call's. */
 const SERVER = 2;
+const CLIENT = 3;
+/** OTLP's status code of a failed span. */
+const STATUS_ERROR = 2;
 
 describe('traces', () => {
   let t: TestApp;
@@ -184,6 +193,28 @@ describe('traces', () => {
     expect(probed).toEqual([]);
   });
 
+  it('names a refused read after its route, with its status and method, and never its query', async () => {
+    const missing = paths.conversation(a.workspace.sId, 'cNeverCreated');
+    await api(service.baseUrl, a.admin).get(`${missing}?signature=s3cr3t-of-a-url`).expect(404);
+    const span = await until(
+      async () =>
+        receiver.spans.find((found) => found.kind === SERVER && found.attributes['url.path'] === missing),
+      (found) => found !== undefined,
+    );
+    expect(span).toMatchObject({
+      name: 'GET /api/w/:wId/assistant/conversations/:cId',
+      attributes: {
+        'http.request.method': 'GET',
+        'url.path': missing,
+        'http.route': '/api/w/:wId/assistant/conversations/:cId',
+        'http.response.status_code': 404,
+      },
+    });
+    // A caller's mistake is not the service's failure.
+    expect(span!.status?.code ?? 0).not.toBe(STATUS_ERROR);
+    expect(JSON.stringify(span)).not.toContain('s3cr3t');
+  });
+
   it('gives a model call the tokens its provider reports', async () => {
     openai.script({
       kind: 'stream',
@@ -221,5 +252,105 @@ describe('traces', () => {
       status: 'succeeded',
       content: 'Noted.',
     });
+  });
+
+  it("continues a caller's trace, and carries it to the model provider's request", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    openai.script({ kind: 'stream', chunks: ['Carried on.'] });
+    const calls = openai.requests.length;
+    const posted = await api(service.baseUrl, a.admin)
+      .post(paths.conversations(a.workspace.sId))
+      .set('traceparent', `00-${traceId}-${callerSpanId}-01`)
+      .send({
+        message: {
+          content: 'Carry this.',
+          mentions: [{ configurationId: gptAgentSId }],
+          context: defaultContext,
+        },
+      })
+      .expect(200);
+    const inTrace = (name: string) =>
+      receiver.spans.find((span) => span.traceId === traceId && span.name === name);
+    const post = await until(
+      async () => inTrace('POST /api/w/:wId/assistant/conversations'),
+      (span) => span !== undefined,
+    );
+    expect(post).toMatchObject({ kind: SERVER, parentSpanId: callerSpanId });
+    // The run's call to the provider: an outgoing span of the HTTP instrumentation, in the trace.
+    const outgoing = await until(
+      async () =>
+        receiver.spans.find(
+          (span) =>
+            span.traceId === traceId &&
+            span.kind === CLIENT &&
+            span.attributes['http.request.method'] === 'POST',
+        ),
+      (span) => span !== undefined,
+      30_000,
+    );
+    expect(String(outgoing!.attributes['url.full'])).toContain('/chat/completions');
+    // The provider got the trace on, with the outgoing call's span as its parent.
+    expect(openai.requests[calls].traceparent).toBe(`00-${traceId}-${outgoing!.spanId}-01`);
+    const messages = await new ApiWorld(service.baseUrl).settled(a.admin, posted.body.conversation.sId);
+    expect(messages.find((message) => message.type === 'agent_message')).toMatchObject({
+      status: 'succeeded',
+      content: 'Carried on.',
+    });
+    // The run, and its model call, belong to the caller's trace too.
+    await until(
+      async () => inTrace('model call'),
+      (span) => span !== undefined,
+    );
+  });
+});
+
+/** A route no production code offers: an unexpected failure. */
+@Public()
+@Controller('__test')
+class FailingController {
+  @Get('boom')
+  boom(): never {
+    throw new Error('unexpected');
+  }
+}
+
+/**
+ * The server span itself needs no patched module, so it is checked here in process, on a route
+ * that fails as no production route can be made to.
+ */
+describe('server spans', () => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  let t: TestApp;
+
+  beforeAll(async () => {
+    trace.setGlobalTracerProvider(provider);
+    t = await createTestApp({
+      controllers: [FailingController],
+      tracing: { aroundRequests: inServerSpans, shutdown: () => provider.shutdown() },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await provider.shutdown();
+    trace.disable();
+  });
+
+  it('marks a request answered 5xx failed, with its status as error type', async () => {
+    await api(t).get('/__test/boom').expect(500);
+    const span = await until(
+      async () =>
+        exporter.getFinishedSpans().find((found) => found.attributes['url.path'] === '/__test/boom'),
+      (found) => found !== undefined,
+    );
+    expect(span!.kind).toBe(SpanKind.SERVER);
+    expect(span!.name).toBe('GET /__test/boom');
+    expect(span!.attributes).toMatchObject({
+      'http.route': '/__test/boom',
+      'http.response.status_code': 500,
+      'error.type': '500',
+    });
+    expect(span!.status.code).toBe(SpanStatusCode.ERROR);
   });
 });

@@ -28,8 +28,13 @@ const ARGUMENT_FRAGMENTS = 3;
 
 /** A local OpenAI-compatible chat-completions server whose replies the test scripts, one per request. */
 export class FakeOpenAi {
-  readonly requests: { path: string; authorization: string | undefined; body: Record<string, unknown> }[] =
-    [];
+  readonly requests: {
+    path: string;
+    authorization: string | undefined;
+    /** The W3C trace context the caller sent on (when it traces). */
+    traceparent: string | undefined;
+    body: Record<string, unknown>;
+  }[] = [];
   private readonly replies: FakeReply[] = [];
   private readonly stalled: ServerResponse[] = [];
   private server: Server | null = null;
@@ -60,7 +65,12 @@ export class FakeOpenAi {
     let raw = '';
     for await (const chunk of req) raw += String(chunk);
     const body = JSON.parse(raw || '{}') as Record<string, unknown>;
-    this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+    this.requests.push({
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      traceparent: req.headers.traceparent as string | undefined,
+      body,
+    });
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
     const sendUsage = async (usage: FakeUsage | undefined) => {
       if (usage && streamOptions?.include_usage) await send(res, usageChunk(usage));

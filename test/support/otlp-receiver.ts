@@ -8,6 +8,8 @@ export interface ReceivedSpan {
   parentSpanId?: string;
   name: string;
   kind: number;
+  /** OTLP's status code: 0 unset, 1 ok, 2 error. */
+  status?: { code?: number };
   attributes: Record<string, unknown>;
 }
 

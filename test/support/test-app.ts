@@ -13,6 +13,7 @@ import { NEST_APP_OPTIONS, configureApp, createHttpAdapter } from 'src/app.setup
 import { Configuration } from 'src/platform/config/configuration';
 import { PlatformConfig } from 'src/platform/config/platform.config';
 import { randomBase62 } from 'src/platform/ids/sid';
+import type { Tracing } from 'src/platform/observability/tracing';
 import { setApiDocument } from 'test/support/api-document';
 import { TEST_ENV, withDatabase } from 'test/support/test-database';
 import { DataSource } from 'typeorm';
@@ -44,6 +45,8 @@ export interface TestAppOptions {
   controllers?: Type[];
   /** Share a database created by an earlier createTestApp (two instances on one database). */
   databaseUrl?: string;
+  /** Each request in a server span of this tracing, as main.ts does when tracing is on. */
+  tracing?: Tracing;
   /** Providers replaced by test doubles of the same port (a controlled clock). */
   overrides?: { provide: Type | (abstract new (...args: never[]) => unknown); useValue: unknown }[];
 }
@@ -110,7 +113,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), NEST_APP_OPTIONS);
-  const document = configureApp(app);
+  const document = configureApp(app, options.tracing ?? null);
   setApiDocument(document);
   await app.init();
   let listening: Promise<string> | undefined;

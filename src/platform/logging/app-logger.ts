@@ -71,6 +71,8 @@ export function createAccessLog(logger: Pino): AccessLogMiddleware {
     res.setHeader('X-Request-Id', id);
     const url = req.url ?? '';
     const start = Date.now();
+    // Read now: 'close' is emitted outside the request's trace context.
+    const traceIds = traceFields();
     res.once('close', () => {
       const status = res.statusCode;
       const level = levelOfStatus(status);
@@ -79,6 +81,7 @@ export function createAccessLog(logger: Pino): AccessLogMiddleware {
       const answered = res.headersSent;
       logger[level](
         {
+          ...traceIds,
           req: { id, method: req.method, url: withoutSignature(url) },
           ...(answered ? { route: routeTemplateOf(req) } : {}),
           ...(answered && caller ? { workspace: caller.workspaceSId, keyId: caller.keyId } : {}),
