@@ -10,6 +10,7 @@ import { expect } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
 import { startOtlpReceiver } from 'test/support/otlp-receiver';
+import { openSse } from 'test/support/sse-client';
 import { paths } from 'test/support/paths';
 import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -213,6 +214,38 @@ describe('traces', () => {
     // A caller's mistake is not the service's failure.
     expect(span!.status?.code ?? 0).not.toBe(STATUS_ERROR);
     expect(JSON.stringify(span)).not.toContain('s3cr3t');
+  });
+
+  it('ends the span of an event stream the client closes, and its access line keeps the trace id', async () => {
+    const created = await api(service.baseUrl, a.admin)
+      .post(paths.conversations(a.workspace.sId))
+      .send({ title: 'Watched' })
+      .expect(200);
+    const streamPath = paths.stream(a.workspace.sId, created.body.conversation.sId);
+    const stream = await openSse(`${service.baseUrl}${streamPath}`, {
+      Authorization: `Bearer ${a.admin.secret}`,
+    });
+    expect(stream.status).toBe(200);
+    stream.close();
+    const span = await until(
+      async () =>
+        receiver.spans.find((found) => found.kind === SERVER && found.attributes['url.path'] === streamPath),
+      (found) => found !== undefined,
+    );
+    expect(span!.attributes['http.response.status_code']).toBe(200);
+    // Written on 'close', which the closed socket emits outside the request's context.
+    const line = await until(
+      async () =>
+        service
+          .output()
+          .split('\n')
+          .find(
+            (text) =>
+              text.includes(String(stream.headers['x-request-id'])) && text.includes('request aborted'),
+          ),
+      (found) => found !== undefined,
+    );
+    expect(JSON.parse(line!)).toMatchObject({ trace_id: span!.traceId, span_id: span!.spanId });
   });
 
   it('gives a model call the tokens its provider reports', async () => {
