@@ -8,7 +8,36 @@
 const { mkdirSync, readdirSync, writeFileSync } = require('node:fs');
 const { cpus, totalmem } = require('node:os');
 const { join } = require('node:path');
+const { Client } = require('pg');
+const { databaseConfig } = require('./database');
 const { startService } = require('./harness');
+
+/** Agent answers a scenario started (schedules fired, wake-ups…) may run on after its figures. */
+const SETTLE_TIMEOUT_MS = 180_000;
+
+/**
+ * Waits until no agent message of the service is still being answered, so that a scenario's runs
+ * do not load the next one's measurement. Returns how long that took.
+ */
+async function settle(service) {
+  const started = Date.now();
+  const db = new Client(databaseConfig(service.dataDir));
+  await db.connect();
+  try {
+    for (;;) {
+      const { rows } = await db.query(
+        "SELECT count(*)::int AS n FROM messages WHERE type = 'agent_message' AND status = 'created'",
+      );
+      if (rows[0].n === 0) return Date.now() - started;
+      if (Date.now() - started > SETTLE_TIMEOUT_MS) {
+        throw new Error(`${rows[0].n} agent answers still running ${SETTLE_TIMEOUT_MS} ms after a scenario`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    await db.end();
+  }
+}
 
 const scenarios = readdirSync(join(__dirname, 'scenarios'))
   .filter((file) => file.endsWith('.js'))
@@ -38,6 +67,9 @@ async function main() {
       const result = await scenario.run({ service });
       rows.push(...result);
       failed ||= result.some((row) => row.failed);
+      const waited = await settle(service);
+      if (waited > 1_000)
+        console.error(`${scenario.name}: its agent answers ended ${waited} ms after its figures`);
     }
   } finally {
     await service.stop();

@@ -110,17 +110,18 @@ describe('client-side MCP servers', () => {
     return answer!;
   }
 
+  const env = {
+    RUN_HEARTBEAT_MS: 200,
+    LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+    TOOL_CALL_TIMEOUT_MS: 20_000,
+    CLIENT_MCP_SERVER_TIMEOUT_MS: SERVER_TIMEOUT_MS,
+    CLIENT_MCP_REQUESTS_WAIT_MS: 1_000,
+    CLIENT_MCP_CONNECT_TIMEOUT_MS: 5_000,
+    TOOL_OUTPUT_MAX_BYTES: 4_096,
+    MCP_MESSAGE_MAX_BYTES: 65_536,
+  };
+
   beforeAll(async () => {
-    const env = {
-      RUN_HEARTBEAT_MS: 200,
-      LOCAL_MODEL_CHUNK_DELAY_MS: 0,
-      TOOL_CALL_TIMEOUT_MS: 20_000,
-      CLIENT_MCP_SERVER_TIMEOUT_MS: SERVER_TIMEOUT_MS,
-      CLIENT_MCP_REQUESTS_WAIT_MS: 1_000,
-      CLIENT_MCP_CONNECT_TIMEOUT_MS: 5_000,
-      TOOL_OUTPUT_MAX_BYTES: 4_096,
-      MCP_MESSAGE_MAX_BYTES: 65_536,
-    };
     t = await createTestApp({ env });
     other = await createTestApp({ env, databaseUrl: t.config.databaseUrl! });
     world = new World(t);
@@ -433,19 +434,28 @@ describe('client-side MCP servers', () => {
       'invalid_request_error',
     );
     await refused(api(t, a.admin).get(mcpPath(wId, 'requests')), 400, 'invalid_request_error');
-    // A member holds 16 servers at once; the 17th is refused.
-    for (let i = 0; i < 16; i++) {
-      await api(t, colleague)
-        .post(mcpPath(wId, 'register'))
-        .send({ serverName: `box-${i}-tools` })
-        .expect(200);
+    // A member holds 16 servers at once; the 17th is refused. On a process whose servers live a
+    // minute without a heartbeat: with this file's 1.5 s, a slow machine let the first expire.
+    const patient = await createTestApp({
+      env: { ...env, CLIENT_MCP_SERVER_TIMEOUT_MS: 60_000 },
+      databaseUrl: t.config.databaseUrl!,
+    });
+    try {
+      for (let i = 0; i < 16; i++) {
+        await api(patient, colleague)
+          .post(mcpPath(wId, 'register'))
+          .send({ serverName: `box-${i}-tools` })
+          .expect(200);
+      }
+      await refused(
+        api(patient, colleague).post(mcpPath(wId, 'register')).send({ serverName: 'one-too-many' }),
+        400,
+        'invalid_request_error',
+        /already have 16 client-side MCP servers/,
+      );
+    } finally {
+      await patient.close();
     }
-    await refused(
-      api(t, colleague).post(mcpPath(wId, 'register')).send({ serverName: 'one-too-many' }),
-      400,
-      'invalid_request_error',
-      /already have 16 client-side MCP servers/,
-    );
     const transport = await lend(a.admin, 'checked-box');
     await refused(
       api(t, a.admin).get(`${mcpPath(wId, 'requests')}?serverId=${transport.serverId}&lastEventId=abc`),

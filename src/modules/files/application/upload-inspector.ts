@@ -2,6 +2,10 @@ import { Transform, TransformCallback } from 'node:stream';
 import { SIGNATURE_BYTES, matchesSignature } from 'src/modules/files/domain/content-signature';
 import { FileIsEmpty, FileTooLarge, FileTypeNotSupported } from 'src/modules/files/domain/files.errors';
 import { TextContentCheck, textContentCheck } from 'src/modules/files/domain/text-content';
+import { collectYoungGarbage } from 'src/platform/memory/young-garbage';
+
+/** The read buffers an upload has passed on are collected every this many bytes. */
+const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Passes an upload through while checking it: at most `maxBytes`, not empty, (for the binary
@@ -11,6 +15,7 @@ import { TextContentCheck, textContentCheck } from 'src/modules/files/domain/tex
  */
 export class UploadInspector extends Transform {
   private received = 0;
+  private sinceCollected = 0;
   private head: Buffer[] = [];
   private headLength = 0;
   private checked = false;
@@ -31,6 +36,11 @@ export class UploadInspector extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.received += chunk.length;
+    this.sinceCollected += chunk.length;
+    if (this.sinceCollected >= COLLECT_EVERY_BYTES) {
+      this.sinceCollected = 0;
+      collectYoungGarbage();
+    }
     if (this.received > this.maxBytes) {
       done(
         new FileTooLarge(
