@@ -149,11 +149,20 @@ export class OpenAiModelProvider extends ModelProvider {
    */
   private async *read(response: IncomingMessage): AsyncIterable<ModelChunk> {
     const answer = new StreamedAnswer();
+    const lines = new LineSplitter();
+    response.setEncoding('utf8');
     try {
-      for await (const lines of lineBatches(response)) {
-        const ended = answer.take(lines);
+      // The body's reads are iterated here, not through a generator of lines: each layer of async
+      // iteration costs every chunk of every run a few promises.
+      let ended = false;
+      for await (const text of response as AsyncIterable<string>) {
+        ended = answer.take(lines.push(text));
         yield* answer.takeText();
         if (ended) break;
+      }
+      if (!ended) {
+        answer.take(lines.rest());
+        yield* answer.takeText();
       }
     } finally {
       // Read to its end or left early: either way the connection is not read further.
@@ -232,26 +241,29 @@ function toUsage(usage: NonNullable<ChatCompletionChunk['usage']>): ModelUsage {
 }
 
 /**
- * The lines of a body, those of each read together, the last one included when the body ends
- * without a newline. A line longer than MAX_LINE_CHARS fails the call: it is read against that
- * cap as it arrives, never gathered whole.
+ * Cuts a body's text into lines as it arrives: the complete lines of each read together, the last
+ * one included when the body ends without a newline. A line longer than MAX_LINE_CHARS fails the
+ * call: it is read against that cap as it arrives, never gathered whole.
  */
-async function* lineBatches(body: IncomingMessage): AsyncIterable<string[]> {
-  body.setEncoding('utf8');
-  let buffer = '';
-  for await (const text of body as AsyncIterable<string>) {
-    buffer += text;
-    const lines = buffer.split('\n');
-    buffer = lines.pop() ?? '';
-    if (buffer.length > MAX_LINE_CHARS) {
+class LineSplitter {
+  private buffer = '';
+
+  push(text: string): string[] {
+    const lines = (this.buffer + text).split('\n');
+    this.buffer = lines.pop() ?? '';
+    if (this.buffer.length > MAX_LINE_CHARS) {
       throw new ModelError(
         'model_error',
         `The model endpoint sent a line longer than ${MAX_LINE_CHARS} characters.`,
       );
     }
-    if (lines.length > 0) yield lines;
+    return lines;
   }
-  if (buffer) yield [buffer];
+
+  /** The unfinished last line, once the body has ended. */
+  rest(): string[] {
+    return this.buffer ? [this.buffer] : [];
+  }
 }
 
 /** The first `max` characters of a body (an error's detail); the rest is not read. */
