@@ -3,8 +3,8 @@
  * and then all made due at one instant a few seconds ahead by one UPDATE (a cron time is a whole
  * minute, and the scenario should not wait for one). The UPDATE goes behind the service's back, so
  * the instant lies further ahead than the service's longest sleep between looks at its next due
- * time (5 s): as a real schedule's does, whose next time is known minutes ahead. Lag, per schedule: the created time of its
- * conversation's first message minus the due time. Target: p99 < 2 s, and every schedule fired
+ * time (5 s): as a real schedule's does, whose next time is known minutes ahead. Lag, per
+ * schedule: the created time of its conversation's first message minus the due time. Target: p99 < 2 s, and every schedule fired
  * exactly once (one succeeded firing, one conversation).
  */
 const { Client } = require('pg');

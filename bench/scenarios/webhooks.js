@@ -42,8 +42,8 @@ function post(url, agent, body, headers) {
 }
 
 /**
- * Sends `make(n)` deliveries at `rate` a second on average for `seconds`, each due after an
- * exponential gap; resolves each one's latency from its due time to its answer, and the failures.
+ * Calls `send()` at `rate` a second on average for `seconds`, each call due after an exponential
+ * gap; resolves each one's latency from its due time to its answer, and the failures.
  */
 async function openLoop({ rate, seconds, send }) {
   const latencies = [];
@@ -65,8 +65,9 @@ async function openLoop({ rate, seconds, send }) {
     );
   }
   await Promise.all(pending);
-  return { latencies: Float64Array.from(latencies).sort(), errors, sent: pending.length, seconds };
+  return { latencies: Float64Array.from(latencies).sort(), errors, seconds };
 }
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 module.exports = {

@@ -15,7 +15,6 @@ const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
  */
 export class UploadInspector extends Transform {
   private received = 0;
-  private sinceCollected = 0;
   private head: Buffer[] = [];
   private headLength = 0;
   private checked = false;
@@ -35,10 +34,9 @@ export class UploadInspector extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    const before = this.received;
     this.received += chunk.length;
-    this.sinceCollected += chunk.length;
-    if (this.sinceCollected >= COLLECT_EVERY_BYTES) {
-      this.sinceCollected = 0;
+    if (Math.floor(this.received / COLLECT_EVERY_BYTES) > Math.floor(before / COLLECT_EVERY_BYTES)) {
       collectYoungGarbage();
     }
     if (this.received > this.maxBytes) {
