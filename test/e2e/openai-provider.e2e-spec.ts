@@ -54,7 +54,10 @@ describe('openai provider against an OpenAI-compatible server', () => {
 
   const collect = async (body: ModelRequest): Promise<ModelChunk[]> => {
     const chunks: ModelChunk[] = [];
-    for await (const chunk of provider.stream(body, new AbortController().signal)) chunks.push(chunk);
+    await provider.stream(body, new AbortController().signal, (chunk) => {
+      chunks.push(chunk);
+      return true;
+    });
     return chunks;
   };
 
@@ -318,6 +321,41 @@ describe('openai provider against an OpenAI-compatible server', () => {
 
     openai.script({ kind: 'raw', data: [head(0, 'call_1'), piece(0, '{"tz":"UTC"}'), head(1, 'call_2')] });
     expect(await collect(request())).toEqual([{ type: 'tool_calls', calls }]);
+  });
+
+  it('holds the body while the handler waits, then hands the rest in order; false stops the call', async () => {
+    const text = (content: string) => JSON.stringify({ choices: [{ delta: { content } }] });
+    const call = JSON.stringify({
+      choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_1', function: { name: 'clock__now' } }] } }],
+    });
+    // The first and the last read are held; the body ends while the last is: nothing is handed
+    // before the handler lets go, nothing is lost, the order is kept.
+    openai.script({ kind: 'raw', data: [text('one'), text(' two'), call, text(' three')] });
+    const handed: string[] = [];
+    let holding = false;
+    const ended = await provider.stream(request(), new AbortController().signal, (chunk) => {
+      handed.push(`${holding ? 'while held: ' : ''}${chunk.type === 'text' ? chunk.text : chunk.type}`);
+      if (chunk.type !== 'text' || chunk.text === ' two') return true;
+      holding = true;
+      return new Promise((resolve) =>
+        setTimeout(() => {
+          holding = false;
+          handed.push('let go');
+          resolve(true);
+        }, 100),
+      );
+    });
+    expect(ended).toBe(true);
+    expect(handed).toEqual(['one', 'let go', ' two', ' three', 'let go', 'tool_calls']);
+
+    openai.script({ kind: 'raw', data: [text('one'), text(' two'), text(' three'), '[DONE]'] });
+    const stopped: ModelChunk[] = [];
+    const stoppedAfter = await provider.stream(request(), new AbortController().signal, (chunk) => {
+      stopped.push(chunk);
+      return false;
+    });
+    expect(stoppedAfter).toBe(false);
+    expect(stopped).toEqual([{ type: 'text', text: 'one' }]);
   });
 
   it('yields reasoning (reasoning_content or reasoning) apart from the answer text', async () => {

@@ -1,8 +1,10 @@
 import {
   ModelChunk,
+  ModelChunkHandler,
   ModelProvider,
   ModelProviders,
   ModelRequest,
+  pushChunks,
 } from 'src/modules/runtime/application/ports/model-provider';
 
 /** What the model answers to a request: the chunks it streams, in order. */
@@ -16,8 +18,12 @@ export class ScriptedModel extends ModelProvider {
     super();
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+  stream(request: ModelRequest, signal: AbortSignal, onChunk: ModelChunkHandler): Promise<boolean> {
     this.requests.push(structuredClone(request));
+    return pushChunks(this.chunks(request, signal), onChunk);
+  }
+
+  private *chunks(request: ModelRequest, signal: AbortSignal): Iterable<ModelChunk> {
     for (const chunk of this.script(request)) {
       signal.throwIfAborted();
       yield chunk;

@@ -34,21 +34,22 @@ export async function streamStep(
   let text = '';
   const calls: ModelToolCall[] = [];
   let usage: ModelUsage | null = null;
-  for await (const chunk of provider.stream(request, signal)) {
-    if (chunk.type === 'tool_calls') {
-      calls.push(...chunk.calls);
-      continue;
+  const ended = await provider.stream(request, signal, (chunk) => {
+    switch (chunk.type) {
+      case 'tool_calls':
+        calls.push(...chunk.calls);
+        return true;
+      case 'usage':
+        usage = chunk.usage;
+        return true;
+      case 'text':
+        text += chunk.text;
+        return onText(chunk.text, false);
+      case 'reasoning':
+        return onText(chunk.text, true);
     }
-    if (chunk.type === 'usage') {
-      usage = chunk.usage;
-      continue;
-    }
-    if (chunk.type === 'text') text += chunk.text;
-    // Awaited only when it is a promise: a run's handler answers at once, token after token.
-    const going = onText(chunk.text, chunk.type === 'reasoning');
-    if (!(going === true || (going !== false && (await going)))) return null;
-  }
-  return { text, calls, usage };
+  });
+  return ended ? { text, calls, usage } : null;
 }
 
 /** The model's view of a step that called tools: its answer with the calls, then their results. */

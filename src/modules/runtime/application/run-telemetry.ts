@@ -3,7 +3,7 @@ import type { McpToolOutput } from 'src/platform/mcp/mcp-session';
 import { Metrics } from 'src/platform/observability/metrics';
 import { inSpan, startSpan } from 'src/platform/observability/spans';
 import type {
-  ModelChunk,
+  ModelChunkHandler,
   ModelProvider,
   ModelProviderId,
   ModelRequest,
@@ -81,13 +81,13 @@ export class RunTelemetry {
     const { modelCalls, modelTokens } = this;
     return {
       acceptsImages: (modelId) => provider.acceptsImages(modelId),
-      async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+      async stream(request: ModelRequest, signal: AbortSignal, onChunk: ModelChunkHandler): Promise<boolean> {
         const span = startSpan('model call', { 'model.provider': providerId, 'model.id': request.modelId });
         const start = performance.now();
         let outcome = 'cancelled';
         let failure: unknown;
         try {
-          for await (const chunk of provider.stream(request, signal)) {
+          const ended = await provider.stream(request, signal, (chunk) => {
             if (chunk.type === 'usage') {
               const { promptTokens, completionTokens, reasoningTokens } = chunk.usage;
               modelTokens.inc({ provider: providerId, kind: 'prompt' }, promptTokens);
@@ -100,9 +100,10 @@ export class RunTelemetry {
                 'gen_ai.usage.reasoning_tokens': reasoningTokens,
               });
             }
-            yield chunk;
-          }
-          outcome = 'succeeded';
+            return onChunk(chunk);
+          });
+          if (ended) outcome = 'succeeded';
+          return ended;
         } catch (error) {
           outcome = 'failed';
           failure = error;

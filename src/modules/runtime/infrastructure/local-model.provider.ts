@@ -3,9 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 import {
   ModelChunk,
+  ModelChunkHandler,
   ModelMessage,
   ModelProvider,
   ModelRequest,
+  pushChunks,
 } from 'src/modules/runtime/application/ports/model-provider';
 import {
   LocalTurn,
@@ -26,7 +28,16 @@ export class LocalModelProvider extends ModelProvider {
     super();
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+  stream(request: ModelRequest, signal: AbortSignal, onChunk: ModelChunkHandler): Promise<boolean> {
+    return pushChunks(this.answer(request, signal), onChunk);
+  }
+
+  /** It reads text only: images are described to it by their title and type. */
+  acceptsImages(): boolean {
+    return false;
+  }
+
+  private async *answer(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
     const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
     const sinceUser = request.messages.slice(lastUser + 1);
     const asked = lastUser >= 0 ? localToolCalls(request.messages[lastUser].content) : [];
@@ -51,11 +62,6 @@ export class LocalModelProvider extends ModelProvider {
         : localAnswer(request.instructions, request.messages.flatMap(asTurn)),
       signal,
     );
-  }
-
-  /** It reads text only: images are described to it by their title and type. */
-  acceptsImages(): boolean {
-    return false;
   }
 
   private async *say(answer: string, signal: AbortSignal): AsyncIterable<ModelChunk> {

@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, OutgoingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { finished } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentsConfig, OpenAiSettings } from 'src/modules/agents/agents.config';
 import {
   ModelChunk,
+  ModelChunkHandler,
   ModelError,
   ModelMessage,
   ModelProvider,
@@ -70,7 +72,7 @@ export class OpenAiModelProvider extends ModelProvider {
     super();
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+  async stream(request: ModelRequest, signal: AbortSignal, onChunk: ModelChunkHandler): Promise<boolean> {
     const settings = this.config.openai;
     if (!settings) {
       throw new ModelError(
@@ -82,7 +84,7 @@ export class OpenAiModelProvider extends ModelProvider {
     const combined = AbortSignal.any([signal, timeout]);
     try {
       const response = await this.connect(settings, request, combined);
-      yield* this.read(response);
+      return await readAnswer(response, onChunk);
     } catch (error) {
       if (timeout.aborted && !signal.aborted) {
         throw new ModelError('model_timeout', `The model did not answer within ${settings.timeoutMs} ms.`);
@@ -140,36 +142,6 @@ export class OpenAiModelProvider extends ModelProvider {
       await sleep(wait, undefined, { signal });
     }
   }
-
-  /**
-   * Yields text (and reasoning) as it comes, then the step's tool calls once, when the answer ends
-   * (a `finish_reason`, `[DONE]`, or the body's end), then its usage when the server sends it. The
-   * usage chunk comes after the finish, so the stream is read on to `[DONE]`, the usage or the end.
-   * The text of the chunks that arrived together is yielded as one.
-   */
-  private async *read(response: IncomingMessage): AsyncIterable<ModelChunk> {
-    const answer = new StreamedAnswer();
-    const lines = new LineSplitter();
-    response.setEncoding('utf8');
-    try {
-      // The body's reads are iterated here, not through a generator of lines: each layer of async
-      // iteration costs every chunk of every run a few promises.
-      let ended = false;
-      for await (const text of response as AsyncIterable<string>) {
-        ended = answer.take(lines.push(text));
-        yield* answer.takeText();
-        if (ended) break;
-      }
-      if (!ended) {
-        answer.take(lines.rest());
-        yield* answer.takeText();
-      }
-    } finally {
-      // Read to its end or left early: either way the connection is not read further.
-      if (!response.complete) response.destroy();
-    }
-    yield* answer.end();
-  }
 }
 
 /**
@@ -215,10 +187,12 @@ class StreamedAnswer {
   }
 
   /** The step's tool calls, then its usage, once the answer ended. */
-  *end(): Iterable<ModelChunk> {
+  end(): ModelChunk[] {
     const complete = this.calls.complete();
-    if (complete.length > 0) yield { type: 'tool_calls', calls: complete };
-    if (this.usage) yield { type: 'usage', usage: this.usage };
+    return [
+      ...(complete.length > 0 ? [{ type: 'tool_calls' as const, calls: complete }] : []),
+      ...(this.usage ? [{ type: 'usage' as const, usage: this.usage }] : []),
+    ];
   }
 
   private add(type: 'text' | 'reasoning', text: string | null | undefined): void {
@@ -264,6 +238,95 @@ class LineSplitter {
   rest(): string[] {
     return this.buffer ? [this.buffer] : [];
   }
+}
+
+/**
+ * Hands the answer to `onChunk` as the body brings it: the text (and reasoning) of each read as one
+ * chunk, then the step's tool calls once the answer ends (a `finish_reason`, `[DONE]`, or the
+ * body's end), then its usage when the server sends it. The usage chunk comes after the finish,
+ * so the body is read on to `[DONE]`, the usage or the end. The body flows straight into the
+ * handler; a handler's promise pauses it until it settles. Resolves true once the answer ended,
+ * false when `onChunk` stopped it; either way the connection is not read further.
+ */
+function readAnswer(response: IncomingMessage, onChunk: ModelChunkHandler): Promise<boolean> {
+  const answer = new StreamedAnswer();
+  const lines = new LineSplitter();
+  return new Promise<boolean>((resolve, reject) => {
+    let settled = false;
+    let held = false;
+    let bodyEnded = false;
+    const settle = (error: unknown, ended: boolean) => {
+      if (settled) return;
+      settled = true;
+      response.off('data', onData);
+      stopWatching();
+      if (!response.complete) response.destroy();
+      if (error === null) resolve(ended);
+      else reject(error instanceof Error ? error : new ModelError('model_error', 'The model stream failed.'));
+    };
+    /** Hands `chunks` over, then goes on with `next`, unless the handler stopped the call. */
+    const handOver = (chunks: () => ModelChunk[], next: () => void) => {
+      let going: boolean | Promise<boolean>;
+      try {
+        going = pushInOrder(chunks(), onChunk);
+      } catch (error) {
+        settle(error, false);
+        return;
+      }
+      if (going === true) next();
+      else if (going === false) settle(null, false);
+      else {
+        held = true;
+        response.pause();
+        going.then(
+          (on) => {
+            held = false;
+            if (on) next();
+            else settle(null, false);
+          },
+          (error: unknown) => settle(error, false),
+        );
+      }
+    };
+    const finish = () =>
+      handOver(
+        () => answer.end(),
+        () => settle(null, true),
+      );
+    // The body ended without `[DONE]`: its last line, unfinished, may still say something.
+    const lastLine = () => handOver(() => (answer.take(lines.rest()), answer.takeText()), finish);
+    const onData = (text: string) => {
+      let ended = false;
+      handOver(
+        () => ((ended = answer.take(lines.push(text))), answer.takeText()),
+        () => {
+          if (ended) finish();
+          else if (bodyEnded) lastLine();
+          else if (response.isPaused()) response.resume();
+        },
+      );
+    };
+    // The body may end while a handler holds it: its last line then waits for the handler.
+    const stopWatching = finished(response, { writable: false }, (error) => {
+      if (settled) return;
+      if (error) settle(error, false);
+      else if (!held) lastLine();
+      else bodyEnded = true;
+    });
+    response.setEncoding('utf8');
+    response.on('data', onData);
+  });
+}
+
+/** Hands `chunks` to `onChunk` in order: false once one stopped the call, a promise once one held it. */
+function pushInOrder(chunks: ModelChunk[], onChunk: ModelChunkHandler, from = 0): boolean | Promise<boolean> {
+  for (let i = from; i < chunks.length; i++) {
+    const going = onChunk(chunks[i]);
+    if (going === true) continue;
+    if (going === false) return false;
+    return going.then((on) => on && pushInOrder(chunks, onChunk, i + 1));
+  }
+  return true;
 }
 
 /** The first `max` characters of a body (an error's detail); the rest is not read. */

@@ -71,11 +71,20 @@ export class ModelError extends Error {
 }
 
 /**
+ * Takes each chunk as it arrives: true goes on, false stops the call (its run was cancelled), and a
+ * promise holds the stream until it settles to one of those.
+ */
+export type ModelChunkHandler = (chunk: ModelChunk) => boolean | Promise<boolean>;
+
+/**
  * Port: turns instructions, a conversation and tools into streamed text, then (at most once, last)
- * the tool calls the model wants made before it goes on.
+ * the tool calls the model wants made before it goes on. The chunks are pushed to a handler as
+ * they arrive, not pulled: a run streams thousands of them, and each layer of async iteration
+ * between the socket and the run would cost every one of them a few promises.
  */
 export abstract class ModelProvider {
-  abstract stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
+  /** Resolves true once the answer ended, false when `onChunk` stopped it. */
+  abstract stream(request: ModelRequest, signal: AbortSignal, onChunk: ModelChunkHandler): Promise<boolean>;
   /** Whether `modelId` reads images in user turns; otherwise the run describes them in text. */
   abstract acceptsImages(modelId: string): boolean;
 }
@@ -83,4 +92,15 @@ export abstract class ModelProvider {
 /** Port: the adapter for each provider an agent may name. */
 export abstract class ModelProviders {
   abstract get(providerId: ModelProviderId): ModelProvider;
+}
+
+/** Hands chunks made one after another (a provider that produces them itself) to `onChunk`, in order. */
+export async function pushChunks(
+  chunks: AsyncIterable<ModelChunk> | Iterable<ModelChunk>,
+  onChunk: ModelChunkHandler,
+): Promise<boolean> {
+  for await (const chunk of chunks) {
+    if (!(await onChunk(chunk))) return false;
+  }
+  return true;
 }

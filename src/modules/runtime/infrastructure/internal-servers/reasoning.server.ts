@@ -31,7 +31,7 @@ export function reasoningServer(deps: ReasoningServerDeps): McpServer {
     async ({ question }, extra) => {
       let answer = '';
       try {
-        const chunks = deps.models.get('openai').stream(
+        await deps.models.get('openai').stream(
           {
             modelId: deps.modelId,
             instructions: INSTRUCTIONS,
@@ -42,8 +42,11 @@ export function reasoningServer(deps: ReasoningServerDeps): McpServer {
             tools: [],
           },
           extra.signal,
+          (chunk) => {
+            if (chunk.type === 'text') answer += chunk.text;
+            return true;
+          },
         );
-        for await (const chunk of chunks) if (chunk.type === 'text') answer += chunk.text;
       } catch (error) {
         if (error instanceof ModelError) return toolError(`The reasoning model failed: ${error.message}`);
         throw error;
