@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { expect } from 'test/support/expect';
+import { until, untilTrue } from 'test/support/until';
 import { TestApp, createTestApp } from 'test/support/test-app';
 
 describe('unit of work', () => {
@@ -69,5 +70,67 @@ describe('unit of work', () => {
       { id: 2, value: 2 },
     ]);
     await manager().query('DROP TABLE deadlock_rows');
+  });
+
+  it('commits on a lane while every pooled connection is held; rolls back there; replaces a lost connection', async () => {
+    const manager = () => unitOfWork.manager();
+    const lanePid = () =>
+      unitOfWork.runInLane('test lane', async () => {
+        const [row] = await manager().query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
+        return row.pid;
+      });
+    await manager().query('CREATE TABLE lane_rows (id int PRIMARY KEY)');
+    const firstPid = await lanePid();
+
+    // Every other connection of the pool (the lane keeps one) is held by a transaction that waits.
+    const poolSize = (t.dataSource.driver as unknown as { master: { options: { max: number } } }).master
+      .options.max;
+    const others = poolSize - 1;
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    let holding = 0;
+    const held = Array.from({ length: others }, () =>
+      unitOfWork.run(async () => {
+        await manager().query('SELECT 1');
+        holding++;
+        await gate;
+      }),
+    );
+    await untilTrue(() => holding === others);
+    const pool = (t.dataSource.driver as unknown as { master: { totalCount: number; idleCount: number } })
+      .master;
+    expect([pool.totalCount, pool.idleCount]).toEqual([poolSize, 0]);
+    const committed: string[] = [];
+    const onLane = unitOfWork.runInLane('test lane', async () => {
+      await manager().query('INSERT INTO lane_rows VALUES (1)');
+      unitOfWork.afterCommit(() => committed.push('lane'));
+      return 'lane';
+    });
+    const waited = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3_000));
+    expect(await Promise.race([onLane, waited])).toBe('lane');
+    expect(committed).toEqual(['lane']);
+    letGo();
+    await Promise.all(held);
+
+    await expect(
+      unitOfWork.runInLane('test lane', async () => {
+        await manager().query('INSERT INTO lane_rows VALUES (2)');
+        throw new Error('changed its mind');
+      }),
+    ).rejects.toThrow('changed its mind');
+    expect(await manager().query('SELECT id FROM lane_rows ORDER BY id')).toEqual([{ id: 1 }]);
+    expect(await lanePid()).toBe(firstPid);
+
+    // The lane's connection is cut (the database restarted it, say): the next transaction gets another.
+    await manager().query('SELECT pg_terminate_backend($1)', [firstPid]);
+    await until(
+      async () =>
+        (await manager().query<unknown[]>('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [firstPid]))
+          .length,
+      (count) => count === 0,
+    );
+    const nextPid = await lanePid();
+    expect(nextPid).not.toBe(firstPid);
+    await manager().query('DROP TABLE lane_rows');
   });
 });

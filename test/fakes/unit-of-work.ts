@@ -46,6 +46,11 @@ export class InMemoryUnitOfWork extends UnitOfWork {
     return turn;
   }
 
+  /** Transactions run one at a time here anyway: a lane is the same as any other. */
+  runInLane<T>(_lane: string, work: () => Promise<T>): Promise<T> {
+    return this.run(work);
+  }
+
   afterCommit(callback: () => void): void {
     const transaction = this.current.getStore();
     if (transaction) transaction.afterCommit.push(callback);

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import type { Pool } from 'pg';
-import { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral, QueryRunner, Repository } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 const CACHED_PLAN_CHANGED = '0A000';
@@ -20,6 +20,7 @@ interface Transaction {
 export class TypeormUnitOfWork extends UnitOfWork {
   private readonly logger = new Logger(TypeormUnitOfWork.name);
   private readonly current = new AsyncLocalStorage<Transaction>();
+  private readonly lanes = new Map<string, QueryRunner>();
 
   constructor(private readonly dataSource: DataSource) {
     super();
@@ -31,16 +32,58 @@ export class TypeormUnitOfWork extends UnitOfWork {
    * all: the victim of two transactions that locked in opposite orders then succeeds instead of
    * failing its request. After-commit callbacks run once, those of the attempt that committed.
    */
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.transact(work, (transaction, attempt) =>
+      this.dataSource.transaction((manager) => {
+        transaction.manager = manager;
+        return this.current.run(transaction, attempt);
+      }),
+    );
+  }
+
+  /**
+   * As `run`, on the lane's own query runner, taken from the pool at its first transaction and kept.
+   * A connection the lane lost is given back to the pool (which discards it) and replaced: at the
+   * next transaction, or at once when BEGIN fails, since nothing ran on it yet.
+   */
+  runInLane<T>(lane: string, work: () => Promise<T>): Promise<T> {
+    return this.transact(work, async (transaction, attempt) => {
+      let runner = this.laneRunner(lane);
+      try {
+        await runner.startTransaction();
+      } catch {
+        await this.dropLane(lane, runner);
+        runner = this.laneRunner(lane);
+        await runner.startTransaction();
+      }
+      transaction.manager = runner.manager;
+      try {
+        const result = await this.current.run(transaction, attempt);
+        await runner.commitTransaction();
+        return result;
+      } catch (error) {
+        await runner.rollbackTransaction().catch(() => this.dropLane(lane, runner));
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Runs `work` in a transaction `begin` opens, or in the current one. When PostgreSQL rolls the
+   * outermost one back to break a deadlock (or a serialisation failure), it runs again, at most
+   * three times in all: the victim of two transactions that locked in opposite orders then succeeds
+   * instead of failing its request. After-commit callbacks run once, those of the attempt that committed.
+   */
+  private async transact<T>(
+    work: () => Promise<T>,
+    begin: (transaction: Transaction, work: () => Promise<T>) => Promise<T>,
+  ): Promise<T> {
     if (this.current.getStore()) return work();
     for (let attempt = 1; ; attempt++) {
       const transaction: Transaction = { manager: this.dataSource.manager, afterCommit: [] };
       let result: T;
       try {
-        result = await this.dataSource.transaction((manager) => {
-          transaction.manager = manager;
-          return this.current.run(transaction, work);
-        });
+        result = await begin(transaction, work);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
@@ -57,6 +100,21 @@ export class TypeormUnitOfWork extends UnitOfWork {
       }
       return result;
     }
+  }
+
+  private laneRunner(lane: string): QueryRunner {
+    let runner = this.lanes.get(lane);
+    // A runner whose connection failed was released by TypeORM, which handed the error to the pool.
+    if (!runner || runner.isReleased) {
+      runner = this.dataSource.createQueryRunner();
+      this.lanes.set(lane, runner);
+    }
+    return runner;
+  }
+
+  private async dropLane(lane: string, runner: QueryRunner): Promise<void> {
+    if (this.lanes.get(lane) === runner) this.lanes.delete(lane);
+    await runner.release().catch(() => undefined);
   }
 
   afterCommit(callback: () => void): void {

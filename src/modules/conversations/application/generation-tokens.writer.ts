@@ -109,10 +109,11 @@ export class GenerationTokensWriter {
 
   /**
    * One transaction: the conversations' append locks (taken in one order, before any row, as
-   * every writer of the log does), the running messages' new text, then their events.
+   * every writer of the log does), the running messages' new text, then their events. It runs on
+   * a connection of its own: a burst of requests holding the pool never delays the streams.
    */
   private persist(batch: PendingAnswer[]): Promise<Set<number>> {
-    return this.unitOfWork.run(async () => {
+    return this.unitOfWork.runInLane(GenerationTokensWriter.name, async () => {
       const conversationIds = [...new Set(batch.map(({ target }) => target.conversation.id))];
       await this.events.lockForAppend(...conversationIds);
       const running = await this.messages.appendContent(

@@ -54,6 +54,9 @@ class InlineUnitOfWork extends UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }
+  runInLane<T>(_lane: string, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
   afterCommit(callback: () => void): void {
     callback();
   }
