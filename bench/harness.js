@@ -2,7 +2,7 @@
  * Shared pieces of the benchmarks: start the built service on its own embedded PostgreSQL
  * (or DATABASE_URL), drive it with autocannon, and summarise a run as one table row.
  */
-const { execFile, spawn } = require('node:child_process');
+const { execFile, execFileSync, spawn } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { request } = require('node:http');
@@ -73,6 +73,16 @@ async function startService({ env = {}, dataDir, nodeArgs = [] } = {}) {
       if (ownsDataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+let ticksPerSecond;
+
+/** user + system CPU seconds of a process so far (/proc/<pid>/stat, in clock ticks). */
+function cpuSeconds(pid) {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
 /** A field of /proc/<pid>/status given in kB (VmRSS, VmHWM…), in bytes. */
@@ -227,6 +237,7 @@ async function queryCounters(pid, report) {
 }
 
 module.exports = {
+  cpuSeconds,
   freePort,
   queryCounters,
   startService,

@@ -7,7 +7,6 @@
  * WAL bytes written per token and per flush, runs finished and lost, every stream's text against
  * the model's. First, post to first token: one message at a time, the fake answering at once.
  */
-const { execFileSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { createServer } = require('node:http');
 const { tmpdir } = require('node:os');
@@ -15,7 +14,7 @@ const { join } = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');
 const { databaseConfig } = require('../database');
-const { bootstrap, fetchJson, queryCounters, seed, startService } = require('../harness');
+const { bootstrap, cpuSeconds, fetchJson, queryCounters, seed, startService } = require('../harness');
 const {
   parseEvent,
   percentile,
@@ -113,13 +112,6 @@ function fakeModel() {
       return new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-/** user + system CPU seconds of a process so far (/proc/<pid>/stat, in clock ticks). */
-function cpuSeconds(pid, ticksPerSecond) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
 }
 
 /** WAL position and the database's row counters (the latter lag up to a second: read after a pause). */
@@ -268,10 +260,9 @@ module.exports = {
       }
 
       // 200 runs at once.
-      const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
       const statementsBefore = await queryCounters(measured.pid, report);
       const databaseBefore = await databaseCounters(db);
-      const cpuBefore = cpuSeconds(measured.pid, ticks);
+      const cpuBefore = cpuSeconds(measured.pid);
       const started = performance.now();
       const posts = await Promise.all(
         Array.from({ length: RUNS }, async (_, n) => {
@@ -294,7 +285,7 @@ module.exports = {
         });
       await until(settled, RUN_TIMEOUT_MS, 250);
       const elapsedSeconds = (performance.now() - started) / 1000;
-      const cpu = cpuSeconds(measured.pid, ticks) - cpuBefore;
+      const cpu = cpuSeconds(measured.pid) - cpuBefore;
       const statementsAfter = await queryCounters(measured.pid, report);
       await sleep(1_200);
       const databaseAfter = await databaseCounters(db);
