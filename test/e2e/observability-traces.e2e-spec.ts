@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { Controller, Get } from '@nestjs/common';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Public } from 'src/platform/auth/auth.decorators';
+import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import { tracePgQueries } from 'src/platform/observability/pg-spans';
 import { inServerSpans } from 'src/platform/observability/server-spans';
 import { expect } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
@@ -385,5 +388,74 @@ describe('server spans', () => {
       'error.type': '500',
     });
     expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+/** pg's spans are ours (a patch of pg's client, not a module loader's): checked in process. */
+describe('pg spans', () => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const tracer = provider.getTracer('test');
+  let t: TestApp;
+  let untrace: () => void;
+
+  // The active span follows the work as the SDK's context manager carries it in the service.
+  const contexts = new AsyncLocalStorageContextManager();
+
+  beforeAll(async () => {
+    context.setGlobalContextManager(contexts.enable());
+    t = await createTestApp();
+    untrace = tracePgQueries(tracer);
+  });
+  afterAll(async () => {
+    untrace();
+    await t.close();
+    await provider.shutdown();
+    context.disable();
+  });
+
+  /** Runs `work` in a recorded span; its id, and the spans of pg that ended inside it. */
+  const inParent = async (work: () => Promise<unknown>) => {
+    exporter.reset();
+    const parentId = await tracer.startActiveSpan('parent', async (parent) => {
+      await work().catch(() => undefined);
+      parent.end();
+      return parent.spanContext().spanId;
+    });
+    return { parentId, queries: exporter.getFinishedSpans().filter((span) => span.name.startsWith('pg.')) };
+  };
+
+  it('gives each query made inside a recorded span a client span, as the pg instrumentation names it', async () => {
+    const database = String(t.dataSource.driver.database);
+    const { parentId, queries } = await inParent(() => t.dataSource.query('SELECT 1 AS one'));
+    expect(queries).toHaveLength(1);
+    expect(queries[0].name).toBe(`pg.query:SELECT ${database}`);
+    expect(queries[0].kind).toBe(SpanKind.CLIENT);
+    expect(queries[0].parentSpanContext?.spanId).toBe(parentId);
+    expect(queries[0].attributes).toMatchObject({
+      'db.system.name': 'postgresql',
+      'db.namespace': database,
+      'db.operation.name': 'SELECT',
+      'db.query.text': 'SELECT 1 AS one',
+    });
+    expect(queries[0].status.code).toBe(SpanStatusCode.UNSET);
+
+    // A named prepared statement on the pool (the hot reads), through pg's callback form.
+    const unitOfWork = t.app.get(TypeormUnitOfWork);
+    const named = await inParent(() => unitOfWork.hotRead('test_plan', 'SELECT $1::int AS n', [3]));
+    expect(named.queries.map((span) => [span.name, span.attributes['db.postgresql.plan']])).toEqual([
+      [`pg.query:test_plan ${database}`, 'test_plan'],
+    ]);
+  });
+
+  it('marks a failed query with its SQLSTATE, and traces nothing outside a recorded span', async () => {
+    const { queries } = await inParent(() => t.dataSource.query('SELECT * FROM no_such_table'));
+    expect(queries).toHaveLength(1);
+    expect(queries[0].status.code).toBe(SpanStatusCode.ERROR);
+    expect(queries[0].attributes['error.type']).toBe('42P01');
+
+    exporter.reset();
+    await t.dataSource.query('SELECT 2 AS two');
+    expect(exporter.getFinishedSpans()).toEqual([]);
   });
 });

@@ -1,0 +1,90 @@
+import { context, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { Client } from 'pg';
+
+/** The first argument of `Client.query` when it is not the text itself. */
+interface QueryConfig {
+  text?: unknown;
+  name?: unknown;
+  submit?: unknown;
+  callback?: unknown;
+}
+
+type QueryCallback = (this: unknown, error: unknown, result: unknown) => unknown;
+
+/**
+ * Traces pg's queries: a client span for each query a recorded span is waiting on (a request's, a
+ * run's), named and described as OpenTelemetry's pg instrumentation does (`pg.query:SELECT app`,
+ * `db.query.text`, `db.operation.name`, the server), and none for a query outside one (the
+ * schedulers' polls). The span ends when pg answers. Nothing else is done on a query's way: no
+ * copy of its config, no metrics, no rebinding of its callback; queries with a cursor or their
+ * own callback go through untraced. Returns what puts pg back as it was.
+ */
+export function tracePgQueries(tracer: Tracer): () => void {
+  const original = Client.prototype.query;
+  function query(this: Client, ...args: unknown[]): unknown {
+    if (!trace.getSpan(context.active())?.isRecording()) return original.apply(this, args as never);
+    const config = args[0];
+    const described: QueryConfig = typeof config === 'string' ? { text: config } : (config ?? {});
+    const text = described.text;
+    if (typeof text !== 'string' || described.submit !== undefined || described.callback !== undefined) {
+      return original.apply(this, args as never);
+    }
+    const plan = typeof described.name === 'string' && described.name ? described.name : undefined;
+    const operation = operationName(text);
+    const { database, host, port } = this;
+    const span = tracer.startSpan(`pg.query:${plan ?? operation}${database ? ` ${database}` : ''}`, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'db.system.name': 'postgresql',
+        'db.namespace': database,
+        'db.operation.name': operation,
+        'db.query.text': text,
+        'server.address': host,
+        'server.port': Number.isInteger(port) ? port : undefined,
+        ...(plan ? { 'db.postgresql.plan': plan } : {}),
+      },
+    });
+    const end = (error: unknown) => {
+      if (error) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'string') span.setAttribute('error.type', code);
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: error instanceof Error ? error.message : 'The query failed.',
+        });
+      }
+      span.end();
+    };
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = function (this: unknown, error: unknown, result: unknown) {
+        end(error);
+        return (callback as QueryCallback).call(this, error, result);
+      };
+      return original.apply(this, args as never);
+    }
+    let result: unknown;
+    try {
+      result = original.apply(this, args as never);
+    } catch (error) {
+      end(error);
+      throw error;
+    }
+    if (result instanceof Promise) result.then(() => end(null), end);
+    else end(null);
+    return result;
+  }
+  Client.prototype.query = query as typeof original;
+  return () => {
+    Client.prototype.query = original;
+  };
+}
+
+/** The statement's first word, as the pg instrumentation names it (`SELECT`, `WITH`, `INSERT`). */
+function operationName(text: string): string {
+  const trimmed = text.trim();
+  const space = trimmed.search(/\s/);
+  const word = (space === -1 ? trimmed : trimmed.slice(0, space)).toUpperCase();
+  return word.endsWith(';') ? word.slice(0, -1) : word;
+}
