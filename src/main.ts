@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-// First: tracing patches http and pg as they load (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+// First: tracing patches http as it loads (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 import { tracing } from 'src/platform/observability/tracing-bootstrap';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';

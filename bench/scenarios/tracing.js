@@ -37,7 +37,6 @@ async function measure(side, path, headers) {
 
 module.exports = {
   name: 'tracing',
-  env: { RATE_LIMIT_REQUESTS: '1000000000' },
   async run({ service }) {
     const { url, secret } = await conversation(service, 'Tracing bench');
     const path = new URL(url).pathname;

@@ -26,12 +26,7 @@ export class TypeormUnitOfWork extends UnitOfWork {
     super();
   }
 
-  /**
-   * Runs `work` in a transaction, or in the current one. When PostgreSQL rolls the outermost one
-   * back to break a deadlock (or a serialisation failure), it runs again, at most three times in
-   * all: the victim of two transactions that locked in opposite orders then succeeds instead of
-   * failing its request. After-commit callbacks run once, those of the attempt that committed.
-   */
+  /** Runs `work` in a transaction on the pool, or in the current one, as `transact` says. */
   run<T>(work: () => Promise<T>): Promise<T> {
     return this.transact(work, (transaction, attempt) =>
       this.dataSource.transaction((manager) => {

@@ -8,6 +8,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pathOf } from 'src/platform/http/path-of';
 import { routeTemplateOf } from 'src/platform/http/route-template';
 
 /** A plain Node middleware, as the service's edge is (`app.use`). */
@@ -25,10 +26,8 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export function inServerSpans(middleware: NodeMiddleware): NodeMiddleware {
   const tracer = trace.getTracer('workspace-agent-api');
   return (req, res, next) => {
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
     // Never the query: a signed URL's signature is in it.
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(req.url ?? '/');
     if (UNTRACED_PATHS.has(path)) {
       middleware(req, res, next);
       return;

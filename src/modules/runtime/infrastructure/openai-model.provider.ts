@@ -294,11 +294,18 @@ function readAnswer(response: IncomingMessage, onChunk: ModelChunkHandler): Prom
         () => settle(null, true),
       );
     // The body ended without `[DONE]`: its last line, unfinished, may still say something.
-    const lastLine = () => handOver(() => (answer.take(lines.rest()), answer.takeText()), finish);
+    const lastLine = () =>
+      handOver(() => {
+        answer.take(lines.rest());
+        return answer.takeText();
+      }, finish);
     const onData = (text: string) => {
       let ended = false;
       handOver(
-        () => ((ended = answer.take(lines.push(text))), answer.takeText()),
+        () => {
+          ended = answer.take(lines.push(text));
+          return answer.takeText();
+        },
         () => {
           if (ended) finish();
           else if (bodyEnded) lastLine();
