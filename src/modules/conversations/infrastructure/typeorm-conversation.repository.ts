@@ -23,6 +23,7 @@ import { In } from 'typeorm';
 @Injectable()
 export class TypeormConversationRepository extends ConversationRepository {
   private columns: string | undefined;
+  private readerText: string | undefined;
 
   constructor(private readonly db: TypeormUnitOfWork) {
     super();
@@ -40,6 +41,23 @@ export class TypeormConversationRepository extends ConversationRepository {
       .columns.map((column) => `c.${column.databaseName} AS "${column.propertyName}"`)
       .join(', ');
     return this.columns;
+  }
+
+  /**
+   * The read of one conversation for a reader, built once: a text built anew on each call would be
+   * copied again by every comparison pg makes with its prepared statement's.
+   */
+  private readerSql(): string {
+    this.readerText ??= `SELECT ${this.conversationColumns()},
+              p.user_id IS NOT NULL AS participant, p.last_read_at AS "lastReadAt",
+              coalesce(p.action_required, false) AS "actionRequired", s.s_id AS "spaceSId",
+              EXISTS (SELECT 1 FROM conversations f WHERE f.workspace_id = c.workspace_id AND f.parent_conversation_id = c.id) AS "hasChildren"
+       FROM conversations c
+       LEFT JOIN conversation_participants p
+         ON p.conversation_id = c.id AND p.user_id = $3 AND p.workspace_id = $1
+       LEFT JOIN spaces s ON s.id = c.space_id AND s.workspace_id = $1
+       WHERE c.workspace_id = $1 AND c.s_id = $2 AND c.deleted_at IS NULL`;
+    return this.readerText;
   }
 
   private get participants() {
@@ -85,19 +103,7 @@ export class TypeormConversationRepository extends ConversationRepository {
         spaceSId: string | null;
         hasChildren: boolean;
       }
-    >(
-      'conversation-for-reader',
-      `SELECT ${this.conversationColumns()},
-              p.user_id IS NOT NULL AS participant, p.last_read_at AS "lastReadAt",
-              coalesce(p.action_required, false) AS "actionRequired", s.s_id AS "spaceSId",
-              EXISTS (SELECT 1 FROM conversations f WHERE f.workspace_id = c.workspace_id AND f.parent_conversation_id = c.id) AS "hasChildren"
-       FROM conversations c
-       LEFT JOIN conversation_participants p
-         ON p.conversation_id = c.id AND p.user_id = $3 AND p.workspace_id = $1
-       LEFT JOIN spaces s ON s.id = c.space_id AND s.workspace_id = $1
-       WHERE c.workspace_id = $1 AND c.s_id = $2 AND c.deleted_at IS NULL`,
-      [workspaceId, sId, userId],
-    );
+    >('conversation-for-reader', this.readerSql(), [workspaceId, sId, userId]);
     const row = rows[0];
     if (!row) return null;
     return {

@@ -74,6 +74,17 @@ const MESSAGE_COLUMNS = `m.id, m.s_id AS "sId", m.workspace_id AS "workspaceId",
   m.parent_message_id AS "parentMessageId", m.agent_s_id AS "agentSId", m.agent_version AS "agentVersion",
   m.status, m.error, m.completed_at AS "completedAt", m.created_at AS "createdAt"`;
 
+/**
+ * A page of the latest versions after a rank, with each message's reactions, built once: a text
+ * built on each call would be copied again by every comparison pg makes with its prepared statement's.
+ */
+const LATEST_PAGE = `SELECT ${MESSAGE_COLUMNS},
+         (SELECT json_agg(json_build_object('userId', r.user_id, 'emoji', r.emoji) ORDER BY r.created_at)
+          FROM message_reactions r WHERE r.workspace_id = $1 AND r.message_id = m.id) AS reactions
+  FROM messages m
+  WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.rank > $3 AND ${LATEST}
+  ORDER BY m.rank LIMIT $4`;
+
 @Injectable()
 export class TypeormMessageRepository extends MessageRepository {
   constructor(private readonly db: TypeormUnitOfWork) {
@@ -185,16 +196,7 @@ export class TypeormMessageRepository extends MessageRepository {
     // cost shows; the reactions come in the same round trip.
     const rows = await this.db.hotRead<
       MessageRow & { reactions: { userId: number; emoji: string }[] | null }
-    >(
-      'messages-latest-page',
-      `SELECT ${MESSAGE_COLUMNS},
-              (SELECT json_agg(json_build_object('userId', r.user_id, 'emoji', r.emoji) ORDER BY r.created_at)
-               FROM message_reactions r WHERE r.workspace_id = $1 AND r.message_id = m.id) AS reactions
-       FROM messages m
-       WHERE m.workspace_id = $1 AND m.conversation_id = $2 AND m.rank > $3 AND ${LATEST}
-       ORDER BY m.rank LIMIT $4`,
-      [workspaceId, conversationId, afterRank, limit],
-    );
+    >('messages-latest-page', LATEST_PAGE, [workspaceId, conversationId, afterRank, limit]);
     return {
       messages: rows.map(toMessage),
       reactions: rows.flatMap((row) =>
