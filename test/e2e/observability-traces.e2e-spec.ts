@@ -448,6 +448,24 @@ describe('pg spans', () => {
     ]);
   });
 
+  it('makes a query that waited for a pooled connection the child of its own caller', async () => {
+    const unitOfWork = t.app.get(TypeormUnitOfWork);
+    const pool = (t.dataSource.driver as unknown as { master: { options: { max: number } } }).master;
+    exporter.reset();
+    // More callers than connections: most wait, and get theirs from another caller's release.
+    const callers = await Promise.all(
+      Array.from({ length: pool.options.max + 4 }, (_, i) =>
+        tracer.startActiveSpan(`caller ${i}`, async (caller) => {
+          await unitOfWork.hotRead('test_wait', 'SELECT pg_sleep(0.02), $1::int AS n', [i]);
+          caller.end();
+          return caller.spanContext().spanId;
+        }),
+      ),
+    );
+    const queries = exporter.getFinishedSpans().filter((span) => span.name.startsWith('pg.'));
+    expect(queries.map((span) => span.parentSpanContext?.spanId).sort()).toEqual([...callers].sort());
+  });
+
   it('marks a failed query with its SQLSTATE, and traces nothing outside a recorded span', async () => {
     const { queries } = await inParent(() => t.dataSource.query('SELECT * FROM no_such_table'));
     expect(queries).toHaveLength(1);

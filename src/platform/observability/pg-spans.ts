@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 
 /** The first argument of `Client.query` when it is not the text itself. */
 interface QueryConfig {
@@ -77,8 +77,36 @@ export function tracePgQueries(tracer: Tracer): () => void {
     return result;
   }
   Client.prototype.query = query as typeof original;
+  const restoreConnect = connectInCallersContext();
   return () => {
     Client.prototype.query = original;
+    restoreConnect();
+  };
+}
+
+type ConnectCallback = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * A pool's callback runs where the connection was freed: a caller that waited for one would run
+ * its query in the context of the caller that released it (`pool.query` goes through `connect`),
+ * its span the child of another request's, or of one already ended. The callback is bound to the
+ * context `connect` was called in, when a recorded span is there to be kept. Returns the undoing.
+ */
+function connectInCallersContext(): () => void {
+  const prototype = Pool.prototype as { connect: (...args: unknown[]) => unknown };
+  const own = Object.prototype.hasOwnProperty.call(prototype, 'connect');
+  const original = prototype.connect;
+  prototype.connect = function connect(this: Pool, ...args: unknown[]): unknown {
+    const callback = args[0];
+    const active = context.active();
+    if (typeof callback === 'function' && trace.getSpan(active)?.isRecording()) {
+      args[0] = context.bind(active, callback as ConnectCallback);
+    }
+    return original.apply(this, args);
+  };
+  return () => {
+    if (own) prototype.connect = original;
+    else delete (prototype as { connect?: unknown }).connect;
   };
 }
 
