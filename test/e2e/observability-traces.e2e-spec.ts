@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { Controller, Get } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { hrTimeToMilliseconds } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -446,6 +447,20 @@ describe('pg spans', () => {
     expect(named.queries.map((span) => [span.name, span.attributes['db.postgresql.plan']])).toEqual([
       [`pg.query:test_plan ${database}`, 'test_plan'],
     ]);
+  });
+
+  it('spans a query from its call to the answer', async () => {
+    const before = Date.now();
+    const { parentId, queries } = await inParent(() => t.dataSource.query('SELECT pg_sleep(0.05)'));
+    const after = Date.now();
+    expect(queries).toHaveLength(1);
+    expect(queries[0].parentSpanContext?.spanId).toBe(parentId);
+    const start = hrTimeToMilliseconds(queries[0].startTime);
+    const end = hrTimeToMilliseconds(queries[0].endTime);
+    expect(end - start).toBeGreaterThanOrEqual(50);
+    // The SDK's clock and Date.now() may differ by a millisecond or so.
+    expect(start).toBeGreaterThanOrEqual(before - 20);
+    expect(end).toBeLessThanOrEqual(after + 20);
   });
 
   it('makes a query that waited for a pooled connection the child of its own caller', async () => {
