@@ -1,4 +1,12 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Tracer,
+} from '@opentelemetry/api';
 import { Client, Pool } from 'pg';
 
 /** The first argument of `Client.query` when it is not the text itself. */
@@ -16,13 +24,14 @@ type QueryCallback = (this: unknown, error: unknown, result: unknown) => unknown
  * run's), named and described as OpenTelemetry's pg instrumentation does (`pg.query:SELECT app`,
  * `db.query.text`, `db.operation.name`, the server), and none for a query outside one (the
  * schedulers' polls). The span ends when pg answers. Nothing else is done on a query's way: no
- * copy of its config, no metrics, no rebinding of its callback; queries with a cursor or their
- * own callback go through untraced. Returns what puts pg back as it was.
+ * copy of its config, no metrics; only the pool's `connect` callback is bound, to keep a waiting
+ * caller's context. Queries with a cursor or their own callback go through untraced. Returns what
+ * puts pg back as it was.
  */
 export function tracePgQueries(tracer: Tracer): () => void {
   const original = Client.prototype.query;
   function query(this: Client, ...args: unknown[]): unknown {
-    if (!trace.getSpan(context.active())?.isRecording()) return original.apply(this, args as never);
+    if (!recording(context.active())) return original.apply(this, args as never);
     const config = args[0];
     const described: QueryConfig = typeof config === 'string' ? { text: config } : (config ?? {});
     const text = described.text;
@@ -99,7 +108,7 @@ function connectInCallersContext(): () => void {
   prototype.connect = function connect(this: Pool, ...args: unknown[]): unknown {
     const callback = args[0];
     const active = context.active();
-    if (typeof callback === 'function' && trace.getSpan(active)?.isRecording()) {
+    if (typeof callback === 'function' && recording(active)) {
       args[0] = context.bind(active, callback as ConnectCallback);
     }
     return original.apply(this, args);
@@ -108,6 +117,11 @@ function connectInCallersContext(): () => void {
     if (own) prototype.connect = original;
     else delete (prototype as { connect?: unknown }).connect;
   };
+}
+
+/** Whether `active` holds a span being recorded, the one thing worth tracing a query for. */
+function recording(active: Context): boolean {
+  return trace.getSpan(active)?.isRecording() === true;
 }
 
 /**
