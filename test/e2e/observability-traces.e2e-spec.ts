@@ -449,6 +449,34 @@ describe('pg spans', () => {
     ]);
   });
 
+  it('describes a prepared statement by its own text, when its name comes back with another', async () => {
+    const unitOfWork = t.app.get(TypeormUnitOfWork);
+    const first = await inParent(() => unitOfWork.hotRead('test_renamed', 'SELECT $1::int AS n', [1]));
+    // pg refuses a name's second text on the connection that prepared it: another connection asks.
+    const second = await inParent(async () => {
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        const client = (await runner.connect()) as { query: (config: object) => Promise<unknown> };
+        await client.query({
+          name: 'test_renamed',
+          text: 'WITH n AS (SELECT $1::int AS n) SELECT n FROM n',
+          values: [2],
+        });
+      } finally {
+        await runner.release();
+      }
+    });
+    const described = [...first.queries, ...second.queries].map((span) => [
+      span.attributes['db.operation.name'],
+      span.attributes['db.query.text'],
+      span.attributes['db.postgresql.plan'],
+    ]);
+    expect(described).toEqual([
+      ['SELECT', 'SELECT $1::int AS n', 'test_renamed'],
+      ['WITH', 'WITH n AS (SELECT $1::int AS n) SELECT n FROM n', 'test_renamed'],
+    ]);
+  });
+
   it('spans a query from its call to the answer', async () => {
     const before = Date.now();
     const { parentId, queries } = await inParent(() => t.dataSource.query('SELECT pg_sleep(0.05)'));

@@ -5,6 +5,7 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Span,
   type Tracer,
 } from '@opentelemetry/api';
 import { Client, Pool } from 'pg';
@@ -24,52 +25,32 @@ type QueryCallback = (this: unknown, error: unknown, result: unknown) => unknown
  * run's), named and described as OpenTelemetry's pg instrumentation does (`pg.query:SELECT app`,
  * `db.query.text`, `db.operation.name`, the server), and none for a query outside one (the
  * schedulers' polls). The span ends when pg answers. Nothing else is done on a query's way: no
- * copy of its config, no metrics; only the pool's `connect` callback is bound, to keep a waiting
- * caller's context. Queries with a cursor or their own callback go through untraced. Returns what
- * puts pg back as it was.
+ * copy of its config, no metrics, a prepared statement's name and attributes built once; only the
+ * pool's `connect` callback is wrapped, to keep a waiting caller's context. Queries with a cursor
+ * or their own callback go through untraced. Returns what puts pg back as it was.
  */
 export function tracePgQueries(tracer: Tracer): () => void {
   const original = Client.prototype.query;
+  const described = new QueryDescriptions();
   function query(this: Client, ...args: unknown[]): unknown {
     if (!recording(context.active())) return original.apply(this, args as never);
     const config = args[0];
-    const described: QueryConfig = typeof config === 'string' ? { text: config } : (config ?? {});
-    const text = described.text;
-    if (typeof text !== 'string' || described.submit !== undefined || described.callback !== undefined) {
+    const given: QueryConfig = typeof config === 'string' ? { text: config } : (config ?? {});
+    const text = given.text;
+    if (typeof text !== 'string' || given.submit !== undefined || given.callback !== undefined) {
       return original.apply(this, args as never);
     }
-    const plan = typeof described.name === 'string' && described.name ? described.name : undefined;
-    const operation = operationName(text);
-    const { database, host, port } = this;
-    const attributes: Attributes = {
-      'db.system.name': 'postgresql',
-      'db.namespace': database,
-      'db.operation.name': operation,
-      'db.query.text': text,
-      'server.address': host,
-      'server.port': Number.isInteger(port) ? port : undefined,
-    };
-    if (plan) attributes['db.postgresql.plan'] = plan;
-    const span = tracer.startSpan(`pg.query:${plan ?? operation}${database ? ` ${database}` : ''}`, {
+    const plan = typeof given.name === 'string' && given.name ? given.name : undefined;
+    const description = described.of(this, text, plan);
+    const span = tracer.startSpan(description.spanName, {
       kind: SpanKind.CLIENT,
-      attributes,
+      attributes: description.attributes,
     });
-    const end = (error: unknown) => {
-      if (error) {
-        const code = (error as { code?: unknown }).code;
-        if (typeof code === 'string') span.setAttribute('error.type', code);
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.message : 'The query failed.',
-        });
-      }
-      span.end();
-    };
     const last = args.length - 1;
     const callback = args[last];
     if (typeof callback === 'function') {
       args[last] = function (this: unknown, error: unknown, result: unknown) {
-        end(error);
+        endQuerySpan(span, error);
         return (callback as QueryCallback).call(this, error, result);
       };
       return original.apply(this, args as never);
@@ -78,11 +59,15 @@ export function tracePgQueries(tracer: Tracer): () => void {
     try {
       result = original.apply(this, args as never);
     } catch (error) {
-      end(error);
+      endQuerySpan(span, error);
       throw error;
     }
-    if (result instanceof Promise) result.then(() => end(null), end);
-    else end(null);
+    if (result instanceof Promise) {
+      result.then(
+        () => endQuerySpan(span, null),
+        (error: unknown) => endQuerySpan(span, error),
+      );
+    } else endQuerySpan(span, null);
     return result;
   }
   Client.prototype.query = query as typeof original;
@@ -93,13 +78,99 @@ export function tracePgQueries(tracer: Tracer): () => void {
   };
 }
 
+/** A query's span name and attributes, as OpenTelemetry's pg instrumentation gives them. */
+interface QueryDescription {
+  readonly text: string;
+  readonly plan: string | undefined;
+  readonly database: string | undefined;
+  readonly host: string | undefined;
+  readonly port: number | undefined;
+  readonly spanName: string;
+  readonly attributes: Readonly<Attributes>;
+}
+
+/**
+ * Describes queries, keeping the description of each prepared statement (by its name: a handful,
+ * the service's hot reads) instead of reading its text and building its name and attributes on
+ * every run. The SDK copies a span's attributes, so one frozen object serves every span.
+ */
+class QueryDescriptions {
+  private readonly byPlan = new Map<string, QueryDescription>();
+
+  of(client: Client, text: string, plan: string | undefined): QueryDescription {
+    const { database, host } = client;
+    const port = Number.isInteger(client.port) ? client.port : undefined;
+    if (plan === undefined) return describe(text, plan, database, host, port);
+    const kept = this.byPlan.get(plan);
+    if (
+      kept &&
+      kept.text === text &&
+      kept.database === database &&
+      kept.host === host &&
+      kept.port === port
+    ) {
+      return kept;
+    }
+    const description = describe(text, plan, database, host, port);
+    if (this.byPlan.size >= MAX_PLANS_KEPT) this.byPlan.clear();
+    this.byPlan.set(plan, description);
+    return description;
+  }
+}
+
+/** Statement names are the service's own; the bound only guards against a caller naming each query. */
+const MAX_PLANS_KEPT = 256;
+
+function describe(
+  text: string,
+  plan: string | undefined,
+  database: string | undefined,
+  host: string | undefined,
+  port: number | undefined,
+): QueryDescription {
+  const operation = operationName(text);
+  const attributes: Attributes = {
+    'db.system.name': 'postgresql',
+    'db.namespace': database,
+    'db.operation.name': operation,
+    'db.query.text': text,
+    'server.address': host,
+    'server.port': port,
+  };
+  if (plan) attributes['db.postgresql.plan'] = plan;
+  return {
+    text,
+    plan,
+    database,
+    host,
+    port,
+    spanName: `pg.query:${plan ?? operation}${database ? ` ${database}` : ''}`,
+    attributes: Object.freeze(attributes),
+  };
+}
+
+/** Ends a query's span when pg answers; a failure gives its SQLSTATE and message. */
+function endQuerySpan(span: Span, error: unknown): void {
+  if (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') span.setAttribute('error.type', code);
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : 'The query failed.',
+    });
+  }
+  span.end();
+}
+
 type ConnectCallback = (this: unknown, ...args: unknown[]) => unknown;
 
 /**
  * A pool's callback runs where the connection was freed: a caller that waited for one would run
  * its query in the context of the caller that released it (`pool.query` goes through `connect`),
- * its span the child of another request's, or of one already ended. The callback is bound to the
- * context `connect` was called in, when a recorded span is there to be kept. Returns the undoing.
+ * its span the child of another request's, or of one already ended. The callback runs in the
+ * context `connect` was called in, when a recorded span is there to be kept (entered only when the
+ * callback comes later: `context.bind` entered it, and redefined the wrapper's `length`, on every
+ * query). Returns the undoing.
  */
 function connectInCallersContext(): () => void {
   const prototype = Pool.prototype as { connect: (...args: unknown[]) => unknown };
@@ -109,7 +180,11 @@ function connectInCallersContext(): () => void {
     const callback = args[0];
     const active = context.active();
     if (typeof callback === 'function' && recording(active)) {
-      args[0] = context.bind(active, callback as ConnectCallback);
+      args[0] = function (this: unknown, ...results: unknown[]): unknown {
+        return context.active() === active
+          ? (callback as ConnectCallback).apply(this, results)
+          : context.with(active, callback as ConnectCallback, this, ...results);
+      };
     }
     return original.apply(this, args);
   };
