@@ -39,7 +39,8 @@ export function inServerSpans(middleware: NodeMiddleware): NodeMiddleware {
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
       parent,
     );
-    res.once('close', () => endServerSpan(span, req, res));
+    // Bound, not a closure over the span and the request: see pg-spans' `connectInCallersContext`.
+    res.once('close', endServerSpan.bind(undefined, span, req, res));
     context.with(trace.setSpan(parent, span), middleware, undefined, req, res, next);
   };
 }
