@@ -39,8 +39,7 @@ export function inServerSpans(middleware: NodeMiddleware): NodeMiddleware {
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
       parent,
     );
-    // Bound, not a closure over the span and the request: see pg-spans' `connectInCallersContext`.
-    res.once('close', endServerSpan.bind(undefined, span, req, res));
+    res.once('close', () => endServerSpan(span, req, res));
     context.with(trace.setSpan(parent, span), middleware, undefined, req, res, next);
   };
 }
