@@ -18,7 +18,7 @@ interface QueryConfig {
   callback?: unknown;
 }
 
-type QueryCallback = (error: unknown, result: unknown) => unknown;
+type QueryCallback = (this: unknown, error: unknown, result: unknown) => unknown;
 
 /**
  * Traces pg's queries: a client span for each query a recorded span is waiting on (a request's, a
@@ -49,9 +49,9 @@ export function tracePgQueries(tracer: Tracer): () => void {
     const last = args.length - 1;
     const callback = args[last];
     if (typeof callback === 'function') {
-      args[last] = function (error: unknown, result: unknown) {
+      args[last] = function (this: unknown, error: unknown, result: unknown) {
         endQuerySpan(span, error);
-        return (callback as QueryCallback)(error, result);
+        return (callback as QueryCallback).call(this, error, result);
       };
       return original.apply(this, args as never);
     }
@@ -81,7 +81,6 @@ export function tracePgQueries(tracer: Tracer): () => void {
 /** A query's span name and attributes, as OpenTelemetry's pg instrumentation gives them. */
 interface QueryDescription {
   readonly text: string;
-  readonly plan: string | undefined;
   readonly database: string | undefined;
   readonly host: string | undefined;
   readonly port: number | undefined;
@@ -140,7 +139,6 @@ function describe(
   if (plan) attributes['db.postgresql.plan'] = plan;
   return {
     text,
-    plan,
     database,
     host,
     port,
