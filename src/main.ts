@@ -61,22 +61,37 @@ function stopOnSignals(app: NestExpressApplication, database: DatabaseHandle, lo
     }
     stopping = true;
     log.info({ signal }, 'Shutting down');
-    app
-      .close()
-      .catch((error: unknown) => log.error({ err: error }, 'Error while closing the application'))
-      .then(() => database.release())
-      // The spans still buffered are sent before the process ends.
-      .then(() => tracing?.shutdown())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, 'Error while stopping the database');
-          process.exit(1);
-        },
-      );
+    void drainAndExit(app, database, log);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/**
+ * Closes the application, then the database we started, then sends the spans still buffered. A
+ * collector that cannot take them loses them, said in a warning: that is no failure of the stop.
+ */
+async function drainAndExit(
+  app: NestExpressApplication,
+  database: DatabaseHandle,
+  log: pino.Logger,
+): Promise<void> {
+  await app
+    .close()
+    .catch((error: unknown) => log.error({ err: error }, 'Error while closing the application'));
+  let code = 0;
+  try {
+    await database.release();
+  } catch (error) {
+    log.error({ err: error }, 'Error while stopping the database');
+    code = 1;
+  }
+  try {
+    await tracing?.shutdown();
+  } catch (error) {
+    log.warn({ err: error }, 'The spans still buffered could not be sent to the collector; they are lost');
+  }
+  process.exit(code);
 }
 
 main().catch((error: unknown) => {

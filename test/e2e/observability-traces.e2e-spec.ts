@@ -16,6 +16,7 @@ import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server'
 import { startOtlpReceiver } from 'test/support/otlp-receiver';
 import { openSse } from 'test/support/sse-client';
 import { paths } from 'test/support/paths';
+import { freePort } from 'src/platform/net/free-port';
 import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
@@ -339,6 +340,37 @@ describe('traces', () => {
       async () => inTrace('model call'),
       (span) => span !== undefined,
     );
+  });
+
+  it('stops with status 0 when no collector takes its last spans, and warns that they are lost', async () => {
+    // A port nothing listens on: the exporter is refused; its timeout bounds the retries of the stop.
+    const closedPort = await freePort();
+    const unheard = await startService({
+      DATABASE_URL: t.config.databaseUrl!,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${closedPort}`,
+      OTEL_EXPORTER_OTLP_TIMEOUT: '1000',
+      OTEL_BSP_SCHEDULE_DELAY: '60000',
+    });
+    await api(unheard.baseUrl, a.admin).get(paths.me(a.workspace.sId)).expect(200);
+
+    const code = await unheard.stop();
+
+    expect(code).toBe(0);
+    const lines = unheard
+      .output()
+      .trim()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'The spans still buffered could not be sent to the collector; they are lost',
+      }),
+    );
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
 });
 
