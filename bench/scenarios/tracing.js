@@ -78,7 +78,7 @@ module.exports = {
           scenario: 'conversation get, traced (no collector)',
           ...summary('on'),
           note:
-            `${(share * 100).toFixed(0)}% of the untraced throughput, median round (target ≥ ${TARGET_SHARE * 100}%); ` +
+            `${(share * 100).toFixed(1)}% of the untraced throughput, median round (target ≥ ${TARGET_SHARE * 100}%); ` +
             `CPU ${cpu('on')} µs a request, ×${cpuRatio.toFixed(2)} the untraced in the median round; ` +
             `per round ${rounds.map((r) => `${((r.on.rps / r.off.rps) * 100).toFixed(0)}%`).join(' ')}` +
             `${failed ? ' — MISSED' : ''}`,
