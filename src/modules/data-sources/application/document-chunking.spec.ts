@@ -12,8 +12,9 @@ describe('chunkAndHash', () => {
     expect(chunks).toEqual([...chunksOf(text)]);
   });
 
-  it('lets the event loop turn while it works on a 5 MB text', async () => {
-    const text = 'lorem ipsum dolor sit amet '.repeat(190_000);
+  it('lets the event loop turn while it works on a 20 MB text', async () => {
+    // Long enough to need several turns on a fast machine too: a 5 MB text took 25 ms there, two turns.
+    const text = 'lorem ipsum dolor sit amet '.repeat(760_000);
     let turns = 0;
     const timer = setInterval(() => (turns += 1), 1);
     await chunkAndHash(text);
