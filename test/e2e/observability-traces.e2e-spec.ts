@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Public } from 'src/platform/auth/auth.decorators';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
+import { freePort } from 'src/platform/net/free-port';
 import { tracePgQueries } from 'src/platform/observability/pg-spans';
 import { inServerSpans } from 'src/platform/observability/server-spans';
 import { expect } from 'test/support/expect';
@@ -16,7 +17,6 @@ import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server'
 import { startOtlpReceiver } from 'test/support/otlp-receiver';
 import { openSse } from 'test/support/sse-client';
 import { paths } from 'test/support/paths';
-import { freePort } from 'src/platform/net/free-port';
 import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
