@@ -9,7 +9,10 @@ import { pendingBody } from 'src/platform/http/json-body-parser';
 import { sendJson } from 'src/platform/http/send-json';
 import { createValidationPipe } from 'src/platform/http/validation';
 import { AccessLog, ServiceLogger } from 'src/platform/logging/app-logger';
+import { OperatorLog } from 'src/platform/logging/operator-log';
+import { reportCollector } from 'src/platform/observability/collector-metrics';
 import { HttpMetrics } from 'src/platform/observability/http-metrics';
+import { Metrics } from 'src/platform/observability/metrics';
 import { METRICS_TOKEN_SCHEME } from 'src/platform/observability/metrics.controller';
 import type { NodeMiddleware } from 'src/platform/observability/server-spans';
 import type { Tracing } from 'src/platform/observability/tracing';
@@ -128,6 +131,7 @@ export function configureApp(app: NestExpressApplication, tracing: Tracing | nul
   };
   // Off, a request's path holds no trace of tracing, not even a check.
   app.use(tracing ? tracing.aroundRequests(edge) : edge);
+  if (tracing) reportCollector(tracing.collector, app.get(Metrics), app.get(OperatorLog));
   app.useGlobalPipes(createValidationPipe((token) => app.get(token)));
   app.useGlobalFilters(new ApiExceptionFilter());
   const document = buildOpenApiDocument(app);

@@ -9,15 +9,16 @@ import { rm } from 'node:fs/promises';
 import { Public } from 'src/platform/auth/auth.decorators';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { freePort } from 'src/platform/net/free-port';
+import { CollectorWatch } from 'src/platform/observability/collector-watch';
 import { tracePgQueries } from 'src/platform/observability/pg-spans';
 import { inServerSpans } from 'src/platform/observability/server-spans';
 import { expect } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { McpTestServer, startMcpTestServer } from 'test/support/mcp-test-server';
-import { startOtlpReceiver } from 'test/support/otlp-receiver';
+import { startOtlpReceiver, type ReceivedSpan } from 'test/support/otlp-receiver';
 import { openSse } from 'test/support/sse-client';
 import { paths } from 'test/support/paths';
-import { ServiceProcess, startService, tempDataDir } from 'test/support/service-process';
+import { ServiceProcess, runServiceToExit, startService, tempDataDir } from 'test/support/service-process';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
 import { ApiWorld, World, WorkspaceFixture, api, defaultContext } from 'test/support/world';
@@ -342,6 +343,106 @@ describe('traces', () => {
     );
   });
 
+  it('records no new trace while the collector refuses spans (counting them), and every trace once it takes them again', async () => {
+    const collector = await startOtlpReceiver();
+    collector.refuseWith(503);
+    const watched = await startService({
+      DATABASE_URL: t.config.databaseUrl!,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      METRICS_TOKEN: 'metrics-token-of-the-traces-test',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      // Bounds the exporter's retries of a refused batch.
+      OTEL_EXPORTER_OTLP_TIMEOUT: '1000',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    try {
+      const scrape = async () => {
+        const answer = await fetch(`${watched.baseUrl}/metrics`, {
+          headers: { Authorization: 'Bearer metrics-token-of-the-traces-test' },
+        });
+        return answer.text();
+      };
+      const metric = (text: string, name: string) =>
+        Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+      const read = () => api(watched.baseUrl, a.admin).get(paths.me(a.workspace.sId)).expect(200);
+      // The first request's spans make the batch the collector refuses.
+      await read();
+      await until(scrape, (text) => metric(text, 'tracing_collector_up') === 0);
+
+      for (let request = 0; request < 20; request++) await read();
+      // Twenty requests in well under a second: a probe or two among them at most.
+      expect(metric(await scrape(), 'tracing_traces_shed_total')).toBeGreaterThanOrEqual(18);
+      // Their answers are unchanged.
+      const answered = await read();
+      expect(answered.body).toMatchObject({ user: { sId: a.admin.user.sId } });
+
+      collector.refuseWith(null);
+      // A probe a second keeps trying the collector; once one is taken, every request is traced.
+      await until(
+        async () => {
+          await read();
+          return scrape();
+        },
+        (text) => metric(text, 'tracing_collector_up') === 1,
+      );
+      const agentsPath = paths.agents(a.workspace.sId);
+      const traced: ReceivedSpan[] = [];
+      for (let request = 0; request < 3; request++) {
+        await api(watched.baseUrl, a.admin).get(agentsPath).expect(200);
+      }
+      await until(
+        async () => {
+          traced.splice(
+            0,
+            traced.length,
+            ...collector.spans.filter((span) => span.attributes['url.path'] === agentsPath),
+          );
+          return traced.length;
+        },
+        (count) => count === 3,
+      );
+
+      const lines = watched
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; context?: string; msg: string });
+      expect(
+        lines.filter((line) => line.context === 'Tracing').map((line) => [line.level, line.msg]),
+      ).toEqual([
+        [
+          40,
+          'The collector did not take a batch of spans: new traces are not recorded (but one a second, to try it) until it does',
+        ],
+        [30, 'The collector takes spans again: every trace is recorded'],
+      ]);
+    } finally {
+      await watched.stop();
+      await collector.stop();
+    }
+  });
+
+  it('refuses to start on a sampler or an OTLP protocol it does not know, and says which', async () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, DATA_DIR: dataDir };
+    const sampler = await runServiceToExit({ ...endpoint, OTEL_TRACES_SAMPLER: 'sometimes' });
+    expect(sampler.code).toBe(1);
+    expect(sampler.stderr).toContain('OTEL_TRACES_SAMPLER: "sometimes" is not one of always_on');
+    const ratio = await runServiceToExit({
+      ...endpoint,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '10',
+    });
+    expect(ratio.code).toBe(1);
+    expect(ratio.stderr).toContain('OTEL_TRACES_SAMPLER_ARG: 10 is not a ratio between 0 and 1');
+    const protocol = await runServiceToExit({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'carrier-pigeon' });
+    expect(protocol.code).toBe(1);
+    expect(protocol.stderr).toContain(
+      'OTEL_EXPORTER_OTLP_PROTOCOL: "carrier-pigeon" is not one of http/protobuf',
+    );
+  });
+
   it('stops with status 0 when no collector takes its last spans, and warns that they are lost', async () => {
     // A port nothing listens on: the exporter is refused; its timeout bounds the retries of the stop.
     const closedPort = await freePort();
@@ -397,7 +498,11 @@ describe('server spans', () => {
     trace.setGlobalTracerProvider(provider);
     t = await createTestApp({
       controllers: [FailingController],
-      tracing: { aroundRequests: inServerSpans, shutdown: () => provider.shutdown() },
+      tracing: {
+        aroundRequests: inServerSpans,
+        collector: new CollectorWatch(),
+        shutdown: () => provider.shutdown(),
+      },
     });
   });
   afterAll(async () => {

@@ -24,17 +24,27 @@ interface OtlpExport {
   }[];
 }
 
-/** An OTLP/HTTP collector of traces (JSON encoding) that keeps every span it receives in memory. */
+/**
+ * An OTLP/HTTP collector of traces (JSON encoding) that keeps every span it receives in memory; or,
+ * while told to refuse, answers every export with that status and keeps nothing.
+ */
 export async function startOtlpReceiver(): Promise<{
   url: string;
   spans: ReceivedSpan[];
+  refuseWith(status: number | null): void;
   stop(): Promise<void>;
 }> {
   const spans: ReceivedSpan[] = [];
+  let refusal: number | null = null;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (refusal !== null) {
+        res.statusCode = refusal;
+        res.end();
+        return;
+      }
       if (req.url === '/v1/traces') {
         const body = JSON.parse(Buffer.concat(chunks).toString()) as OtlpExport;
         for (const resource of body.resourceSpans ?? [])
@@ -56,6 +66,7 @@ export async function startOtlpReceiver(): Promise<{
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
+    refuseWith: (status) => (refusal = status),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

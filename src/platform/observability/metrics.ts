@@ -38,6 +38,19 @@ export class Metrics {
     });
   }
 
+  /** A count kept elsewhere (it only grows), read when scraped. */
+  countRead(name: string, help: string, read: () => number): void {
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+
   /** Several values of one gauge, by label, read when scraped. */
   labelledGauge<L extends string>(
     name: string,
