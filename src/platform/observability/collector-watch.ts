@@ -1,5 +1,7 @@
 import {
+  context,
   isSpanContextValid,
+  ROOT_CONTEXT,
   trace,
   TraceFlags,
   type Attributes,
@@ -81,7 +83,8 @@ export class CollectorWatch {
     // The batch that failed was the probe: the next one is due an interval from now.
     if (!reachable) this.nextProbeAt = this.now() + this.probeIntervalMs;
     const change: CollectorChange = reachable ? { reachable } : { reachable, error: result.error };
-    for (const listener of this.listeners) listener(change);
+    // Outside the context of the request whose span happened to fill the batch.
+    for (const listener of this.listeners) context.with(ROOT_CONTEXT, listener, undefined, change);
   }
 }
 

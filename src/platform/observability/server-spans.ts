@@ -39,7 +39,8 @@ export function inServerSpans(middleware: NodeMiddleware): NodeMiddleware {
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
       parent,
     );
-    res.once('close', () => endServerSpan(span, req, res));
+    // A span not recorded (sampled out, or shed while the collector is away) has nothing to end.
+    if (span.isRecording()) res.once('close', () => endServerSpan(span, req, res));
     context.with(trace.setSpan(parent, span), middleware, undefined, req, res, next);
   };
 }
