@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module } from '@nestjs/common';
-import { trace } from '@opentelemetry/api';
+import { trace, type Span } from '@opentelemetry/api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger, LoggerModule, PARAMS_PROVIDER_TOKEN, type Params, PinoLogger } from 'nestjs-pino';
 import pino, { type Level, type Logger as Pino } from 'pino';
@@ -41,7 +41,10 @@ export class ServiceLogger extends Logger {
 
 /** The ids of the active span, on every line written inside one (nothing when tracing is off). */
 function traceFields(): Record<string, string> {
-  const span = trace.getActiveSpan();
+  return idsOf(trace.getActiveSpan());
+}
+
+function idsOf(span: Span | undefined): Record<string, string> {
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
@@ -72,7 +75,7 @@ export function createAccessLog(logger: Pino): AccessLogMiddleware {
     const url = req.url ?? '';
     const start = Date.now();
     // Read now: 'close' is emitted outside the request's trace context.
-    const traceIds = traceFields();
+    const span = trace.getActiveSpan();
     res.once('close', () => {
       const status = res.statusCode;
       const level = levelOfStatus(status);
@@ -81,7 +84,7 @@ export function createAccessLog(logger: Pino): AccessLogMiddleware {
       const answered = res.headersSent;
       logger[level](
         {
-          ...traceIds,
+          ...idsOf(span),
           req: { id, method: req.method, url: withoutSignature(url) },
           ...(answered ? { route: routeTemplateOf(req) } : {}),
           ...(answered && caller ? { workspace: caller.workspaceSId, keyId: caller.keyId } : {}),
