@@ -371,9 +371,11 @@ describe('traces', () => {
       await read();
       await until(scrape, (text) => metric(text, 'tracing_collector_up') === 0);
 
+      const started = performance.now();
       for (let request = 0; request < 20; request++) await read();
-      // Twenty requests in well under a second: a probe or two among them at most.
-      expect(metric(await scrape(), 'tracing_traces_shed_total')).toBeGreaterThanOrEqual(18);
+      // One probe a second is recorded: all the others are shed.
+      const probes = Math.floor((performance.now() - started) / 1000) + 1;
+      expect(metric(await scrape(), 'tracing_traces_shed_total')).toBeGreaterThanOrEqual(20 - probes);
       // Their answers are unchanged.
       const answered = await read();
       expect(answered.body).toMatchObject({ user: { sId: a.admin.user.sId } });
