@@ -13,6 +13,7 @@ import { resolveDatabase } from 'src/platform/database/database-resolver';
 import type { DatabaseHandle } from 'src/platform/database/embedded-postgres';
 import { migrateWithLock } from 'src/platform/database/migrate';
 import { exitOnUnsupportedNode } from 'src/platform/runtime/node-version';
+import { exitOnStartFailure } from 'src/platform/runtime/start-failure';
 import { DataSource } from 'typeorm';
 
 async function main(): Promise<void> {
@@ -94,7 +95,4 @@ async function drainAndExit(
   process.exit(code);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartFailure);

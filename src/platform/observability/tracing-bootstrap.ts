@@ -1,11 +1,11 @@
 import { startTracingFromEnvironment, type Tracing } from 'src/platform/observability/tracing';
+import { exitOnStartFailure } from 'src/platform/runtime/start-failure';
 
 function startOrExit(): Tracing | null {
   try {
     return startTracingFromEnvironment(process.env);
   } catch (error) {
-    process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    exitOnStartFailure(error);
   }
 }
 

@@ -62,38 +62,24 @@ export function startTracingFromEnvironment(env: NodeJS.ProcessEnv): Tracing | n
   return env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? startTracing(env) : null;
 }
 
-const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
+/** The OTLP exporters, by the protocol the standard variables name. */
+const OTLP_EXPORTERS: Record<string, () => SpanExporter> = {
+  'http/protobuf': () => new OtlpProtobufTraceExporter(),
+  'http/json': () => new OtlpJsonTraceExporter(),
+  grpc: () => new OtlpGrpcTraceExporter(),
+};
 
-/** The OTLP exporter of the protocol the standard variables name (http/protobuf unless told). */
+/** The exporter of `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` or `OTEL_EXPORTER_OTLP_PROTOCOL` (http/protobuf unless told). */
 function otlpExporter(env: NodeJS.ProcessEnv): SpanExporter {
-  const protocol =
-    (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/protobuf';
-  switch (protocol) {
-    case 'http/protobuf':
-      return new OtlpProtobufTraceExporter();
-    case 'http/json':
-      return new OtlpJsonTraceExporter();
-    case 'grpc':
-      return new OtlpGrpcTraceExporter();
-    default:
-      throw new Error(
-        `OTEL_EXPORTER_OTLP_PROTOCOL: "${protocol}" is not one of ${OTLP_PROTOCOLS.join(', ')}`,
-      );
-  }
+  const variable =
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL !== undefined
+      ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+      : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  return chosen(variable, env[variable]?.trim() || 'http/protobuf', OTLP_EXPORTERS);
 }
-
-const SAMPLERS = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const;
 
 /** The sampler `OTEL_TRACES_SAMPLER` names, as the SDK reads it (parent-based, every trace, unless told). */
 function samplerOf(env: NodeJS.ProcessEnv): Sampler {
-  const name = env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on';
   const ratio = () => {
     const given = env.OTEL_TRACES_SAMPLER_ARG?.trim();
     const value = given ? Number(given) : 1;
@@ -102,20 +88,21 @@ function samplerOf(env: NodeJS.ProcessEnv): Sampler {
     }
     return new TraceIdRatioBasedSampler(value);
   };
-  switch (name) {
-    case 'always_on':
-      return new AlwaysOnSampler();
-    case 'always_off':
-      return new AlwaysOffSampler();
-    case 'traceidratio':
-      return ratio();
-    case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: ratio() });
-    default:
-      throw new Error(`OTEL_TRACES_SAMPLER: "${name}" is not one of ${SAMPLERS.join(', ')}`);
+  const samplers: Record<string, () => Sampler> = {
+    always_on: () => new AlwaysOnSampler(),
+    always_off: () => new AlwaysOffSampler(),
+    traceidratio: ratio,
+    parentbased_always_on: () => new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    parentbased_always_off: () => new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+    parentbased_traceidratio: () => new ParentBasedSampler({ root: ratio() }),
+  };
+  return chosen('OTEL_TRACES_SAMPLER', env.OTEL_TRACES_SAMPLER?.trim() || 'parentbased_always_on', samplers);
+}
+
+/** What `name` makes among `options`; a name it does not know stops the start, `variable` named. */
+function chosen<T>(variable: string, name: string, options: Record<string, () => T>): T {
+  if (!Object.hasOwn(options, name)) {
+    throw new Error(`${variable}: "${name}" is not one of ${Object.keys(options).join(', ')}`);
   }
+  return options[name]();
 }
