@@ -31,7 +31,11 @@ export default {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/dist-test/src', '<rootDir>/dist-test/test/architecture'],
+      roots: [
+        '<rootDir>/dist-test/src',
+        '<rootDir>/dist-test/test/architecture',
+        '<rootDir>/dist-test/test/bench',
+      ],
       testMatch: ['**/*.spec.js'],
     },
     {
