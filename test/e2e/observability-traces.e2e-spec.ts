@@ -31,6 +31,8 @@ import { ApiWorld, World, WorkspaceFixture, api, defaultContext } from 'test/sup
 /** OTLP's SpanKind of the span a server opens for a request it receives, and of an outgoing call's. */
 const SERVER = 2;
 const CLIENT = 3;
+/** The MCP server's key, given in its URL's query. */
+const MCP_URL_KEY = 'mcp-url-key-not-to-trace';
 /** OTLP's status code of a failed span. */
 const STATUS_ERROR = 2;
 
@@ -54,7 +56,8 @@ describe('traces', () => {
     const globalSpace = await world.globalSpace(a.admin);
     const server = await api(t, a.admin)
       .post(paths.toolServers(a.workspace.sId))
-      .send({ name: 'crm', url: mcp.url, description: 'Test tools' })
+      // A key in the URL's query, as some servers take it: never in a span.
+      .send({ name: 'crm', url: `${mcp.url}?key=${MCP_URL_KEY}`, description: 'Test tools' })
       .expect(200);
     await api(t, a.admin)
       .post(paths.toolServerViews(a.workspace.sId, globalSpace))
@@ -145,6 +148,19 @@ describe('traces', () => {
       expect.objectContaining({ 'tool.server': 'crm', 'tool.name': 'add', outcome: 'succeeded' }),
     ]);
     expect(byName('tool call')[0].parentSpanId).toBe(run.spanId);
+    // The tool call's requests to the MCP server: client spans of the fetch instrumentation, the
+    // URL's query without its values, and each request carrying the trace with its span as parent.
+    const toolCall = byName('tool call')[0];
+    const toMcp = spans.filter((span) => span.kind === CLIENT && span.parentSpanId === toolCall.spanId);
+    expect(toMcp.map((span) => span.attributes)).toContainEqual(
+      expect.objectContaining({ 'http.request.method': 'POST', 'http.response.status_code': 200 }),
+    );
+    expect(new Set(toMcp.map((span) => span.attributes['url.full']))).toEqual(
+      new Set([`${mcp.url}?key=REDACTED`]),
+    );
+    const carried = mcp.requests.map((request) => request.traceparent);
+    for (const span of toMcp) expect(carried).toContain(`00-${post!.traceId}-${span.spanId}-01`);
+    expect(JSON.stringify(receiver.spans)).not.toContain(MCP_URL_KEY);
     // One event appended alone names its type; several in one statement, their types.
     const appended = byName('event append').flatMap((span) =>
       String(span.attributes['event.type'] ?? span.attributes['event.types']).split(','),

@@ -28,8 +28,13 @@ export interface McpTestServer {
   /** The legacy SSE endpoint. */
   sseUrl: string;
   calls: McpTestCall[];
-  /** How many HTTP requests arrived, refused ones included. */
-  requests: { method: string; path: string; authorization: string | undefined }[];
+  /** How many HTTP requests arrived, refused ones included, with the trace context they carried. */
+  requests: {
+    method: string;
+    path: string;
+    authorization: string | undefined;
+    traceparent: string | undefined;
+  }[];
   stop(): Promise<void>;
 }
 
@@ -134,7 +139,12 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    requests.push({ method: req.method ?? '', path: url.pathname, authorization: req.headers.authorization });
+    requests.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      authorization: req.headers.authorization,
+      traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined,
+    });
     if (options.bearer !== undefined && req.headers.authorization !== `Bearer ${options.bearer}`) {
       res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"unauthorized"}');
       return;

@@ -13,6 +13,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import { CollectorAwareSampler, CollectorWatch } from 'src/platform/observability/collector-watch';
+import { fetchInstrumentation } from 'src/platform/observability/fetch-spans';
 import { tracePgQueries } from 'src/platform/observability/pg-spans';
 import { inServerSpans, type NodeMiddleware } from 'src/platform/observability/server-spans';
 
@@ -28,18 +29,22 @@ export interface Tracing {
 /**
  * Starts OpenTelemetry with the HTTP instrumentation, which patches modules as they are loaded, so
  * this runs before Nest is required. It traces outgoing calls only (a client span, and
- * `traceparent` sent on); the server span of a request is ours (`aroundRequests`), and so are the
- * spans of pg's queries (`tracePgQueries`: the pg instrumentation alone cost endpoint 11 about 15 %
- * of its throughput). Spans go over OTLP, in the batches the SDK's processor makes (`OTEL_BSP_*`),
- * to the collector the exporter reads from `OTEL_EXPORTER_OTLP_*`; while that collector does not
- * take them, new traces are not recorded (`CollectorWatch`). Only traces: metrics are
- * Prometheus's (`/metrics`), logs are pino's.
+ * `traceparent` sent on), as the fetch instrumentation does undici's (`fetchInstrumentation`); the
+ * server span of a request is ours (`aroundRequests`), and so are the spans of pg's queries
+ * (`tracePgQueries`: the pg instrumentation alone cost endpoint 11 about 15 % of its throughput).
+ * Spans go over OTLP, in the batches the SDK's processor makes (`OTEL_BSP_*`), to the collector
+ * the exporter reads from `OTEL_EXPORTER_OTLP_*`; while that collector does not take them, new
+ * traces are not recorded (`CollectorWatch`). Only traces: metrics are Prometheus's (`/metrics`),
+ * logs are pino's.
  */
 export function startTracing(env: NodeJS.ProcessEnv): Tracing {
   const collector = new CollectorWatch();
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? 'workspace-agent-api',
-    instrumentations: [new HttpInstrumentation({ disableIncomingRequestInstrumentation: true })],
+    instrumentations: [
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
+      fetchInstrumentation(),
+    ],
     traceExporter: collector.watching(otlpExporter(env)),
     sampler: new CollectorAwareSampler(samplerOf(env), collector),
     metricReaders: [],
