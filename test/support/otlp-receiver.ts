@@ -32,15 +32,19 @@ export async function startOtlpReceiver(): Promise<{
   url: string;
   spans: ReceivedSpan[];
   refuseWith(status: number | null): void;
+  /** How many exports it refused so far. */
+  refused(): number;
   stop(): Promise<void>;
 }> {
   const spans: ReceivedSpan[] = [];
   let refusal: number | null = null;
+  let refusedExports = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (refusal !== null) {
+        refusedExports += 1;
         res.statusCode = refusal;
         res.end();
         return;
@@ -67,6 +71,7 @@ export async function startOtlpReceiver(): Promise<{
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
     refuseWith: (status) => (refusal = status),
+    refused: () => refusedExports,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

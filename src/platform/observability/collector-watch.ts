@@ -10,6 +10,8 @@ import {
   type SpanKind,
 } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import {
   SamplingDecision,
   type Sampler,
@@ -17,15 +19,25 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 
+/** How the OTLP exporters name themselves in their requests' `User-Agent`. */
+const EXPORTER_USER_AGENT = 'OTel-OTLP-Exporter-JavaScript/';
+
+/** The statuses the exporter retries a batch after (the OTLP specification's): a refusal for now. */
+const isRefusal = (status: number | undefined) =>
+  status === 429 || status === 502 || status === 503 || status === 504;
+
+const isExporters = (request: ClientRequest) =>
+  String(request.getHeader('user-agent') ?? '').includes(EXPORTER_USER_AGENT);
+
 /** What the watch says when the collector's state changes: it stopped taking spans (and why), or took them again. */
 export type CollectorChange = { reachable: false; error: Error | undefined } | { reachable: true };
 
 /**
- * Whether the collector takes the spans sent to it, as the outcome of the last export says. While
- * it does not, every span made is dropped: the batch processor sends one batch at a time, which
- * the exporter retries for seconds, and drops the spans that arrive once its queue is full. So new
- * traces are not recorded then, but for one a probe interval: the exporter keeps trying with it,
- * and the first batch the collector takes brings every trace back.
+ * Whether the collector takes the spans sent to it, as the outcome of the last export (or of an
+ * attempt of it) says. While it does not, every span made is dropped: the batch processor sends
+ * one batch at a time, which the exporter retries for seconds, and drops the spans that arrive
+ * once its queue is full. So new traces are not recorded then, but for one a probe interval: the
+ * exporter keeps trying with it, and the first batch the collector takes brings every trace back.
  */
 export class CollectorWatch {
   private reachable = true;
@@ -48,6 +60,33 @@ export class CollectorWatch {
         }),
       shutdown: () => exporter.shutdown(),
       forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+    };
+  }
+
+  /**
+   * Learns of a refused attempt when it happens, not when the exporter gives up its retries (about
+   * 8 s later): an HTTP request of the OTLP exporter that cannot connect, or is answered with a
+   * status the exporter retries, marks the collector as not taking spans at once. Node's HTTP
+   * client publishes both on its diagnostics channels; gRPC's transport is not seen, and is known
+   * by its exports' outcomes only. Returns what stops watching.
+   */
+  watchExporterRequests(): () => void {
+    const failed = (message: unknown) => {
+      const { request, error } = message as { request: ClientRequest; error: Error };
+      if (isExporters(request)) this.record({ code: ExportResultCode.FAILED, error });
+    };
+    const answered = (message: unknown) => {
+      const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
+      if (isExporters(request) && isRefusal(response.statusCode)) {
+        const error = new Error(`The collector answered ${response.statusCode}`);
+        this.record({ code: ExportResultCode.FAILED, error });
+      }
+    };
+    subscribe('http.client.request.error', failed);
+    subscribe('http.client.response.finish', answered);
+    return () => {
+      unsubscribe('http.client.request.error', failed);
+      unsubscribe('http.client.response.finish', answered);
     };
   }
 

@@ -51,11 +51,13 @@ export function startTracing(env: NodeJS.ProcessEnv): Tracing {
     logRecordProcessors: [],
   });
   sdk.start();
+  const unwatchRequests = collector.watchExporterRequests();
   const untracePg = tracePgQueries(trace.getTracer('workspace-agent-api/pg'));
   return {
     aroundRequests: inServerSpans,
     collector,
     shutdown: () => {
+      unwatchRequests();
       untracePg();
       return sdk.shutdown();
     },
