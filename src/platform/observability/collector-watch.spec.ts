@@ -144,78 +144,76 @@ describe('CollectorAwareSampler', () => {
     expect(decide(sampler, ROOT_CONTEXT)).toBe(SamplingDecision.RECORD_AND_SAMPLED);
     expect(decide(sampler, withParent(TraceFlags.SAMPLED, true))).toBe(SamplingDecision.RECORD_AND_SAMPLED);
   });
+});
 
-  describe("the exporter's attempts", () => {
-    let collector: Server;
-    let status = 503;
-    let port: number;
+describe("CollectorWatch, hearing the exporter's attempts", () => {
+  let collector: Server;
+  let status = 503;
+  let port: number;
 
-    beforeAll(async () => {
-      collector = createServer((req, res) => {
-        req.resume();
-        res.writeHead(status).end();
-      }).listen(0, '127.0.0.1');
-      await once(collector, 'listening');
-      port = (collector.address() as AddressInfo).port;
-    });
-    afterAll(async () => {
-      await new Promise((resolve) => collector.close(resolve));
-    });
+  beforeAll(async () => {
+    collector = createServer((req, res) => {
+      req.resume();
+      res.writeHead(status).end();
+    }).listen(0, '127.0.0.1');
+    await once(collector, 'listening');
+    port = (collector.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => collector.close(resolve));
+  });
 
-    /** An export attempt as the OTLP exporter makes it (its user agent), or another request. */
-    const send = (toPort: number, userAgent = 'OTel-OTLP-Exporter-JavaScript/0.301.0') =>
-      new Promise<void>((resolve) => {
-        const sent = request(
-          {
-            host: '127.0.0.1',
-            port: toPort,
-            path: '/v1/traces',
-            method: 'POST',
-            headers: { 'User-Agent': userAgent },
-          },
-          (res) => res.resume().on('end', resolve),
-        );
-        sent.on('error', () => resolve());
-        sent.end('{}');
-      });
-
-    it('marks the collector refusing at the first attempt it answers with a retried status, before the export ends', async () => {
-      const { watch, changes } = setUp();
-      const stop = watch.watchExporterRequests();
-      try {
-        status = 200;
-        await send(port);
-        expect(watch.collectorReachable).toBe(true);
-        // Another client's request to the same place is not the exporter's.
-        status = 503;
-        await send(port, 'curl/8.0');
-        expect(watch.collectorReachable).toBe(true);
-        await send(port);
-        expect(watch.collectorReachable).toBe(false);
-        expect(changes).toEqual([{ reachable: false, error: new Error('The collector answered 503') }]);
-      } finally {
-        stop();
-      }
+  /** An export attempt as the OTLP exporter makes it (its user agent), or another request. */
+  const send = (toPort: number, userAgent = 'OTel-OTLP-Exporter-JavaScript/0.301.0') =>
+    new Promise<void>((resolve) => {
+      const sent = request(
+        {
+          host: '127.0.0.1',
+          port: toPort,
+          path: '/v1/traces',
+          method: 'POST',
+          headers: { 'User-Agent': userAgent },
+        },
+        (res) => res.resume().on('end', resolve),
+      );
+      sent.on('error', () => resolve());
+      sent.end('{}');
     });
 
-    it('marks it refusing when an attempt cannot connect, and stops watching when told', async () => {
-      const closed = createServer();
-      closed.listen(0, '127.0.0.1');
-      await once(closed, 'listening');
-      const closedPort = (closed.address() as AddressInfo).port;
-      await new Promise((resolve) => closed.close(resolve));
-
-      const { watch, changes, exportOne } = setUp();
-      const stop = watch.watchExporterRequests();
-      await send(closedPort);
-      expect(changes).toEqual([
-        { reachable: false, error: expect.objectContaining({ code: 'ECONNREFUSED' }) },
-      ]);
-      exportOne(taken);
+  it('marks the collector refusing at the first attempt it answers with a retried status, before the export ends', async () => {
+    const { watch, changes } = setUp();
+    const stop = watch.watchExporterRequests();
+    try {
+      status = 200;
+      await send(port);
       expect(watch.collectorReachable).toBe(true);
+      // Another client's request to the same place is not the exporter's.
+      status = 503;
+      await send(port, 'curl/8.0');
+      expect(watch.collectorReachable).toBe(true);
+      await send(port);
+      expect(watch.collectorReachable).toBe(false);
+      expect(changes).toEqual([{ reachable: false, error: new Error('The collector answered 503') }]);
+    } finally {
       stop();
-      await send(closedPort);
-      expect(watch.collectorReachable).toBe(true);
-    });
+    }
+  });
+
+  it('marks it refusing when an attempt cannot connect, and stops watching when told', async () => {
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+
+    const { watch, changes, exportOne } = setUp();
+    const stop = watch.watchExporterRequests();
+    await send(closedPort);
+    expect(changes).toEqual([{ reachable: false, error: expect.objectContaining({ code: 'ECONNREFUSED' }) }]);
+    exportOne(taken);
+    expect(watch.collectorReachable).toBe(true);
+    stop();
+    await send(closedPort);
+    expect(watch.collectorReachable).toBe(true);
   });
 });
