@@ -48,7 +48,12 @@ describe('traces', () => {
   const openai = new FakeOpenAi();
 
   beforeAll(async () => {
-    [mcp, receiver, dataDir] = await Promise.all([startMcpTestServer(), startOtlpReceiver(), tempDataDir()]);
+    [mcp, receiver, dataDir] = await Promise.all([
+      // A key in the server's URL, its path and its query, as some servers take it: never in a span.
+      startMcpTestServer({ mcpPath: `/mcp/${MCP_URL_KEY}` }),
+      startOtlpReceiver(),
+      tempDataDir(),
+    ]);
     // The test's app prepares the workspace on the database the service then serves.
     t = await createTestApp();
     const world = new World(t);
@@ -56,8 +61,7 @@ describe('traces', () => {
     const globalSpace = await world.globalSpace(a.admin);
     const server = await api(t, a.admin)
       .post(paths.toolServers(a.workspace.sId))
-      // A key in the URL's query, as some servers take it: never in a span.
-      .send({ name: 'crm', url: `${mcp.url}?key=${MCP_URL_KEY}`, description: 'Test tools' })
+      .send({ name: 'crm', url: `${mcp.url}?${MCP_URL_KEY}`, description: 'Test tools' })
       .expect(200);
     await api(t, a.admin)
       .post(paths.toolServerViews(a.workspace.sId, globalSpace))
@@ -149,14 +153,14 @@ describe('traces', () => {
     ]);
     expect(byName('tool call')[0].parentSpanId).toBe(run.spanId);
     // The tool call's requests to the MCP server: client spans of the fetch instrumentation, the
-    // URL's query without its values, and each request carrying the trace with its span as parent.
+    // URL's origin only, and each request carrying the trace with its span as parent.
     const toolCall = byName('tool call')[0];
     const toMcp = spans.filter((span) => span.kind === CLIENT && span.parentSpanId === toolCall.spanId);
     expect(toMcp.map((span) => span.attributes)).toContainEqual(
       expect.objectContaining({ 'http.request.method': 'POST', 'http.response.status_code': 200 }),
     );
     expect(new Set(toMcp.map((span) => span.attributes['url.full']))).toEqual(
-      new Set([`${mcp.url}?key=REDACTED`]),
+      new Set([`${new URL(mcp.url).origin}/REDACTED?REDACTED`]),
     );
     const carried = mcp.requests.map((request) => request.traceparent);
     for (const span of toMcp) expect(carried).toContain(`00-${post!.traceId}-${span.spanId}-01`);

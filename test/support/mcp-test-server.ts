@@ -13,6 +13,8 @@ export interface McpTestServerOptions {
   legacyOnly?: boolean;
   /** Listen on this port (e.g. one that was closed when a server was registered); 0 by default. */
   port?: number;
+  /** The Streamable HTTP path (`/mcp` by default): a server may put a key there. */
+  mcpPath?: string;
 }
 
 /** A tool call the server received; `aborted` turns true when the caller cancelled it. */
@@ -38,7 +40,6 @@ export interface McpTestServer {
   stop(): Promise<void>;
 }
 
-const MCP_PATH = '/mcp';
 const SSE_PATH = '/sse';
 const MESSAGES_PATH = '/messages';
 
@@ -101,6 +102,7 @@ function buildServer(calls: McpTestCall[]): McpServer {
  * client) on `/mcp` and the legacy SSE transport on `/sse` + `/messages`.
  */
 export async function startMcpTestServer(options: McpTestServerOptions = {}): Promise<McpTestServer> {
+  const mcpPath = options.mcpPath ?? '/mcp';
   const calls: McpTestCall[] = [];
   const requests: McpTestServer['requests'] = [];
   const streamable = new Map<string, StreamableHTTPServerTransport>();
@@ -149,13 +151,13 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
       res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"unauthorized"}');
       return;
     }
-    if (url.pathname === MCP_PATH && options.legacyOnly) {
+    if (url.pathname === mcpPath && options.legacyOnly) {
       // A legacy server: POST is refused, GET opens the SSE stream (what a fallback client tries next).
       if (req.method === 'GET') return serveLegacyStream(res);
       res.writeHead(405, { Allow: 'GET' }).end();
       return;
     }
-    if (url.pathname === MCP_PATH) return serveStreamable(req, res);
+    if (url.pathname === mcpPath) return serveStreamable(req, res);
     if (url.pathname === SSE_PATH && req.method === 'GET') return serveLegacyStream(res);
     if (url.pathname === MESSAGES_PATH && req.method === 'POST') {
       const transport = legacy.get(url.searchParams.get('sessionId') ?? '');
@@ -182,7 +184,7 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
   const base = `http://127.0.0.1:${port}`;
 
   return {
-    url: `${base}${MCP_PATH}`,
+    url: `${base}${mcpPath}`,
     sseUrl: `${base}${SSE_PATH}`,
     calls,
     requests,

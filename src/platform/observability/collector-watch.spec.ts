@@ -208,11 +208,16 @@ describe("CollectorWatch, hearing the exporter's attempts", () => {
 
     const { watch, changes, exportOne } = setUp();
     const stop = watch.watchExporterRequests();
-    await send(closedPort);
-    expect(changes).toEqual([{ reachable: false, error: expect.objectContaining({ code: 'ECONNREFUSED' }) }]);
-    exportOne(taken);
-    expect(watch.collectorReachable).toBe(true);
-    stop();
+    try {
+      await send(closedPort);
+      expect(changes).toEqual([
+        { reachable: false, error: expect.objectContaining({ code: 'ECONNREFUSED' }) },
+      ]);
+      exportOne(taken);
+      expect(watch.collectorReachable).toBe(true);
+    } finally {
+      stop();
+    }
     await send(closedPort);
     expect(watch.collectorReachable).toBe(true);
   });

@@ -65,15 +65,18 @@ export class CollectorWatch {
 
   /**
    * Learns of a refused attempt when it happens, not when the exporter gives up its retries (about
-   * 8 s later): an HTTP request of the OTLP exporter that cannot connect, or is answered with a
-   * status the exporter retries, marks the collector as not taking spans at once. Node's HTTP
+   * 8 s later): an HTTP request of the OTLP exporter that fails on a fresh connection (refused,
+   * unreachable, timed out), or is answered with a status the exporter retries, marks the
+   * collector as not taking spans at once. Node's HTTP
    * client publishes both on its diagnostics channels; gRPC's transport is not seen, and is known
    * by its exports' outcomes only. Returns what stops watching.
    */
   watchExporterRequests(): () => void {
     const failed = (message: unknown) => {
       const { request, error } = message as { request: ClientRequest; error: Error };
-      if (isExporters(request)) this.record({ code: ExportResultCode.FAILED, error });
+      // A kept-alive socket the collector closed fails once and is retried on a fresh one: not a refusal.
+      if (isExporters(request) && !request.reusedSocket)
+        this.record({ code: ExportResultCode.FAILED, error });
     };
     const answered = (message: unknown) => {
       const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
