@@ -195,17 +195,21 @@ async function fetchText(url, init = {}) {
   return text;
 }
 
-/** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
-async function load(options) {
-  const base = { connections: 32, duration: 8, ...options };
-  await autocannon({ ...base, duration: 2 });
-  const result = await autocannon(base);
+/** An autocannon result as a row's columns: {rps, p50, p99, errors} (connection errors, time-outs, non-2xx). */
+function summaryOf(result) {
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + (result.non2xx ?? 0),
   };
+}
+
+/** Runs autocannon and returns {rps, p50, p99, errors}; a short warm-up run is discarded. */
+async function load(options) {
+  const base = { connections: 32, duration: 8, ...options };
+  await autocannon({ ...base, duration: 2 });
+  return summaryOf(await autocannon(base));
 }
 
 /** Sends `count` requests built by `make(i)`, `concurrency` at a time; throws on the first non-2xx. */
@@ -247,6 +251,7 @@ module.exports = {
   fetchJson,
   fetchText,
   load,
+  summaryOf,
   bootstrap,
   seed,
   userMessage,

@@ -20,7 +20,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
 const { chargedSamples } = require('../cpu-profile');
-const { conversation, startService } = require('../harness');
+const { conversation, startService, summaryOf } = require('../harness');
 
 const INTERVAL_US = 50;
 const WARM_UP_S = 2;
@@ -114,13 +114,9 @@ module.exports = {
         name: 'on',
         env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_TRACES_SAMPLER: 'always_on' },
       });
-      const errorsOf = (side) => side.result.errors + side.result.timeouts + (side.result.non2xx ?? 0);
       const row = (scenario, side, note) => ({
         scenario,
-        rps: Math.round(side.result.requests.average),
-        p50: side.result.latency.p50,
-        p99: side.result.latency.p99,
-        errors: errorsOf(side),
+        ...summaryOf(side.result),
         note:
           `${note}; tracing code in ${side.tracing} of ${side.busy} busy samples ` +
           `(${MEASURED_S} s under the profiler, ${Math.round(side.perSecond)} samples a second)`,
@@ -129,7 +125,11 @@ module.exports = {
       const onShare = on.tracing / on.busy;
       // A reading that no longer finds the traced process's tracing code would find none when off either.
       const blind = !(onShare >= CHECK_SHARE);
-      const failed = !(offShare < TARGET_SHARE) || blind || errorsOf(off) > 0 || errorsOf(on) > 0;
+      const failed =
+        !(offShare < TARGET_SHARE) ||
+        blind ||
+        summaryOf(off.result).errors > 0 ||
+        summaryOf(on.result).errors > 0;
       return [
         {
           ...row(

@@ -11,7 +11,7 @@
  * (no target; the control row is never failed).
  */
 const autocannon = require('autocannon');
-const { conversation, cpuSeconds, startService } = require('../harness');
+const { conversation, cpuSeconds, startService, summaryOf } = require('../harness');
 
 const ROUNDS = 6;
 const WARM_UP_S = 1;
@@ -35,7 +35,7 @@ async function measure(side, path, headers) {
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts + (result.non2xx ?? 0),
+    errors: summaryOf(result).errors,
     cpuMicros: (cpu * 1e6) / result.requests.total,
   };
 }
