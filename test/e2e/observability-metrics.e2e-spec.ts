@@ -170,4 +170,29 @@ describe('metrics', () => {
     // Closed with its application.
     await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
+
+  // A socket bound to 127.0.0.1 refuses what is sent to another address of the machine, 127.0.0.2 too.
+  it('listens on loopback alone unless METRICS_HOST opens it, behind the token', async () => {
+    const port = await freePort();
+    const closed = await createTestApp({ databaseUrl: t.config.databaseUrl!, env: { METRICS_PORT: port } });
+    try {
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.2:${port}/metrics`)).rejects.toThrow();
+    } finally {
+      await closed.close();
+    }
+    const open = await createTestApp({
+      databaseUrl: t.config.databaseUrl!,
+      env: { METRICS_PORT: port, METRICS_HOST: '0.0.0.0', METRICS_TOKEN },
+    });
+    try {
+      expect((await fetch(`http://127.0.0.2:${port}/metrics`)).status).toBe(401);
+      const scraped = await fetch(`http://127.0.0.2:${port}/metrics`, {
+        headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(scraped.status).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { metricsRefusal } from 'src/platform/observability/metrics-access';
 import { ObservabilityConfig } from 'src/platform/observability/observability.config';
 
 /**
- * `GET /metrics` on `METRICS_PORT`, apart from the API (a port the network keeps to the scraper):
+ * `GET /metrics` on `METRICS_HOST`:`METRICS_PORT`, apart from the API (a port the network keeps to the scraper):
  * a plain Node server, so a scrape goes through none of the API's middleware.
  */
 @Injectable()
@@ -19,7 +19,7 @@ export class MetricsServer implements OnApplicationBootstrap, BeforeApplicationS
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { metricsPort, metricsToken } = this.config;
+    const { metricsPort, metricsHost, metricsToken } = this.config;
     if (metricsPort === null) return;
     const server = createServer((req, res) => {
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
@@ -41,7 +41,7 @@ export class MetricsServer implements OnApplicationBootstrap, BeforeApplicationS
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(metricsPort, () => resolve());
+      server.listen(metricsPort, metricsHost, () => resolve());
     });
     this.server = server;
   }
