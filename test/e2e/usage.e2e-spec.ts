@@ -186,9 +186,9 @@ describe('usage accounting', () => {
         'attachment; filename="usage-2026-03-10-2026-03-12.csv"',
       );
       expect(res.text).toBe(
-        'day,runs,messages,promptTokens,completionTokens,reasoningTokens,durationMs\r\n' +
-          '2026-03-10,2,2,300,30,5,5000\r\n' +
-          '2026-03-11,2,2,1200,120,30,9000\r\n',
+        '"day","runs","messages","promptTokens","completionTokens","reasoningTokens","durationMs"\r\n' +
+          '"2026-03-10",2,2,300,30,5,5000\r\n' +
+          '"2026-03-11",2,2,1200,120,30,9000\r\n',
       );
     });
 
