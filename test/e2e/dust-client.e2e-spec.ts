@@ -485,12 +485,12 @@ describe("Dust's client", () => {
 
   it("takes a model selection naming the agent's own model, and refuses another with a clear 400", async () => {
     const agent = await toolAgent();
-    const message = (modelId: string) => ({
+    const message = (modelId: string, reasoningEffort?: string) => ({
       content: 'Which model?',
       mentions: [{ configurationId: agent }],
       context,
       // The client's types list Dust's providers; its schema takes any id, as this service's `local`.
-      modelSelection: { providerId: 'local', modelId } as unknown as ModelSelection,
+      modelSelection: { providerId: 'local', modelId, reasoningEffort } as unknown as ModelSelection,
     });
     const base = {
       title: 'Models',
@@ -499,11 +499,15 @@ describe("Dust's client", () => {
       contentFragments: undefined,
     };
     ok(await dust.createConversation({ ...base, message: message('local-1') }));
-    const refused = await dust.createConversation({ ...base, message: message('gpt-5') });
-    expect(refused.isErr() && refused.error).toMatchObject({
-      type: 'invalid_request_error',
-      message: expect.stringContaining('modelSelection'),
-    });
+    // The agent was created without a reasoning effort: it runs with "none".
+    ok(await dust.createConversation({ ...base, message: message('local-1', 'none') }));
+    for (const [modelId, effort] of [['gpt-5'], ['local-1', 'high']]) {
+      const refused = await dust.createConversation({ ...base, message: message(modelId, effort) });
+      expect(refused.isErr() && refused.error).toMatchObject({
+        type: 'invalid_request_error',
+        message: expect.stringContaining('modelSelection'),
+      });
+    }
   });
 
   it("keeps a fragment's url as its source link and its context as its author (singular contentFragment)", async () => {

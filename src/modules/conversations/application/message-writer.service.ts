@@ -28,7 +28,7 @@ export interface MessageInput {
   mentions: Mention[];
   context: Omit<MessageContext, 'origin'> & { origin?: MessageContext['origin'] };
   /** The model the client asks the mentioned agents to run on: only their own is accepted. */
-  modelSelection?: { providerId: string; modelId: string };
+  modelSelection?: ModelSelection;
 }
 
 /**
@@ -57,21 +57,28 @@ export interface WrittenMessage {
   view: UserMessageView;
 }
 
+/** The model a message asks its agents to answer with (Dust's `modelSelection`). */
+export interface ModelSelection {
+  providerId: string;
+  modelId: string;
+  reasoningEffort?: AgentDetails['agent']['model']['reasoningEffort'];
+}
+
 /**
  * An agent here always runs on the model its configuration names (no agent lets a message choose
- * another), so a selection is accepted only when it names that model for every mentioned agent.
+ * another), so a selection is accepted only when it names that model, and that reasoning effort
+ * when it names one, for every mentioned agent.
  */
-function checkModelSelection(
-  selection: { providerId: string; modelId: string },
-  agents: AgentDetails[],
-): void {
-  const other = agents.find(
-    ({ agent }) =>
-      agent.model.providerId !== selection.providerId || agent.model.modelId !== selection.modelId,
-  )?.agent;
+function checkModelSelection(selection: ModelSelection, agents: AgentDetails[]): void {
+  const sameModel = ({ model }: AgentDetails['agent']) =>
+    model.providerId === selection.providerId &&
+    model.modelId === selection.modelId &&
+    (selection.reasoningEffort === undefined || model.reasoningEffort === selection.reasoningEffort);
+  const other = agents.find(({ agent }) => !sameModel(agent))?.agent;
   if (other) {
+    const { providerId, modelId, reasoningEffort } = other.model;
     throw new InvalidRequestError(
-      `modelSelection: the agent "${other.name}" runs on its configured model ${other.model.providerId}/${other.model.modelId}; it does not let a message choose another.`,
+      `modelSelection: the agent "${other.name}" runs on its configured model ${providerId}/${modelId} with reasoning effort "${reasoningEffort}"; it does not let a message choose another.`,
     );
   }
 }
