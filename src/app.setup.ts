@@ -67,14 +67,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       description:
         "An API key of the path's workspace: `sk-…` (the CLI's `keys create`, or POST /api/w/{wId}/keys).",
     })
-    .addBearerAuth(
-      {
-        type: 'http',
-        scheme: 'bearer',
-        description: 'The `METRICS_TOKEN` of the service (only `GET /metrics` takes it).',
-      },
-      METRICS_TOKEN_SCHEME,
-    )
+    // addBearerAuth would call it a JWT; the metrics token is an opaque string.
+    .addSecurity(METRICS_TOKEN_SCHEME, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The `METRICS_TOKEN` of the service (only `GET /metrics` takes it): an opaque string.',
+    })
     .addTag(
       'agents',
       'Agent configurations: versioned, with a model, instructions and a toolset of MCP servers.',

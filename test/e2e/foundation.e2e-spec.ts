@@ -225,6 +225,12 @@ describe('API conventions', () => {
       scheme: 'bearer',
       bearerFormat: 'sk-…',
     });
+    // The metrics token is opaque: no format (Nest's default would say JWT).
+    expect(res.body.components.securitySchemes.metricsToken).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      description: expect.stringContaining('METRICS_TOKEN'),
+    });
     const ajv = new Ajv04({ strict: false, allErrors: true });
     addFormats(ajv);
     const validate = ajv.compile(openApi30Schema);
