@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  FILTER_MAX_DEPTH,
   FilterSyntaxError,
   matchesPayload,
   parsePayloadFilter,
@@ -48,6 +49,16 @@ describe('payload filters', () => {
     expect(matches('$.action == "closed" && ($.number == 7 || $.draft == false)')).toBe(false);
     expect(matches('$.pull_request')).toBe(true);
     expect(matches('$.sender')).toBe(false);
+  });
+
+  it('takes FILTER_MAX_DEPTH levels of negations and parentheses, the limit its refusal names', () => {
+    const negations = (n: number) => `${'!'.repeat(n)}$.draft`;
+    const parentheses = (n: number) => `${'('.repeat(n)}$.draft${')'.repeat(n)}`;
+    expect(matches(negations(FILTER_MAX_DEPTH))).toBe(false);
+    expect(matches(parentheses(FILTER_MAX_DEPTH))).toBe(false);
+    const refusal = `the condition nests more than ${FILTER_MAX_DEPTH} levels deep`;
+    expect(() => parsePayloadFilter(negations(FILTER_MAX_DEPTH + 1))).toThrow(refusal);
+    expect(() => parsePayloadFilter(parentheses(FILTER_MAX_DEPTH + 1))).toThrow(refusal);
   });
 
   it.each([

@@ -87,8 +87,9 @@ class Parser {
     return operands.length === 1 ? operands[0] : { kind: 'and', operands };
   }
 
+  /** `depth` counts the negations and parentheses around this operand: FILTER_MAX_DEPTH of them are taken. */
   private unary(depth: number): PayloadFilter {
-    if (depth >= FILTER_MAX_DEPTH) {
+    if (depth > FILTER_MAX_DEPTH) {
       throw new FilterSyntaxError(`the condition nests more than ${FILTER_MAX_DEPTH} levels deep`);
     }
     if (this.accept('!')) return { kind: 'not', operand: this.unary(depth + 1) };
