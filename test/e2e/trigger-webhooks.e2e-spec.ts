@@ -488,4 +488,73 @@ describe('triggers: webhook sources and signed deliveries', () => {
     expect(form.body.error.type).toBe('unsupported_media_type');
     expect(await count('webhook_requests')).toBe(stored);
   });
+
+  it('refuses a signed body that is not a JSON object (an array, a string, nothing) and stores nothing', async () => {
+    const source = await createSource(a.admin, {
+      name: 'GitHub: acme/not-objects',
+      provider: 'github',
+      includeGlobal: true,
+    });
+    const agent = (await world.agent(builder)).sId;
+    const { body } = await createTrigger(builder, agent, {
+      configuration: { includePayload: true },
+      webhookSourceViewSId: source.views[0].sId,
+    }).expect(200);
+    const stored = await count('webhook_requests');
+    const cases: [string, string][] = [
+      ['[{"action":"opened"}]', 'The webhook payload must be a JSON object; got an array.'],
+      ['"opened"', 'The webhook payload must be a JSON object.'],
+      ['', 'The webhook payload is empty: it must be a JSON object.'],
+      [' \n ', 'The webhook payload is empty: it must be a JSON object.'],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await hook(source, payload);
+      expect({ payload, status: res.status, body: res.body }).toEqual({
+        payload,
+        status: 400,
+        body: { error: { type: 'invalid_request_error', message } },
+      });
+    }
+    // An empty object is an object.
+    await hook(source, '{}').expect(202);
+    await worker.runDue();
+    expect(await count('webhook_requests')).toBe(stored + 1);
+    expect((await outcomes(builder, agent, body.triggers[0].sId)).requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['16 spaces', ' '.repeat(16)],
+    ['one character repeated', 'a'.repeat(32)],
+    ['7 different characters', 'abcdefgabcdefgabcdefg'],
+    ['whitespace around it', ' whsec_Kq8mN3pL5tV7xZ2c '],
+    ['a control character', 'whsec_Kq8mN3pL5tV7xZ2c\u0007'],
+  ])('refuses a secret without entropy (%s) and creates nothing', async (_, secret) => {
+    const before = await count('webhook_sources');
+    const res = await api(t, a.admin)
+      .post(paths.webhookSources(wId))
+      .send({ name: 'Weak secret', provider: 'github', secret })
+      .expect(400);
+    expect(res.body.error).toEqual({
+      type: 'invalid_request_error',
+      message:
+        'secret: a secret needs at least 8 different characters, without control characters and without whitespace at either end.',
+    });
+    expect(await count('webhook_sources')).toBe(before);
+  });
+
+  it('takes a given secret with entropy, and no secret on update', async () => {
+    const source = await createSource(a.admin, {
+      name: 'GitHub: acme/given',
+      provider: 'github',
+      secret: 'my github secret 2024',
+    });
+    expect(source.secret).toBe('my github secret 2024');
+    const changed = await api(t, a.admin)
+      .patch(`${paths.webhookSources(wId)}/${source.sId}`)
+      .send({ secret: ' '.repeat(16) })
+      .expect(400);
+    expect(changed.body.error.message).toMatch(/property secret should not exist/);
+    const signed = await hook(source, pullRequest('opened', 77));
+    expect(signed.status).toBe(202);
+  });
 });

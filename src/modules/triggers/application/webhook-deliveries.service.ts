@@ -107,7 +107,7 @@ export class WebhookDeliveriesService {
       webhookSourceId: source.id,
       deliveryId: cut(source.deliveryHeader),
       event: cut(source.eventHeader),
-      payload: body.length > 0 ? body.toString('utf8') : '{}',
+      payload: body.toString('utf8'),
     });
     if (id === null) {
       if (await this.webhooks.sourceExists(source.workspaceId, source.id)) return { accepted: false };

@@ -24,6 +24,7 @@ import {
   WebhookSource,
   WebhookSourceView,
   redactedSecret,
+  secretProblem,
 } from 'src/modules/triggers/domain/webhook-source';
 
 export interface WebhookSourceInput {
@@ -79,6 +80,8 @@ export class WebhookSourcesService {
     input: WebhookSourceInput,
   ): Promise<WebhookSourceWithViewsView> {
     const name = checkName('name', input.name, SOURCE_NAME_MAX);
+    const weakSecret = input.secret == null ? null : secretProblem(input.secret);
+    if (weakSecret !== null) throw new InvalidRequestError(`secret: ${weakSecret}.`);
     const preset = input.provider === 'github' ? GITHUB_HEADERS : null;
     const secret = input.secret ?? `whsec_${randomBase62(40)}`;
     const global = input.includeGlobal

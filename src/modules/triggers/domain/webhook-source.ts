@@ -54,6 +54,18 @@ export const SOURCE_NAME_MAX = 255;
 /** A given secret must be long enough that guessing it is out of reach. */
 export const SECRET_MIN = 16;
 export const SECRET_MAX = 256;
+/** Long is not enough: sixteen spaces or one letter repeated is guessed at once. */
+export const SECRET_MIN_DISTINCT = 8;
+const SECRET_RULE =
+  `a secret needs at least ${SECRET_MIN_DISTINCT} different characters, ` +
+  'without control characters and without whitespace at either end';
+
+/** Why a given secret is refused (its length is the DTO's), or null when it is taken. */
+export function secretProblem(secret: string): string | null {
+  const weak =
+    new Set(secret).size < SECRET_MIN_DISTINCT || /\p{Cc}/u.test(secret) || /^\s|\s$/u.test(secret);
+  return weak ? SECRET_RULE : null;
+}
 /** Delivery ids and event names longer than this are cut before they are stored. */
 export const HEADER_VALUE_MAX = 255;
 

@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from 'src/platform/auth/auth.decorators';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import {
   PendingJsonBody,
@@ -11,6 +12,24 @@ import {
 import { WebhookDeliveriesService } from 'src/modules/triggers/application/webhook-deliveries.service';
 import { HookParams } from 'src/modules/triggers/http/dto/webhook-sources.dto';
 import { HookResponse } from 'src/modules/triggers/http/schemas/webhook-source.schema';
+
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const [OPEN_OBJECT, OPEN_ARRAY] = [0x7b, 0x5b];
+
+/**
+ * A payload is a JSON object (valid UTF-8, bounded depth and size), as filters and the agent read
+ * it: an empty body or an array is a 400, not `{}` or a conversation. The worker reads the stored text.
+ */
+function checkPayload(headers: RequestWithBody['headers'], bytes: Buffer): void {
+  const start = bytes.findIndex((byte) => !JSON_WHITESPACE.has(byte));
+  if (start === -1) throw new InvalidRequestError('The webhook payload is empty: it must be a JSON object.');
+  if (bytes[start] !== OPEN_OBJECT) {
+    throw new InvalidRequestError(
+      `The webhook payload must be a JSON object${bytes[start] === OPEN_ARRAY ? '; got an array' : ''}.`,
+    );
+  }
+  parseJsonBody(headers, bytes);
+}
 
 @ApiTags('triggers')
 @Controller('api/v1/w/:wId/triggers/hooks')
@@ -27,7 +46,8 @@ export class WebhookHooksController {
       'signature header (`sha256=<hex>` as GitHub sends it, or the bare hex), compared in constant time; ' +
       'with a timestamp header, `<timestamp>.<body>` is signed and the time must be within the tolerance. ' +
       'An unknown workspace or source is 404 `webhook_source_not_found`; a missing or bad signature is 401 ' +
-      '`webhook_source_auth_error`; a body over `WEBHOOK_BODY_LIMIT_BYTES` is 413; more deliveries than the ' +
+      '`webhook_source_auth_error`; a body over `WEBHOOK_BODY_LIMIT_BYTES` is 413; a signed body that is not a JSON ' +
+      'object (an array, an empty body) is 400; more deliveries than the ' +
       "source's rate is 429; none of these is recorded. A signed delivery is stored and answered `202` at " +
       'once: its triggers run after the answer (`GET …/triggers/{tId}/webhook_requests` shows what each did). ' +
       'A delivery id the source already sent is answered `202` with `accepted: false` and not processed again.',
@@ -68,8 +88,7 @@ export class WebhookHooksController {
         ? await body.readBytes(this.deliveries.bodyLimitBytes)
         : Buffer.alloc(0);
     this.deliveries.authenticate(source, headers, bytes);
-    // Checked here (valid UTF-8 JSON object, bounded depth and size); the worker reads the stored text.
-    if (bytes.length > 0) parseJsonBody(headers, bytes);
+    checkPayload(headers, bytes);
     const receipt = await this.deliveries.store(source, headers, bytes);
     return { success: true, accepted: receipt.accepted };
   }

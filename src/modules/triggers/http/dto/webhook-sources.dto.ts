@@ -82,7 +82,10 @@ export class CreateWebhookSourceDto extends WebhookSourceHeadersDto {
   @IsIn(['github'])
   provider?: WebhookProvider | null;
 
-  /** The signing secret, when the sender already has one; generated (and answered once) otherwise */
+  /**
+   * The signing secret, when the sender already has one: 16 to 256 characters, at least 8 of them different, no control
+   * characters and no whitespace at either end. Generated (and answered once) otherwise
+   */
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
