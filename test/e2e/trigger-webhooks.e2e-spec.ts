@@ -258,7 +258,7 @@ describe('triggers: webhook sources and signed deliveries', () => {
     expect(opened.body.conversations.map((c: { sId: string }) => c.sId)).toEqual([cId]);
 
     // Filtered out by event, then by filter: recorded as not matched, nothing opened.
-    await hook(source, pullRequest('opened'), { event: 'issues', delivery: 'gh-2' }).expect(202);
+    await hook(source, pullRequest('opened', 43), { event: 'issues', delivery: 'gh-2' }).expect(202);
     await hook(source, pullRequest('closed'), { delivery: 'gh-3' }).expect(202);
     await worker.runDue();
     const listed = await outcomes(builder, agent, trigger.sId);
@@ -338,7 +338,7 @@ describe('triggers: webhook sources and signed deliveries', () => {
     const stored = await count('webhook_requests');
     const answers: number[] = [];
     for (let i = 0; i < 17; i++)
-      answers.push((await hook(source, pullRequest('opened', i), { delivery: `flood-${i}` })).status);
+      answers.push((await hook(source, pullRequest('opened', 100 + i), { delivery: `flood-${i}` })).status);
     expect(answers.filter((status) => status === 202)).toHaveLength(16);
     const refused = await hook(source, pullRequest('opened'), { delivery: 'flood-last' }).expect(429);
     expect(refused.body.error).toMatchObject({

@@ -2,18 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { ExpiringCache } from 'src/platform/cache/expiring-cache';
 import { Clock } from 'src/platform/clock/clock';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
-import { DomainError } from 'src/platform/errors/domain-error';
+import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
 import type { WebhookSource } from 'src/modules/triggers/domain/webhook-source';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
 import { WebhookReceived } from 'src/modules/triggers/application/triggers.events';
 import { HEADER_VALUE_MAX } from 'src/modules/triggers/domain/webhook-source';
-import { checkSignature, headerValue } from 'src/modules/triggers/domain/webhook-signature';
+import {
+  headerValue,
+  readSignatureHeaders,
+  verifySignature,
+} from 'src/modules/triggers/domain/webhook-signature';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 
 export interface DeliveryReceipt {
-  /** False for a replay of a delivery id the source already sent: nothing more is done. */
+  /** False for a replay (a delivery id or signed bytes the source already sent): nothing more is done. */
   accepted: boolean;
 }
 
@@ -28,6 +32,18 @@ function sourceNotFound(workspace: string, sourceSId: string): DomainError {
   return new DomainError(
     'webhook_source_not_found',
     `Webhook source ${sourceSId} not found in workspace ${workspace}.`,
+  );
+}
+
+/**
+ * GitHub sends its delivery id with every delivery (redeliveries keep it): one without it did not
+ * come from GitHub as it is, and its id could not tell a replay.
+ */
+function refuseWithoutDeliveryId(source: WebhookSource, headers: Headers): void {
+  if (source.provider !== 'github' || source.deliveryHeader === null) return;
+  if (headerValue(headers, source.deliveryHeader)) return;
+  throw new InvalidRequestError(
+    `The ${source.deliveryHeader} header is missing; GitHub sends it with every delivery.`,
   );
 }
 
@@ -80,13 +96,16 @@ export class WebhookDeliveriesService {
     this.sources.deleteWhere((source) => source.sId === sourceSId);
   }
 
-  /** The signature over the raw body (401), then the source's rate (429). */
-  authenticate(source: WebhookSource, headers: Headers, body: Buffer): void {
-    const check = checkSignature(source, headers, body, this.clock.now());
-    if (!check.ok) {
-      this.log.warn(WebhookDeliveriesService.name, { source: source.sId }, 'Webhook delivery refused');
-      throw new DomainError('webhook_source_auth_error', check.reason);
-    }
+  /**
+   * The signature over the raw body (401), the delivery id GitHub always sends (400), then the
+   * source's rate (429). Answers the verified signature, which the delivery is remembered by.
+   */
+  authenticate(source: WebhookSource, headers: Headers, body: Buffer): Buffer {
+    const read = readSignatureHeaders(source, headers, this.clock.now());
+    if (!read.ok) throw this.refused(source, read.reason);
+    const check = verifySignature(source, read.signed, body);
+    if (!check.ok) throw this.refused(source, check.reason);
+    refuseWithoutDeliveryId(source, headers);
     const wait = this.perSource.take(source.id, this.clock.now().getTime());
     if (wait > 0) {
       throw new DomainError(
@@ -94,10 +113,24 @@ export class WebhookDeliveriesService {
         `Webhook source ${source.sId} takes at most ${this.config.webhookSourceRequestsPerMinute} deliveries a minute; retry in ${Math.ceil(wait / 1000)} s.`,
       );
     }
+    return read.signed.signature;
   }
 
-  /** Stores an authenticated delivery (its body checked JSON) for the worker, once per delivery id. */
-  async store(source: WebhookSource, headers: Headers, body: Buffer): Promise<DeliveryReceipt> {
+  private refused(source: WebhookSource, reason: string): DomainError {
+    this.log.warn(WebhookDeliveriesService.name, { source: source.sId }, 'Webhook delivery refused');
+    return new DomainError('webhook_source_auth_error', reason);
+  }
+
+  /**
+   * Stores an authenticated delivery (its body checked JSON) for the worker, once per delivery id
+   * and once per signature: the same signed bytes never fire twice, whatever headers came with them.
+   */
+  async store(
+    source: WebhookSource,
+    headers: Headers,
+    body: Buffer,
+    signature: Buffer,
+  ): Promise<DeliveryReceipt> {
     const cut = (name: string | null) => {
       const value = name === null ? undefined : headerValue(headers, name);
       return value ? value.slice(0, HEADER_VALUE_MAX) : null;
@@ -108,6 +141,7 @@ export class WebhookDeliveriesService {
       deliveryId: cut(source.deliveryHeader),
       event: cut(source.eventHeader),
       payload: body.toString('utf8'),
+      signature,
     });
     if (id === null) {
       if (await this.webhooks.sourceExists(source.workspaceId, source.id)) return { accepted: false };

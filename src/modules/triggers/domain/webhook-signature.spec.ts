@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
-import { checkSignature } from 'src/modules/triggers/domain/webhook-signature';
+import type { WebhookHeaders } from 'src/modules/triggers/domain/webhook-source';
+import { readSignatureHeaders, verifySignature } from 'src/modules/triggers/domain/webhook-signature';
 
 const secret = 'a-secret-of-enough-length';
 const body = Buffer.from('{"action":"opened","number":7}');
@@ -16,6 +17,17 @@ const github = {
 };
 const stamped = { ...github, signatureHeader: 'X-Signature', timestampHeader: 'X-Timestamp' };
 
+/** Both steps, as a delivery goes through them: its headers, then its body. */
+function checkSignature(
+  source: WebhookHeaders & { secret: string },
+  headers: Record<string, string>,
+  delivered: Buffer,
+  at: Date,
+) {
+  const read = readSignatureHeaders(source, headers, at);
+  return read.ok ? verifySignature(source, read.signed, delivered) : read;
+}
+
 describe('checkSignature', () => {
   it("accepts GitHub's sha256=<hex> over the raw body, and the bare hex", () => {
     expect(checkSignature(github, { 'x-hub-signature-256': `sha256=${sign(body)}` }, body, now)).toEqual({
@@ -23,6 +35,15 @@ describe('checkSignature', () => {
     });
     expect(checkSignature(github, { 'x-hub-signature-256': sign(body).toUpperCase() }, body, now)).toEqual({
       ok: true,
+    });
+  });
+
+  it('reads the same signature whatever the case of its hex and prefix, as a replay is recognised by it', () => {
+    const read = (value: string) => readSignatureHeaders(github, { 'x-hub-signature-256': value }, now);
+    expect(read(`SHA256=${sign(body).toUpperCase()}`)).toEqual(read(`sha256=${sign(body)}`));
+    expect(read(sign(body))).toEqual({
+      ok: true,
+      signed: { signature: Buffer.from(sign(body), 'hex'), timestamp: null },
     });
   });
 

@@ -50,7 +50,8 @@ export class WebhookHooksController {
       'object (an array, an empty body) is 400; more deliveries than the ' +
       "source's rate is 429; none of these is recorded. A signed delivery is stored and answered `202` at " +
       'once: its triggers run after the answer (`GET …/triggers/{tId}/webhook_requests` shows what each did). ' +
-      'A delivery id the source already sent is answered `202` with `accepted: false` and not processed again.',
+      'A replay (a delivery id, or signed bytes, the source already sent, whatever delivery header comes with them) ' +
+      'is answered `202` with `accepted: false` and not processed again; a GitHub source requires `X-GitHub-Delivery` (400).',
   })
   @ApiHeader({
     name: 'X-Hub-Signature-256',
@@ -87,9 +88,9 @@ export class WebhookHooksController {
       body instanceof PendingJsonBody
         ? await body.readBytes(this.deliveries.bodyLimitBytes)
         : Buffer.alloc(0);
-    this.deliveries.authenticate(source, headers, bytes);
+    const signature = this.deliveries.authenticate(source, headers, bytes);
     checkPayload(headers, bytes);
-    const receipt = await this.deliveries.store(source, headers, bytes);
+    const receipt = await this.deliveries.store(source, headers, bytes, signature);
     return { success: true, accepted: receipt.accepted };
   }
 }

@@ -236,10 +236,12 @@ export class TriggerFiringEntity {
 
 /**
  * A signed delivery, kept until processed with its payload (the agent reads it after the answer).
- * Unique per source and sender's delivery id: a replay runs into it and is not processed again.
+ * Unique per source and sender's delivery id, and per source and signature (the delivery id is not
+ * signed, the signature covers the bytes): a replay runs into one of them and is not processed again.
  */
 @Entity('webhook_requests')
 @Unique('UQ_webhook_requests_delivery', ['webhookSourceId', 'deliveryId'])
+@Unique('UQ_webhook_requests_signature', ['webhookSourceId', 'signature'])
 @Index('IDX_webhook_requests_pending', ['id'], { where: "status = 'received'" })
 export class WebhookRequestEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_webhook_requests' })
@@ -264,6 +266,10 @@ export class WebhookRequestEntity {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   event!: string | null;
+
+  /** The verified HMAC of the signed bytes; null for deliveries stored before it was kept. */
+  @Column({ type: 'bytea', nullable: true })
+  signature!: Buffer | null;
 
   /** `received`, then `processed` (or `failed`); the payload is dropped once processed. */
   @Column({ type: 'varchar', length: 16 })

@@ -185,14 +185,22 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async recordDelivery(delivery: NewDelivery): Promise<number | null> {
-    // ON CONFLICT rather than catching the violation: a replay costs one statement and no error;
-    // a source deleted since the route found it (cached) is no row either.
+    // ON CONFLICT rather than catching the violation: a replay (its delivery id or its signature
+    // seen) costs one statement and no error; a source deleted since the route found it (cached)
+    // is no row either.
     const rows = await this.db.manager().query<{ id: number }[]>(
-      `INSERT INTO webhook_requests (workspace_id, webhook_source_id, delivery_id, event, status, payload)
-       SELECT $1, $2, $3, $4, 'received', $5
+      `INSERT INTO webhook_requests (workspace_id, webhook_source_id, delivery_id, event, status, payload, signature)
+       SELECT $1, $2, $3, $4, 'received', $5, $6
        WHERE EXISTS (SELECT 1 FROM webhook_sources WHERE id = $2 AND workspace_id = $1)
-       ON CONFLICT ON CONSTRAINT "UQ_webhook_requests_delivery" DO NOTHING RETURNING id`,
-      [delivery.workspaceId, delivery.webhookSourceId, delivery.deliveryId, delivery.event, delivery.payload],
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        delivery.workspaceId,
+        delivery.webhookSourceId,
+        delivery.deliveryId,
+        delivery.event,
+        delivery.payload,
+        delivery.signature,
+      ],
     );
     return rows[0]?.id ?? null;
   }

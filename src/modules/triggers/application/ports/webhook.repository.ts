@@ -26,9 +26,11 @@ export interface NewDelivery {
   deliveryId: string | null;
   event: string | null;
   payload: string;
+  /** The verified signature: the same signed bytes always have the same one. */
+  signature: Buffer;
 }
 
-export interface PendingDelivery extends NewDelivery {
+export interface PendingDelivery extends Omit<NewDelivery, 'signature'> {
   id: number;
   receivedAt: Date;
 }
@@ -89,8 +91,8 @@ export abstract class WebhookRepository {
   ): Promise<ListeningTrigger[]>;
 
   /**
-   * Stores a delivery; null when the source already has one with this delivery id (a replay) or
-   * the source is gone.
+   * Stores a delivery; null when the source already has one with this delivery id or this
+   * signature (a replay), or the source is gone.
    */
   abstract recordDelivery(delivery: NewDelivery): Promise<number | null>;
   /**

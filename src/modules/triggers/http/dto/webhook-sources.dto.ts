@@ -60,7 +60,7 @@ export class WebhookSourceHeadersDto {
   eventHeader?: string | null;
 
   /**
-   * Header carrying the sender's delivery id: a second delivery with the same id is a replay
+   * Header carrying the sender's delivery id: a second delivery with the same id, or the same signed bytes, is a replay
    * @example X-GitHub-Delivery
    */
   @IsOptional()
