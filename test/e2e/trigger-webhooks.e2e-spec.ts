@@ -345,6 +345,7 @@ describe('triggers: webhook sources and signed deliveries', () => {
       type: 'rate_limit_error',
       message: expect.stringMatching(/at most 20 deliveries a minute/),
     });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(await count('webhook_requests')).toBe(stored + 16);
     await worker.runDue();
     expect(await conversationsOf(tId)).toBe(2);

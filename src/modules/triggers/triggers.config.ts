@@ -31,6 +31,20 @@ const triggersConfig = ConfigSchema.of({
     description:
       'Signed deliveries one webhook source may make a minute, per process, as a bucket refilled evenly (429 beyond).',
   }),
+  webhookUnverifiedPerAddressPerMinute: integer('WEBHOOK_UNVERIFIED_PER_ADDRESS_PER_MINUTE', {
+    default: 60,
+    min: 1,
+    max: 1_000_000,
+    description:
+      'Webhook requests one client address (an IPv6 /64) may make a minute, per process, that fail verification; beyond, its requests are refused with 429 before their body is read.',
+  }),
+  webhookUnverifiedPerSourcePerMinute: integer('WEBHOOK_UNVERIFIED_PER_SOURCE_PER_MINUTE', {
+    default: 600,
+    min: 1,
+    max: 1_000_000,
+    description:
+      "Webhook requests to one source a minute, per process, that fail verification; beyond, the source's requests are refused with 429 before their body is read.",
+  }),
   firingBatchSize: integer('TRIGGERS_FIRING_BATCH_SIZE', {
     default: 50,
     min: 1,

@@ -27,6 +27,23 @@ describe('TokenBuckets', () => {
     expect(buckets.take('w', later)).toBe(500);
   });
 
+  it('takes back a refunded token, never beyond the capacity', () => {
+    const buckets = new TokenBuckets<string>(2, 60_000);
+    expect(buckets.take('w', 0)).toBe(0);
+    expect(buckets.take('w', 0)).toBe(0);
+    buckets.refund('w');
+    expect(buckets.take('w', 0)).toBe(0);
+    expect(buckets.take('w', 0)).toBeGreaterThan(0);
+    buckets.refund('w');
+    buckets.refund('w');
+    buckets.refund('w');
+    expect(buckets.take('w', 0)).toBe(0);
+    expect(buckets.take('w', 0)).toBe(0);
+    expect(buckets.take('w', 0)).toBeGreaterThan(0);
+    buckets.refund('never-taken');
+    expect(buckets.take('never-taken', 0)).toBe(0);
+  });
+
   it('forgets the least recently used key beyond its bound', () => {
     const buckets = new TokenBuckets<string>(1, 60_000, 2);
     buckets.take('a', 0);

@@ -31,4 +31,13 @@ export class TokenBuckets<K> {
     if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as K);
     return 0;
   }
+
+  /**
+   * Gives back a token taken for work that turned out not to count (a request that proved to be
+   * legitimate); never beyond the capacity. A forgotten key is full already.
+   */
+  refund(key: K): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(this.capacity, bucket.tokens + 1);
+  }
 }

@@ -2,14 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { ExpiringCache } from 'src/platform/cache/expiring-cache';
 import { Clock } from 'src/platform/clock/clock';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
-import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { DomainError, InvalidRequestError, RateLimitError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
+import { clientAddressKey } from 'src/platform/rate-limit/client-address';
 import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
 import type { WebhookSource } from 'src/modules/triggers/domain/webhook-source';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
 import { WebhookReceived } from 'src/modules/triggers/application/triggers.events';
 import { HEADER_VALUE_MAX } from 'src/modules/triggers/domain/webhook-source';
 import {
+  SignedHeaders,
   headerValue,
   readSignatureHeaders,
   verifySignature,
@@ -27,6 +29,8 @@ export const SOURCE_CACHE_TTL_MS = 4_000;
 const SOURCE_CACHE_MAX_ENTRIES = 10_000;
 
 type Headers = Record<string, string | string[] | undefined>;
+
+const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 function sourceNotFound(workspace: string, sourceSId: string): DomainError {
   return new DomainError(
@@ -47,14 +51,24 @@ function refuseWithoutDeliveryId(source: WebhookSource, headers: Headers): void 
   );
 }
 
+/** A request let through to have its body read: its signature headers, and whom it counts against. */
+export interface AdmittedDelivery {
+  signed: SignedHeaders;
+  addressKey: string;
+}
+
 /**
  * The public hook: a delivery is stored only once its signature holds, within the source's rate,
- * and once per delivery id; it is processed after the answer (WebhookFiringService). Nothing is
- * written for an unknown source, a bad signature or a refused body.
+ * and once per delivery id and per signature; it is processed after the answer
+ * (WebhookFiringService). Nothing is written for an unknown source, a bad signature or a refused
+ * body. Unverified requests are bounded per client address and per source: each takes a token
+ * before its body is read, given back once its signature holds.
  */
 @Injectable()
 export class WebhookDeliveriesService {
   private readonly perSource: TokenBuckets<number>;
+  private readonly unverifiedPerAddress: TokenBuckets<string>;
+  private readonly unverifiedPerSource: TokenBuckets<number>;
   private readonly sources = new ExpiringCache<string, WebhookSource>(
     SOURCE_CACHE_TTL_MS,
     SOURCE_CACHE_MAX_ENTRIES,
@@ -68,6 +82,8 @@ export class WebhookDeliveriesService {
     private readonly log: OperatorLog,
   ) {
     this.perSource = new TokenBuckets(config.webhookSourceRequestsPerMinute, MINUTE_MS);
+    this.unverifiedPerAddress = new TokenBuckets(config.webhookUnverifiedPerAddressPerMinute, MINUTE_MS);
+    this.unverifiedPerSource = new TokenBuckets(config.webhookUnverifiedPerSourcePerMinute, MINUTE_MS);
   }
 
   get bodyLimitBytes(): number {
@@ -97,23 +113,51 @@ export class WebhookDeliveriesService {
   }
 
   /**
-   * The signature over the raw body (401), the delivery id GitHub always sends (400), then the
-   * source's rate (429). Answers the verified signature, which the delivery is remembered by.
+   * Before the body is read: the limits on unverified requests of the client's address and of the
+   * source (429), then the signature headers (401) and the delivery id GitHub always sends (400).
    */
-  authenticate(source: WebhookSource, headers: Headers, body: Buffer): Buffer {
-    const read = readSignatureHeaders(source, headers, this.clock.now());
-    if (!read.ok) throw this.refused(source, read.reason);
-    const check = verifySignature(source, read.signed, body);
-    if (!check.ok) throw this.refused(source, check.reason);
-    refuseWithoutDeliveryId(source, headers);
-    const wait = this.perSource.take(source.id, this.clock.now().getTime());
-    if (wait > 0) {
-      throw new DomainError(
-        'rate_limit_error',
-        `Webhook source ${source.sId} takes at most ${this.config.webhookSourceRequestsPerMinute} deliveries a minute; retry in ${Math.ceil(wait / 1000)} s.`,
+  admit(source: WebhookSource, headers: Headers, address: string | undefined): AdmittedDelivery {
+    const addressKey = clientAddressKey(address);
+    const now = this.clock.now();
+    const addressWait = this.unverifiedPerAddress.take(addressKey, now.getTime());
+    if (addressWait > 0) {
+      throw new RateLimitError(
+        `Too many webhook requests that failed verification from this address (at most ${this.config.webhookUnverifiedPerAddressPerMinute} a minute); retry in ${seconds(addressWait)} s.`,
+        seconds(addressWait),
       );
     }
-    return read.signed.signature;
+    const sourceWait = this.unverifiedPerSource.take(source.id, now.getTime());
+    if (sourceWait > 0) {
+      this.unverifiedPerAddress.refund(addressKey);
+      throw new RateLimitError(
+        `Too many webhook requests that failed verification for webhook source ${source.sId} (at most ${this.config.webhookUnverifiedPerSourcePerMinute} a minute); retry in ${seconds(sourceWait)} s.`,
+        seconds(sourceWait),
+      );
+    }
+    const read = readSignatureHeaders(source, headers, now);
+    if (!read.ok) throw this.refused(source, read.reason);
+    refuseWithoutDeliveryId(source, headers);
+    return { signed: read.signed, addressKey };
+  }
+
+  /**
+   * The signature over the raw body (401); once it holds, the request no longer counts as
+   * unverified, and the source's rate of signed deliveries applies (429). Answers the verified
+   * signature, which the delivery is remembered by.
+   */
+  authenticate(source: WebhookSource, admitted: AdmittedDelivery, body: Buffer): Buffer {
+    const check = verifySignature(source, admitted.signed, body);
+    if (!check.ok) throw this.refused(source, check.reason);
+    this.unverifiedPerAddress.refund(admitted.addressKey);
+    this.unverifiedPerSource.refund(source.id);
+    const wait = this.perSource.take(source.id, this.clock.now().getTime());
+    if (wait > 0) {
+      throw new RateLimitError(
+        `Webhook source ${source.sId} takes at most ${this.config.webhookSourceRequestsPerMinute} deliveries a minute; retry in ${seconds(wait)} s.`,
+        seconds(wait),
+      );
+    }
+    return admitted.signed.signature;
   }
 
   private refused(source: WebhookSource, reason: string): DomainError {

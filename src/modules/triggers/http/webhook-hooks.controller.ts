@@ -48,7 +48,10 @@ export class WebhookHooksController {
       'An unknown workspace or source is 404 `webhook_source_not_found`; a missing or bad signature is 401 ' +
       '`webhook_source_auth_error`; a body over `WEBHOOK_BODY_LIMIT_BYTES` is 413; a signed body that is not a JSON ' +
       'object (an array, an empty body) is 400; more deliveries than the ' +
-      "source's rate is 429; none of these is recorded. A signed delivery is stored and answered `202` at " +
+      "source's rate is 429; none of these is recorded. A missing or malformed signature or timestamp header is " +
+      'refused before the body is read; so is, with 429 and Retry-After, a request from a client address or to a ' +
+      'source that failed verification too often (`WEBHOOK_UNVERIFIED_PER_ADDRESS_PER_MINUTE`, ' +
+      '`WEBHOOK_UNVERIFIED_PER_SOURCE_PER_MINUTE`). A signed delivery is stored and answered `202` at ' +
       'once: its triggers run after the answer (`GET …/triggers/{tId}/webhook_requests` shows what each did). ' +
       'A replay (a delivery id, or signed bytes, the source already sent, whatever delivery header comes with them) ' +
       'is answered `202` with `accepted: false` and not processed again; a GitHub source requires `X-GitHub-Delivery` (400).',
@@ -84,11 +87,13 @@ export class WebhookHooksController {
     const source = await this.deliveries.sourceFor(params.wId, params.webhookSourceSId);
     const { body, headers } = req;
     if (body instanceof UnreadBody) throw body.refusal();
+    // Nothing of the body is read before the headers hold and the sender is within its limits.
+    const admitted = this.deliveries.admit(source, headers, req.socket.remoteAddress);
     const bytes =
       body instanceof PendingJsonBody
         ? await body.readBytes(this.deliveries.bodyLimitBytes)
         : Buffer.alloc(0);
-    const signature = this.deliveries.authenticate(source, headers, bytes);
+    const signature = this.deliveries.authenticate(source, admitted, bytes);
     checkPayload(headers, bytes);
     const receipt = await this.deliveries.store(source, headers, bytes, signature);
     return { success: true, accepted: receipt.accepted };
