@@ -1,5 +1,6 @@
 import type { ConfigToken } from 'src/platform/config/config-schema';
 import { PlatformConfig } from 'src/platform/config/platform.config';
+import { HealthConfig } from 'src/platform/health/health.config';
 import { SseConfig } from 'src/platform/http/sse.config';
 import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { ObservabilityConfig } from 'src/platform/observability/observability.config';
@@ -14,6 +15,7 @@ import { UsageConfig } from 'src/modules/usage/usage.config';
 /** Every configuration the service reads, in the order docs/configuration.md lists them. */
 export const CONFIGURATIONS: readonly ConfigToken[] = [
   PlatformConfig,
+  HealthConfig,
   SseConfig,
   McpConfig,
   ObservabilityConfig,

@@ -10,6 +10,7 @@ import { USAGE_ENTITIES } from 'src/modules/usage/infrastructure/usage.entities'
 import { TRIGGERS_ENTITIES } from 'src/modules/triggers/infrastructure/triggers.entities';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
+import { DatabaseAddress, FixedDatabaseAddress, clientDialing } from 'src/platform/database/database-address';
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../migrations/index';
 
@@ -33,16 +34,18 @@ export const ENTITIES: DataSourceOptions['entities'] = [
  * The one DataSource definition, used by the app, the CLI and the migration scripts.
  * Migrations are the classes listed in `migrations/index.ts`.
  */
-export function createDataSourceOptions(url: string): DataSourceOptions {
+export function createDataSourceOptions(database: string | DatabaseAddress): DataSourceOptions {
+  const address = typeof database === 'string' ? new FixedDatabaseAddress(database) : database;
   return {
     type: 'postgres',
-    url,
+    url: address.url(),
     entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
     // A burst waits for a connection rather than failing; a database that is down fails fast anyway.
-    extra: { max: 20, connectionTimeoutMillis: 30_000 },
+    // Each new connection dials where the database is then (an embedded server that came back elsewhere).
+    extra: { max: 20, connectionTimeoutMillis: 30_000, Client: clientDialing(address) },
   };
 }

@@ -6,6 +6,7 @@ import { ClockModule } from 'src/platform/clock/clock.module';
 import type { Configuration } from 'src/platform/config/configuration';
 import { ConfigurationModule } from 'src/platform/config/configuration.module';
 import { PlatformConfig } from 'src/platform/config/platform.config';
+import { DatabaseAddress, FixedDatabaseAddress } from 'src/platform/database/database-address';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
@@ -29,12 +30,16 @@ import { crossContextPorts } from 'src/composition/cross-context-ports';
 
 @Module({})
 export class AppModule {
-  /** The validated configuration and the resolved database URL come from the caller (main, CLI, tests). */
+  /**
+   * The validated configuration and the resolved database (a URL, or an address that follows the
+   * embedded server) come from the caller (main, CLI, tests).
+   */
   static forRoot(
     configuration: Configuration,
-    databaseUrl: string,
+    database: string | DatabaseAddress,
     logOutput: 'stdout' | 'stderr' = 'stdout',
   ): DynamicModule {
+    const address = typeof database === 'string' ? new FixedDatabaseAddress(database) : database;
     return {
       module: AppModule,
       imports: [
@@ -42,8 +47,8 @@ export class AppModule {
         LoggingModule.forRoot(configuration.get(PlatformConfig).logLevel, logOutput),
         ClockModule,
         ObservabilityModule,
-        TypeOrmModule.forRoot(createDataSourceOptions(databaseUrl)),
-        DatabaseModule,
+        TypeOrmModule.forRoot(createDataSourceOptions(address)),
+        DatabaseModule.forRoot(address),
         SchedulingModule,
         EventEmitterModule.forRoot(),
         EventsModule,

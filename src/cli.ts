@@ -143,13 +143,13 @@ async function main(argv: string[]): Promise<void> {
   const context: CommandContext = {
     args,
     dataSource: async () => {
-      const dataSource = await new DataSource(createDataSourceOptions(database.url)).initialize();
+      const dataSource = await new DataSource(createDataSourceOptions(database.address)).initialize();
       opened.push({ close: () => dataSource.destroy() });
       return dataSource;
     },
     app: async () => {
       const app = await NestFactory.createApplicationContext(
-        AppModule.forRoot(configuration, database.url, 'stderr'),
+        AppModule.forRoot(configuration, database.address, 'stderr'),
         {
           logger: false,
         },
@@ -160,7 +160,7 @@ async function main(argv: string[]): Promise<void> {
     },
     httpApp: async () => {
       const app = await NestFactory.create<NestExpressApplication>(
-        AppModule.forRoot(configuration, database.url, 'stderr'),
+        AppModule.forRoot(configuration, database.address, 'stderr'),
         createHttpAdapter(),
         { ...NEST_APP_OPTIONS, logger: false },
       );

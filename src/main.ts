@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   let app: NestExpressApplication | undefined;
   try {
     app = await NestFactory.create<NestExpressApplication>(
-      AppModule.forRoot(configuration, database.url),
+      AppModule.forRoot(configuration, database.address),
       createHttpAdapter(),
       NEST_APP_OPTIONS,
     );
@@ -52,7 +52,10 @@ async function main(): Promise<void> {
   stopOnSignals(app, database, log);
 }
 
-/** SIGTERM/SIGINT: stop accepting, drain in-flight requests and streams, then stop the database we started. */
+/**
+ * SIGTERM/SIGINT: stop accepting, drain in-flight requests and streams, then let go of the database
+ * (an embedded server stops with the last process that uses it).
+ */
 function stopOnSignals(app: NestExpressApplication, database: DatabaseHandle, log: pino.Logger): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -69,7 +72,7 @@ function stopOnSignals(app: NestExpressApplication, database: DatabaseHandle, lo
 }
 
 /**
- * Closes the application, then the database we started, then sends the spans still buffered. A
+ * Closes the application, then lets go of the database, then sends the spans still buffered. A
  * collector that cannot take them loses them, said in a warning: that is no failure of the stop.
  */
 async function drainAndExit(

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { rm } from 'node:fs/promises';
 import { createDataSourceOptions } from 'src/app.data-source';
-import { DatabaseHandle, startOrAttachEmbeddedPostgres } from 'src/platform/database/embedded-postgres';
+import {
+  DatabaseHandle,
+  startOrAttachEmbeddedPostgres,
+  stopEmbeddedPostgres,
+} from 'src/platform/database/embedded-postgres';
 import { migrateWithLock } from 'src/platform/database/migrate';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { expect } from 'test/support/expect';
@@ -86,7 +90,8 @@ describe('the database restarts under a running app', () => {
     expect(before.data).toMatchObject({ type: 'user_message_new', message: { content: 'before' } });
 
     const port = Number(new URL(postgres!.url).port);
-    await postgres!.release();
+    // Stopped as an operator would, while the app still uses it.
+    await stopEmbeddedPostgres(dataDir);
     postgres = null;
 
     // Every kind of request, with a cached key and with one never seen: 503 and the envelope, never a 500 or a hang.

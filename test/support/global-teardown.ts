@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { Client } from 'pg';
+import { stopEmbeddedPostgres } from 'src/platform/database/embedded-postgres';
 import { GLOBAL_STATE, type GlobalTestState } from 'test/support/global-setup';
 
 export default async function globalTeardown(): Promise<void> {
@@ -8,6 +9,8 @@ export default async function globalTeardown(): Promise<void> {
   await rm(state.openApiDocument, { force: true });
   if (state.dataDir) {
     await state.release();
+    // A connection a spec left open must not keep the server past the run.
+    await stopEmbeddedPostgres(state.dataDir);
     await rm(state.dataDir, { recursive: true, force: true });
     return;
   }

@@ -1,4 +1,5 @@
 import type { PlatformConfig } from 'src/platform/config/platform.config';
+import { FixedDatabaseAddress } from 'src/platform/database/database-address';
 import { DatabaseHandle, startOrAttachEmbeddedPostgres } from 'src/platform/database/embedded-postgres';
 
 /** `DATABASE_URL` when set; otherwise the embedded PostgreSQL under `DATA_DIR` (started or attached). */
@@ -7,7 +8,12 @@ export async function resolveDatabase(
   log: (message: string) => void,
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    return { url: config.databaseUrl, startedHere: false, release: async () => {} };
+    return {
+      address: new FixedDatabaseAddress(config.databaseUrl),
+      url: config.databaseUrl,
+      startedHere: false,
+      release: async () => {},
+    };
   }
   return startOrAttachEmbeddedPostgres({ dataDir: config.dataDir, log });
 }

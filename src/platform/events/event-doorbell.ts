@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { DatabaseAddress, databaseClient } from 'src/platform/database/database-address';
 import { ACCESS_CHANGES_CHANNEL } from 'src/platform/events/access-changes';
 import { CONVERSATION_EVENTS_CHANNEL } from 'src/platform/events/typeorm-conversation-event-log';
-import { DataSource } from 'typeorm';
 
 export type Ring = () => void;
 
@@ -26,7 +26,7 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
   private reconnectDelay = RECONNECT_MIN_MS;
   private stopped = false;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly address: DatabaseAddress) {}
 
   async onModuleInit(): Promise<void> {
     await this.connect();
@@ -84,8 +84,7 @@ export class EventDoorbell implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async connect(): Promise<void> {
-    const options = this.dataSource.options as { url?: string };
-    const client = new Client({ connectionString: options.url, connectionTimeoutMillis: 5_000 });
+    const client = databaseClient(this.address, { connectionTimeoutMillis: 5_000 });
     client.on('notification', (message) => {
       const listeners = this.channelListeners.get(message.channel);
       if (message.channel === ACCESS_CHANGES_CHANNEL) {

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from 'src/platform/auth/auth.decorators';
 import { DomainError } from 'src/platform/errors/domain-error';
+import { DatabaseLiveness } from 'src/platform/health/database-liveness';
 
 @ApiTags('health')
 @Public()
@@ -11,15 +12,25 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly liveness: DatabaseLiveness,
   ) {}
 
   @Get('healthz')
   @ApiOperation({
-    summary: 'Liveness: the process answers.',
-    description: 'No key needed. For a load balancer or an orchestrator; says nothing about the database.',
+    summary: 'Liveness: the process answers and has reached the database lately.',
+    description:
+      "No key needed. For an orchestrator's liveness probe: 503 `service_unavailable` once the database has been out of reach for longer than `DATABASE_OUTAGE_LIVENESS_MS`, so that a restart can find it again.",
   })
   @ApiOkResponse({ description: 'The process is alive.', schema: { example: { status: 'ok' } } })
+  @ApiServiceUnavailableResponse({ description: 'The database has been out of reach for too long.' })
   live(): { status: 'ok' } {
+    const silentMs = this.liveness.outageBeyondBound();
+    if (silentMs !== null) {
+      throw new DomainError(
+        'service_unavailable',
+        `Not live: the database has not answered for ${Math.round(silentMs / 1000)} s.`,
+      );
+    }
     return { status: 'ok' };
   }
 

@@ -1,0 +1,13 @@
+import { ConfigSchema, configToken } from 'src/platform/config/config-schema';
+import { duration } from 'src/platform/config/variables';
+
+const healthConfig = ConfigSchema.of({
+  databaseOutageLivenessMs: duration('DATABASE_OUTAGE_LIVENESS_MS', {
+    default: 60_000,
+    description:
+      'Once the database has been out of reach this long, `GET /healthz` answers 503, so that a liveness probe restarts the process (`/readyz` fails at once).',
+  }),
+});
+
+/** What the health endpoints tell a probe. */
+export abstract class HealthConfig extends configToken(healthConfig) {}
