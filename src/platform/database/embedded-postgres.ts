@@ -9,7 +9,10 @@ import { freePort } from 'src/platform/net/free-port';
 export interface DatabaseHandle {
   /** Where new connections go: the embedded server's is read again when it comes back elsewhere. */
   address: DatabaseAddress;
-  /** The address when the handle was made. */
+  /**
+   * The address when the handle was made. It names this process (`application_name`): another
+   * process attaches through `DATA_DIR` rather than with this URL.
+   */
   url: string;
   /** True when this process started the server. */
   startedHere: boolean;
