@@ -18,6 +18,7 @@ import { RuntimeModule } from 'src/modules/runtime/runtime.module';
 import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
 import { RunAllowance } from 'src/modules/conversations/application/ports/run-allowance';
+import { WorkspaceTokenBudget } from 'src/modules/runtime/application/ports/workspace-token-budget';
 import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
 import { RunUsageRecords } from 'src/modules/usage/application/ports/run-usage-records';
 import { TokenBudgetService } from 'src/modules/usage/application/token-budget.service';
@@ -48,4 +49,6 @@ export const crossContextPorts: CrossContextPort[] = [
   bindPort(RunUsageRecords, { useExisting: TypeormRunUsageRecords }, [RuntimeModule]),
   // Conversations refuse a post that would start a run once the workspace's token budget is spent.
   bindPort(RunAllowance, { useExisting: TokenBudgetService }, [UsageModule]),
+  // The runtime reserves each model call's tokens against the budget that usage keeps.
+  bindPort(WorkspaceTokenBudget, { useExisting: TokenBudgetService }, [UsageModule]),
 ];

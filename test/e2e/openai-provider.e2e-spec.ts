@@ -49,6 +49,7 @@ describe('openai provider against an OpenAI-compatible server', () => {
     reasoningEffort: 'none',
     messages: [{ role: 'user', content: 'Weather in Paris and Oslo?' }],
     tools: [],
+    maxOutputTokens: 2048,
     ...overrides,
   });
 
@@ -260,6 +261,7 @@ describe('openai provider against an OpenAI-compatible server', () => {
       temperature: 0.2,
       stream: true,
       stream_options: { include_usage: true },
+      max_completion_tokens: 2048,
       messages: [
         { role: 'system', content: 'You are a helpful agent.' },
         { role: 'user', content: 'Weather in Paris and Oslo?' },

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { expect, expectError } from 'test/support/expect';
 import { FakeOpenAi, FakeUsage } from 'test/support/fake-openai';
+import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { Actor, KeyHolder, World, WorkspaceFixture, api } from 'test/support/world';
+import { until } from 'test/support/until';
+import { Actor, KeyHolder, ListedMessage, World, WorkspaceFixture, api } from 'test/support/world';
 
 const usagePath = (wId: string) => `/api/w/${wId}/usage`;
 const budgetPath = (wId: string) => `/api/w/${wId}/usage/budget`;
@@ -55,6 +57,7 @@ describe('usage accounting', () => {
         OPENAI_TIMEOUT_MS: 5_000,
         OPENAI_MAX_RETRIES: 0,
         LOCAL_MODEL_CHUNK_DELAY_MS: 0,
+        RUN_MAX_OUTPUT_TOKENS: 100,
       },
     });
     world = new World(t);
@@ -73,6 +76,7 @@ describe('usage accounting', () => {
     const before = openai.requests.length;
     const mId = await ask(a.admin, writer, { prompt: 1200, completion: 85, reasoning: 40 });
     expect(openai.requests[before].body.stream_options).toEqual({ include_usage: true });
+    expect(openai.requests[before].body.max_completion_tokens).toBe(100);
 
     const [run] = await t.dataSource.query<Record<string, unknown>[]>(
       `SELECT r.agent_s_id, r.model_provider_id, r.model_id, r.prompt_tokens, r.completion_tokens,
@@ -225,30 +229,31 @@ describe('usage accounting', () => {
   });
 
   describe('the monthly token budget', () => {
-    it('lets a run that crosses it finish, then refuses new runs, writing nothing, until it renews', async () => {
+    it('lets a call that costs more than it reserved finish, then refuses new runs, writing nothing, until it renews', async () => {
       const c = await world.workspace();
       const agent = await gptAgent(c.admin, 'Summariser');
       const set = await api(t, c.admin)
         .patch(budgetPath(c.workspace.sId))
-        .send({ monthlyTokens: 100 })
+        .send({ monthlyTokens: 1000 })
         .expect(200);
       expect(set.body).toMatchApiSchema('TokenBudgetResponse');
       expect(set.body).toMatchObject({
-        monthlyTokens: 100,
+        monthlyTokens: 1000,
         source: 'workspace',
         usedTokens: 0,
         spent: false,
       });
 
-      // The first run starts under the budget and finishes past it.
-      await ask(c.admin, agent, { prompt: 120, completion: 30 });
+      // The call reserves its 100 tokens of output and its prompt's estimate, far less than the
+      // prompt of 900 the fake reports: it finishes past the budget, settled at what it cost.
+      await ask(c.admin, agent, { prompt: 900, completion: 150 });
       const now = new Date();
       const renewsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
       const status = await api(t, c.admin).get(budgetPath(c.workspace.sId)).expect(200);
       expect(status.body).toEqual({
-        monthlyTokens: 100,
+        monthlyTokens: 1000,
         source: 'workspace',
-        usedTokens: 150,
+        usedTokens: 1050,
         periodStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(),
         renewsAt,
         spent: true,
@@ -291,6 +296,129 @@ describe('usage accounting', () => {
       // Removing the workspace's budget lifts the refusal.
       await api(t, c.admin).patch(budgetPath(c.workspace.sId)).send({ monthlyTokens: null }).expect(200);
       await ask(c.admin, agent, { prompt: 10, completion: 5 });
+    });
+
+    /**
+     * `posts` conversations created at once by a plain member, each mentioning `agent`, the fake
+     * answering each call with `usage`; answers the agent messages once they all ended, and the
+     * tokens the workspace used this month then.
+     */
+    async function burst(
+      workspace: WorkspaceFixture,
+      agent: string,
+      posts: number,
+      usage: FakeUsage,
+    ): Promise<{ answers: ListedMessage[]; usedTokens: number; heldTokens: number }> {
+      const plain = await world.member(workspace.workspace, 'user');
+      for (let i = 0; i < posts; i++) openai.script({ kind: 'stream', chunks: ['Done.'], usage });
+      const built = await Promise.all(
+        Array.from({ length: posts }, (_, i) =>
+          world.conversation(plain, { message: `Summarise report ${i}.`, mentions: [agent] }),
+        ),
+      );
+      const answers = (await Promise.all(built.map(({ sId }) => world.settled(plain, sId)))).map((messages) =>
+        messages.find((m) => m.type === 'agent_message')!,
+      );
+      openai.unscript();
+      const status = await api(t, workspace.admin).get(budgetPath(workspace.workspace.sId)).expect(200);
+      const [{ held }] = await t.dataSource.query<{ held: number }[]>(
+        'SELECT coalesce(sum(reserved_tokens), 0)::int AS held FROM workspace_run_tokens WHERE workspace_id = $1',
+        [workspace.workspace.id],
+      );
+      return { answers, usedTokens: status.body.usedTokens as number, heldTokens: held };
+    }
+
+    it('holds under 20 parallel posts with one token left: no call can reserve, so none is made', async () => {
+      const d = await world.workspace();
+      const agent = await gptAgent(d.admin, 'Reporter');
+      await api(t, d.admin).patch(budgetPath(d.workspace.sId)).send({ monthlyTokens: 5000 }).expect(200);
+      await ask(d.admin, agent, { prompt: 4800, completion: 199 });
+
+      const requests = openai.requests.length;
+      const { answers, usedTokens, heldTokens } = await burst(d, agent, 20, {
+        prompt: 1800,
+        completion: 211,
+      });
+      const spent = usedTokens - 4999;
+      console.log(
+        `20 parallel posts with 1 token of 5000 left: ${spent} tokens spent, ${openai.requests.length - requests} model calls made`,
+      );
+      // Every post was accepted (one token was left), and every run was refused at its model call.
+      expect(answers).toHaveLength(20);
+      for (const answer of answers) {
+        expect(answer).toMatchObject({ status: 'failed', error: { code: 'rate_limit_error' } });
+        expect(answer.error!.message).toContain('monthly token budget');
+      }
+      expect(openai.requests.length).toBe(requests);
+      expect(spent).toBe(0);
+      expect(heldTokens).toBe(0);
+    });
+
+    it('lets 20 parallel posts spend at most what was left: each call reserves before it starts', async () => {
+      const e = await world.workspace();
+      const agent = await gptAgent(e.admin, 'Analyst');
+      await api(t, e.admin).patch(budgetPath(e.workspace.sId)).send({ monthlyTokens: 1000 }).expect(200);
+
+      // Each call costs less than it reserves (its output cap, 100, plus its prompt's estimate).
+      const { answers, usedTokens, heldTokens } = await burst(e, agent, 20, { prompt: 10, completion: 100 });
+      const succeeded = answers.filter((answer) => answer.status === 'succeeded');
+      const refused = answers.filter((answer) => answer.error?.code === 'rate_limit_error');
+      console.log(
+        `20 parallel posts with 1000 tokens left: ${usedTokens} tokens spent by ${succeeded.length} answers, ${refused.length} refused`,
+      );
+      expect(succeeded.length + refused.length).toBe(20);
+      expect(succeeded.length).toBeGreaterThan(0);
+      expect(usedTokens).toBe(succeeded.length * 110);
+      expect(usedTokens).toBeLessThanOrEqual(1000);
+      // Every run ended: nothing is held any more.
+      expect(heldTokens).toBe(0);
+    });
+
+    it("holds as one across connections, and a stopped runner's holds come back when its run is taken over", async () => {
+      const f = await world.workspace();
+      const agent = await gptAgent(f.admin, 'Archivist');
+      await api(t, f.admin).patch(budgetPath(f.workspace.sId)).send({ monthlyTokens: 100_000 }).expect(200);
+      const month = async () => {
+        const [row] = await t.dataSource.query<{ used: number; reserved: number }[]>(
+          `SELECT used_tokens::int AS used, reserved_tokens::int AS reserved
+             FROM workspace_run_tokens WHERE workspace_id = $1`,
+          [f.workspace.id],
+        );
+        return row ?? { used: 0, reserved: 0 };
+      };
+
+      // A call under way: the fake never answers it until the provider's timeout.
+      openai.script({ kind: 'stall' });
+      const built = await world.conversation(f.admin, { message: 'Archive this.', mentions: [agent] });
+      const { reserved: first } = await until(month, ({ reserved }) => reserved > 0);
+      const [run] = await t.dataSource.query<{ id: number; message_id: number; reserved: number }[]>(
+        `SELECT id, message_id, reserved_tokens::int AS reserved FROM agent_runs WHERE workspace_id = $1`,
+        [f.workspace.id],
+      );
+      expect(run.reserved).toBe(first);
+
+      // 40 holds of 5,000 at once, on as many connections as the pool gives: only those that fit.
+      const runs = t.app.get(AgentRunRepository);
+      const granted = await Promise.all(
+        Array.from({ length: 40 }, () => runs.reserveTokens(f.workspace.id, run.id, 5_000, 100_000)),
+      );
+      const fitting = Math.floor((100_000 - first) / 5_000);
+      expect(granted.filter(Boolean)).toHaveLength(fitting);
+      expect(await month()).toEqual({ used: 0, reserved: first + fitting * 5_000 });
+
+      // Its runner fell silent: whoever takes the run over gives back what its calls held.
+      await t.dataSource.query(
+        `UPDATE agent_runs SET runner_heartbeat_at = now() - interval '1 hour' WHERE id = $1`,
+        [run.id],
+      );
+      const [stale] = (await runs.findStale(60_000, 100)).filter((record) => record.id === run.id);
+      expect(await runs.takeOver('another-runner', stale, 60_000)).toBe(true);
+      expect(await month()).toEqual({ used: 0, reserved: 0 });
+
+      // The stalled call times out and settles later, giving back nothing more.
+      const [answer] = (await world.settled(f.admin, built.sId)).filter((m) => m.type === 'agent_message');
+      expect(answer.error?.code).toBe('model_timeout');
+      expect(await month()).toEqual({ used: 0, reserved: 0 });
     });
 
     it('is set by admins only, to a positive integer or null', async () => {

@@ -22,7 +22,18 @@ type RunRow = Omit<RunStart, 'userId'> & {
   promptTokens: number | null;
   completionTokens: number | null;
   reasoningTokens: number | null;
+  reservedTokens: number;
 };
+
+/** A workspace's month of run tokens, as `workspace_run_tokens` holds it. */
+interface MonthTokensRow {
+  id: number;
+  workspaceId: number;
+  /** The month's first instant, UTC, in ISO 8601. */
+  periodStart: string;
+  usedTokens: number;
+  reservedTokens: number;
+}
 
 type ActionRow = Omit<RunAction, 'conversationId' | 'messageId'>;
 
@@ -33,11 +44,13 @@ type ActionRow = Omit<RunAction, 'conversationId' | 'messageId'>;
 export class InMemoryAgentRunRepository extends AgentRunRepository {
   private readonly runs: InMemoryTable<RunRow>;
   private readonly actions: InMemoryTable<ActionRow>;
+  private readonly months: InMemoryTable<MonthTokensRow>;
 
   constructor(private readonly options: { unitOfWork?: InMemoryUnitOfWork; clock: Clock }) {
     super();
     this.runs = new InMemoryTable(options.unitOfWork);
     this.actions = new InMemoryTable(options.unitOfWork);
+    this.months = new InMemoryTable(options.unitOfWork);
   }
 
   async start(runnerId: string, runs: RunStart[]): Promise<Map<number, number>> {
@@ -63,21 +76,64 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
         promptTokens: null,
         completionTokens: null,
         reasoningTokens: null,
+        reservedTokens: 0,
       });
       ids.set(run.messageId, row.id);
     }
     return ids;
   }
 
-  async addUsage(workspaceId: number, runId: number, usage: ModelUsage): Promise<void> {
+  async reserveTokens(
+    workspaceId: number,
+    runId: number,
+    tokens: number,
+    monthlyTokens: number,
+  ): Promise<boolean> {
+    const [run] = this.runs.select(
+      (row) => row.workspaceId === workspaceId && row.id === runId && row.status === 'running',
+    );
+    if (!run) return false;
+    const month = this.monthOf(run);
+    if (month.usedTokens + month.reservedTokens + tokens > monthlyTokens) return false;
+    this.months.update(
+      (row) => row.id === month.id,
+      (row) => (row.reservedTokens += tokens),
+    );
     this.runs.update(
-      (run) => run.workspaceId === workspaceId && run.id === runId,
-      (run) =>
-        Object.assign(run, {
-          promptTokens: (run.promptTokens ?? 0) + usage.promptTokens,
-          completionTokens: (run.completionTokens ?? 0) + usage.completionTokens,
-          reasoningTokens: (run.reasoningTokens ?? 0) + usage.reasoningTokens,
+      (row) => row.id === runId,
+      (row) => (row.reservedTokens += tokens),
+    );
+    return true;
+  }
+
+  async settleTokens(
+    workspaceId: number,
+    runId: number,
+    held: number,
+    usage: ModelUsage | null,
+  ): Promise<void> {
+    const [run] = this.runs.select((row) => row.workspaceId === workspaceId && row.id === runId);
+    if (!run) return;
+    const released = Math.min(run.reservedTokens, held);
+    this.runs.update(
+      (row) => row.id === runId,
+      (row) =>
+        Object.assign(row, {
+          reservedTokens: row.reservedTokens - released,
+          ...(usage && {
+            promptTokens: (row.promptTokens ?? 0) + usage.promptTokens,
+            completionTokens: (row.completionTokens ?? 0) + usage.completionTokens,
+            reasoningTokens: (row.reasoningTokens ?? 0) + usage.reasoningTokens,
+          }),
         }),
+    );
+    const month = this.monthOf(run);
+    this.months.update(
+      (row) => row.id === month.id,
+      (row) => {
+        row.reservedTokens = Math.max(row.reservedTokens - released, 0);
+        row.usedTokens += usage ? usage.promptTokens + usage.completionTokens : 0;
+      },
     );
   }
 
@@ -87,11 +143,9 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
   }
 
   async finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean> {
-    return (
-      this.runs.update(
-        (run) => run.workspaceId === workspaceId && run.messageId === messageId && run.status === 'running',
-        (run) => Object.assign(run, { status: outcome, finishedAt: this.now() }),
-      ).length > 0
+    return this.releasingHolds(
+      (run) => run.workspaceId === workspaceId && run.messageId === messageId && run.status === 'running',
+      (run) => Object.assign(run, { status: outcome, finishedAt: this.now() }),
     );
   }
 
@@ -110,15 +164,13 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
   }
 
   async takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean> {
-    return (
-      this.runs.update(
-        (row) =>
-          row.id === run.id &&
-          row.workspaceId === run.workspaceId &&
-          row.status === 'running' &&
-          this.isStale(row, staleAfterMs),
-        (row) => Object.assign(row, { runnerId, heartbeatAt: this.now() }),
-      ).length > 0
+    return this.releasingHolds(
+      (row) =>
+        row.id === run.id &&
+        row.workspaceId === run.workspaceId &&
+        row.status === 'running' &&
+        this.isStale(row, staleAfterMs),
+      (row) => Object.assign(row, { runnerId, heartbeatAt: this.now() }),
     );
   }
 
@@ -211,6 +263,14 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
     return this.runs.select();
   }
 
+  /** A workspace's tokens of the month `periodStart` (ISO 8601) starts: used, and held by calls under way. */
+  monthTokens(workspaceId: number, periodStart: string): { usedTokens: number; reservedTokens: number } {
+    const [month] = this.months.select(
+      (row) => row.workspaceId === workspaceId && row.periodStart === periodStart,
+    );
+    return { usedTokens: month?.usedTokens ?? 0, reservedTokens: month?.reservedTokens ?? 0 };
+  }
+
   /** A run's last sign of life goes back `ms` (its runner fell silent that long ago). */
   ageHeartbeat(messageId: number, ms: number): void {
     this.runs.update(
@@ -233,6 +293,39 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
       ...row,
       actions: this.listActions((action) => action.runId === row.id),
     });
+  }
+
+  /** The month a run's tokens count in (the one it started in, UTC), its row made when missing. */
+  private monthOf(run: RunRow): MonthTokensRow {
+    const start = run.createdAt;
+    const periodStart = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), 1)).toISOString();
+    const [month] = this.months.select(
+      (row) => row.workspaceId === run.workspaceId && row.periodStart === periodStart,
+    );
+    return (
+      month ??
+      this.months.insert({
+        id: this.months.nextId(),
+        workspaceId: run.workspaceId,
+        periodStart,
+        usedTokens: 0,
+        reservedTokens: 0,
+      })
+    );
+  }
+
+  /** Changes the runs `where` selects, giving back to their months what their calls held. */
+  private releasingHolds(where: (run: RunRow) => boolean, change: (run: RunRow) => void): boolean {
+    const changed = this.runs.update(where, (run) => {
+      change(run);
+      const month = this.monthOf(run);
+      this.months.update(
+        (row) => row.id === month.id,
+        (row) => (row.reservedTokens = Math.max(row.reservedTokens - run.reservedTokens, 0)),
+      );
+      run.reservedTokens = 0;
+    });
+    return changed.length > 0;
   }
 
   private isStale(run: RunRow, staleAfterMs: number): boolean {

@@ -11,6 +11,8 @@ import { RunActionsReader } from 'src/modules/runtime/application/run-actions.re
 import { RunOutcomesService } from 'src/modules/runtime/application/run-outcomes.service';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
+import { RunTokensService } from 'src/modules/runtime/application/run-tokens';
+import type { WorkspaceTokenBudget } from 'src/modules/runtime/application/ports/workspace-token-budget';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
 import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
@@ -29,6 +31,8 @@ export interface RuntimeContextOptions {
   tools?: FakeTool[];
   /** Settings as environment variables (a short approval timeout). */
   env?: Record<string, string>;
+  /** The monthly token budget of each workspace, which model calls reserve against; none by default. */
+  monthlyTokens?: WorkspaceTokenBudget['monthlyTokens'];
 }
 
 /**
@@ -86,6 +90,7 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
   const noImages = {
     imageOfFragment: async () => null,
   } satisfies Pick<FileAttachmentsService, 'imageOfFragment'> as unknown as FileAttachmentsService;
+  const budgets = { monthlyTokens: options.monthlyTokens ?? (async () => null) };
   const runs = new AgentRunsService(
     conversations.agentMessages,
     actions,
@@ -95,7 +100,9 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
     runRepository,
     models,
     new ModelHistoryService(noImages, ConversationsConfig.from({})),
+    new RunTokensService(budgets, runRepository, clock),
     unitOfWork,
+    config,
     log,
   );
   return {

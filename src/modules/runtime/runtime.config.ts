@@ -54,6 +54,16 @@ const runtimeConfig = ConfigSchema.of({
         'Tool calls the runs answering one user message may make, `run_agent` runs included; past it they fail with `run_budget_exceeded`.',
     }),
   },
+  modelCalls: {
+    // What a model call reserves of its workspace's monthly token budget is bounded by this.
+    maxOutputTokens: integer('RUN_MAX_OUTPUT_TOKENS', {
+      default: 16_384,
+      min: 1,
+      max: 1_000_000,
+      description:
+        "Tokens one model call may write, reasoning included (sent as `max_completion_tokens`). Under a monthly token budget, each call reserves this much plus its prompt's estimate before it starts.",
+    }),
+  },
   tools: {
     maxCallsPerStep: integer('TOOL_MAX_CALLS_PER_STEP', {
       default: 8,

@@ -13,6 +13,7 @@ import { RunActionsReader } from 'src/modules/runtime/application/run-actions.re
 import { RunOutcomesService } from 'src/modules/runtime/application/run-outcomes.service';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
+import { RunTokensService } from 'src/modules/runtime/application/run-tokens';
 import { RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
@@ -41,7 +42,8 @@ import { ClientMcpServersController } from 'src/modules/runtime/http/client-mcp-
 import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-sweep.worker';
 
 // RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
-// ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords (bound in src/composition).
+// ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords; usage answers
+// WorkspaceTokenBudget (bound in src/composition).
 @Module({
   imports: [
     ConversationsModule,
@@ -65,6 +67,7 @@ import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-swe
     RunOutcomesService,
     RunRecoveryService,
     RunSlots,
+    RunTokensService,
     RunToolsService,
     RunTelemetry,
     ToolCallsService,

@@ -14,9 +14,9 @@ import {
   ModelMessage,
   ModelProviders,
   ModelRequest,
-  ModelUsage,
 } from 'src/modules/runtime/application/ports/model-provider';
 import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
+import { RunTokensService } from 'src/modules/runtime/application/run-tokens';
 import { LendableSlot } from 'src/modules/runtime/application/run-slots';
 import {
   LentServers,
@@ -34,6 +34,7 @@ import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-
 import type { Run } from 'src/modules/runtime/application/run';
 import type { RunStep } from 'src/modules/runtime/domain/agent-run';
 import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
+import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** The client-side servers the answered message lends to its run: its author's own, by id. */
 function lentServers(run: Run, history: ConversationMessage[]): LentServers | null {
@@ -61,7 +62,9 @@ export class AgentRunsService {
     private readonly runRecords: AgentRunRepository,
     private readonly models: ModelProviders,
     private readonly modelHistory: ModelHistoryService,
+    private readonly runTokens: RunTokensService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly config: RuntimeConfig,
     private readonly log: OperatorLog,
   ) {}
 
@@ -146,9 +149,8 @@ export class AgentRunsService {
     try {
       const dataSpaces = new RunDataSpaces();
       // The tokens of the agents it asks through `run_agent` are this run's cost too.
-      const recordUsage = (usage: ModelUsage) =>
-        this.runRecords.addUsage(run.caller.workspaceId, run.runId, usage);
-      const asker = { budget, slot: new LendableSlot(), dataSpaces, recordUsage };
+      const tokens = this.runTokens.of(run.caller.workspaceId, run.runId);
+      const asker = { budget, slot: new LendableSlot(), dataSpaces, tokens };
       const [history, record] = await Promise.all([
         this.agentMessages.history(run),
         run.fresh ? null : this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
@@ -182,12 +184,12 @@ export class AgentRunsService {
         const result = await streamStep(
           provider,
           budget,
+          tokens,
           { ...this.request(run), messages, tools: last ? [] : toolset.modelTools },
           signal,
           onText,
         );
         if (!result) return;
-        if (result.usage) await recordUsage(result.usage);
         if (result.calls.length === 0) break;
         if (!(await flush())) return;
         const results = await this.toolCalls.execute(run, step, result.calls, toolset, signal);
@@ -242,6 +244,7 @@ export class AgentRunsService {
       instructions: run.agent.instructions ?? '',
       temperature: run.agent.model.temperature,
       reasoningEffort: run.agent.model.reasoningEffort,
+      maxOutputTokens: this.config.modelCalls.maxOutputTokens,
     };
   }
 

@@ -8,9 +8,9 @@ import {
   ModelMessage,
   ModelProviders,
   ModelToolCall,
-  ModelUsage,
 } from 'src/modules/runtime/application/ports/model-provider';
 import { LendableSlot, RunSlots } from 'src/modules/runtime/application/run-slots';
+import type { RunTokens } from 'src/modules/runtime/application/run-tokens';
 import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
@@ -20,13 +20,13 @@ import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /**
  * What a run gives the runs it asks through `run_agent`: its tree's budget, its slot to lend, where
- * the restricted spaces their tools read are collected, and where their tokens are added up.
+ * the restricted spaces their tools read are collected, and its tokens, which theirs are part of.
  */
 export interface AskingRun {
   budget: RunTreeBudget;
   slot: LendableSlot;
   dataSpaces: RunDataSpaces;
-  recordUsage: (usage: ModelUsage) => Promise<void>;
+  tokens: RunTokens;
 }
 
 /**
@@ -100,6 +100,7 @@ export class SubAgentRunsService {
       const result = await streamStep(
         provider,
         asker.budget,
+        asker.tokens,
         {
           modelId: agent.model.modelId,
           instructions: agent.instructions ?? '',
@@ -107,12 +108,12 @@ export class SubAgentRunsService {
           reasoningEffort: agent.model.reasoningEffort,
           messages,
           tools: last ? [] : toolset.modelTools,
+          maxOutputTokens: this.config.modelCalls.maxOutputTokens,
         },
         signal,
         () => true,
       );
       answer += result?.text ?? '';
-      if (result?.usage) await asker.recordUsage(result.usage);
       if (!result || result.calls.length === 0) break;
       messages.push(...stepMessages(result, await this.callAll(result.calls, toolset, signal)));
     }

@@ -39,7 +39,11 @@ export class InProcessInternalToolServers extends InternalToolServers {
         context,
       ),
     reasoning: () =>
-      reasoningServer({ models: this.models, modelId: this.agentsConfig.reasoningModelId ?? '' }),
+      reasoningServer({
+        models: this.models,
+        modelId: this.agentsConfig.reasoningModelId ?? '',
+        maxOutputTokens: this.config.modelCalls.maxOutputTokens,
+      }),
     search: (context) => searchServer(this.documents, context),
     include_data: (context) => includeDataServer(this.documents, context),
   };

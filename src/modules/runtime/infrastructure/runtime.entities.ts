@@ -9,6 +9,7 @@ import {
   Index,
   JoinColumn,
   ManyToOne,
+  PrimaryColumn,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
@@ -79,6 +80,10 @@ export class AgentRunEntity {
   @Column({ name: 'reasoning_tokens', type: 'int', nullable: true })
   reasoningTokens!: number | null;
 
+  /** What the run's calls under way hold of its month's budget (`workspace_run_tokens`); bigint, as text. */
+  @Column({ name: 'reserved_tokens', type: 'bigint', default: 0 })
+  reservedTokens!: string;
+
   @Column({ name: 'runner_id', type: 'varchar', length: 64, nullable: true })
   runnerId!: string | null;
 
@@ -90,6 +95,32 @@ export class AgentRunEntity {
 
   @Column({ name: 'finished_at', ...timestamptz, nullable: true })
   finishedAt!: Date | null;
+}
+
+/**
+ * The tokens of a workspace's runs started in a calendar month (UTC): those their calls used, and
+ * those their calls under way hold. A call reserves with one conditional write to this row, which
+ * every process's calls of the workspace take in turn, so none can pass the budget between a read
+ * and a write. Bigints, read as text.
+ */
+@Entity('workspace_run_tokens')
+export class WorkspaceRunTokensEntity {
+  @PrimaryColumn({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: WorkspaceEntity;
+
+  /** The month's first instant, UTC. */
+  @PrimaryColumn({ name: 'period_start', ...timestamptz })
+  periodStart!: Date;
+
+  @Column({ name: 'used_tokens', type: 'bigint', default: 0 })
+  usedTokens!: string;
+
+  @Column({ name: 'reserved_tokens', type: 'bigint', default: 0 })
+  reservedTokens!: string;
 }
 
 /** The tool calls of runs, with the approvals they wait for. */
@@ -234,6 +265,7 @@ export class ClientMcpRequestEntity {
 
 export const RUNTIME_ENTITIES = [
   AgentRunEntity,
+  WorkspaceRunTokensEntity,
   RunActionEntity,
   ClientMcpServerEntity,
   ClientMcpRequestEntity,

@@ -59,6 +59,28 @@ const INT_MAX = 2 ** 31 - 1;
 
 const STALE = `runner_heartbeat_at < now() - make_interval(secs => $1::float8 / 1000)`;
 
+/** The month a run's tokens count in (`workspace_run_tokens.period_start`): the one it started in, UTC. */
+const RUN_MONTH = `date_trunc('month', agent_runs.created_at, 'UTC')`;
+
+/**
+ * One statement that changes the runs `locked` selects (locking them, with their `reserved_tokens`)
+ * by `changes`, gives back to their months what their calls held, and counts them as `changed`.
+ */
+function releasingHolds(locked: string, changes: string): string {
+  return `WITH before AS (${locked}),
+    run AS (
+      UPDATE agent_runs SET ${changes}, reserved_tokens = 0
+        FROM before WHERE agent_runs.id = before.id
+      RETURNING agent_runs.workspace_id, ${RUN_MONTH} AS period_start, before.reserved_tokens AS released),
+    given AS (
+      UPDATE workspace_run_tokens AS month_tokens
+         SET reserved_tokens = greatest(month_tokens.reserved_tokens - run.released, 0)
+        FROM run
+       WHERE run.released > 0 AND month_tokens.workspace_id = run.workspace_id
+         AND month_tokens.period_start = run.period_start)
+    SELECT count(*)::int AS changed FROM run`;
+}
+
 function toAction(row: ActionRow): RunAction {
   return {
     id: row.id,
@@ -149,15 +171,71 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
     return new Map(rows.map((row) => [row.message_id, row.id]));
   }
 
-  async addUsage(workspaceId: number, runId: number, usage: ModelUsage): Promise<void> {
+  async reserveTokens(
+    workspaceId: number,
+    runId: number,
+    tokens: number,
+    monthlyTokens: number,
+  ): Promise<boolean> {
+    // One statement: the month's row takes the hold only if it leaves the budget room for it, the
+    // condition checked on the row's latest version once its lock is held (by any process).
+    const rows = await this.query<{ taken: number }>(
+      `WITH run AS (
+         SELECT id, ${RUN_MONTH} AS period_start FROM agent_runs
+          WHERE workspace_id = $1 AND id = $2 AND status = 'running' FOR UPDATE),
+       held AS (
+         INSERT INTO workspace_run_tokens AS month_tokens (workspace_id, period_start, reserved_tokens)
+         SELECT $1, period_start, $3::bigint FROM run WHERE $3::bigint <= $4::bigint
+         ON CONFLICT (workspace_id, period_start) DO UPDATE
+            SET reserved_tokens = month_tokens.reserved_tokens + EXCLUDED.reserved_tokens
+          WHERE month_tokens.used_tokens + month_tokens.reserved_tokens + EXCLUDED.reserved_tokens <= $4::bigint
+         RETURNING 1),
+       taken AS (
+         UPDATE agent_runs SET reserved_tokens = agent_runs.reserved_tokens + $3::bigint
+           FROM run WHERE agent_runs.id = run.id AND EXISTS (SELECT 1 FROM held)
+         RETURNING agent_runs.id)
+       SELECT count(*)::int AS taken FROM taken`,
+      [workspaceId, runId, tokens, monthlyTokens],
+    );
+    return rows[0].taken > 0;
+  }
+
+  async settleTokens(
+    workspaceId: number,
+    runId: number,
+    held: number,
+    usage: ModelUsage | null,
+  ): Promise<void> {
+    // The run gives back what it still holds of `held` (its end may have given it back already);
+    // sums saturate at the column's bound rather than failing the run on a server's absurd count.
+    const added = (column: string, parameter: string) =>
+      `CASE WHEN ${parameter}::bigint IS NULL THEN ${column}
+            ELSE least(coalesce(${column}, 0) + ${parameter}::bigint, ${INT_MAX}) END`;
     await this.query(
-      // Saturates at the column's bound rather than failing the run on a server's absurd count.
-      `UPDATE agent_runs
-          SET prompt_tokens = least(coalesce(prompt_tokens, 0) + $3::bigint, ${INT_MAX}),
-              completion_tokens = least(coalesce(completion_tokens, 0) + $4::bigint, ${INT_MAX}),
-              reasoning_tokens = least(coalesce(reasoning_tokens, 0) + $5::bigint, ${INT_MAX})
-        WHERE workspace_id = $1 AND id = $2`,
-      [workspaceId, runId, usage.promptTokens, usage.completionTokens, usage.reasoningTokens],
+      `WITH before AS (
+         SELECT id, reserved_tokens FROM agent_runs WHERE workspace_id = $1 AND id = $2 FOR UPDATE),
+       run AS (
+         UPDATE agent_runs
+            SET prompt_tokens = ${added('prompt_tokens', '$4')},
+                completion_tokens = ${added('completion_tokens', '$5')},
+                reasoning_tokens = ${added('reasoning_tokens', '$6')},
+                reserved_tokens = greatest(before.reserved_tokens - $3::bigint, 0)
+           FROM before WHERE agent_runs.id = before.id
+         RETURNING agent_runs.workspace_id, ${RUN_MONTH} AS period_start,
+                   least(before.reserved_tokens, $3::bigint) AS released)
+       INSERT INTO workspace_run_tokens AS month_tokens (workspace_id, period_start, used_tokens)
+       SELECT workspace_id, period_start, coalesce($4::bigint + $5::bigint, 0) FROM run
+       ON CONFLICT (workspace_id, period_start) DO UPDATE
+          SET used_tokens = month_tokens.used_tokens + EXCLUDED.used_tokens,
+              reserved_tokens = greatest(month_tokens.reserved_tokens - (SELECT released FROM run), 0)`,
+      [
+        workspaceId,
+        runId,
+        held,
+        usage?.promptTokens ?? null,
+        usage?.completionTokens ?? null,
+        usage?.reasoningTokens ?? null,
+      ],
     );
   }
 
@@ -171,11 +249,15 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
   }
 
   async finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean> {
-    const result = await this.runs.update(
-      { workspaceId, messageId, status: 'running' },
-      { status: outcome, finishedAt: () => 'now()' },
+    const [{ changed }] = await this.query<{ changed: number }>(
+      releasingHolds(
+        `SELECT id, reserved_tokens FROM agent_runs
+          WHERE workspace_id = $1 AND message_id = $2 AND status = 'running' FOR UPDATE`,
+        `status = $3, finished_at = now()`,
+      ),
+      [workspaceId, messageId, outcome],
     );
-    return (result.affected ?? 0) > 0;
+    return changed > 0;
   }
 
   async heartbeat(runnerId: string): Promise<void> {
@@ -195,12 +277,16 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
   }
 
   async takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean> {
-    const [, count] = await this.db.manager().query<[unknown[], number]>(
-      `UPDATE agent_runs SET runner_id = $2, runner_heartbeat_at = now()
-        WHERE id = $3 AND workspace_id = $4 AND status = 'running' AND ${STALE}`,
+    // Its stopped runner's calls will never settle: what they held is given back.
+    const [{ changed }] = await this.query<{ changed: number }>(
+      releasingHolds(
+        `SELECT id, reserved_tokens FROM agent_runs
+          WHERE id = $3 AND workspace_id = $4 AND status = 'running' AND ${STALE} FOR UPDATE`,
+        `runner_id = $2, runner_heartbeat_at = now()`,
+      ),
       [staleAfterMs, runnerId, run.id, run.workspaceId],
     );
-    return count > 0;
+    return changed > 0;
   }
 
   async insertActions(actions: NewRunAction[]): Promise<RunAction[]> {

@@ -36,15 +36,40 @@ export abstract class AgentRunRepository {
   abstract start(runnerId: string, runs: RunStart[]): Promise<Map<number, number>>;
   /** The run of an agent message, with its calls. */
   abstract findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null>;
-  /** A running run ends as its agent message did; false when it was no longer running. */
+  /**
+   * A running run ends as its agent message did, giving back the tokens its calls still hold of the
+   * month's budget; false when it was no longer running.
+   */
   abstract finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean>;
-  /** Adds a model call's tokens to the run's totals. */
-  abstract addUsage(workspaceId: number, runId: number, usage: ModelUsage): Promise<void>;
+  /**
+   * Holds `tokens` of the month's budget for a call of a running run, at once for every process:
+   * only when the tokens the workspace's runs started that month used, and those their calls hold,
+   * leave room for them under `monthlyTokens`. False, holding nothing, otherwise.
+   */
+  abstract reserveTokens(
+    workspaceId: number,
+    runId: number,
+    tokens: number,
+    monthlyTokens: number,
+  ): Promise<boolean>;
+  /**
+   * A call ended: gives back the `held` tokens (as far as the run still holds them) and adds its
+   * usage, if it reported one, to the run's totals and to its month's.
+   */
+  abstract settleTokens(
+    workspaceId: number,
+    runId: number,
+    held: number,
+    usage: ModelUsage | null,
+  ): Promise<void>;
   /** Every running run of this runner is alive now. */
   abstract heartbeat(runnerId: string): Promise<void>;
   /** Running runs silent for longer than `staleAfterMs`, oldest first, at most `limit`, with their calls. */
   abstract findStale(staleAfterMs: number, limit: number): Promise<AgentRun[]>;
-  /** Takes a stale run over for this runner; false when it is no longer stale (another took it, or it ended). */
+  /**
+   * Takes a stale run over for this runner, giving back the tokens its stopped runner's calls held;
+   * false when it is no longer stale (another took it, or it ended).
+   */
   abstract takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean>;
 
   abstract insertActions(actions: NewRunAction[]): Promise<RunAction[]>;

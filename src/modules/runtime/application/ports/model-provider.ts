@@ -40,6 +40,8 @@ export interface ModelRequest {
   messages: ModelMessage[];
   /** Empty: the model answers in text only. */
   tools: ModelTool[];
+  /** The most tokens the call may write, reasoning included. */
+  maxOutputTokens: number;
 }
 
 /** The tokens a model call cost, as its provider counts them; reasoning tokens are part of completion tokens. */

@@ -7,6 +7,8 @@ export interface ReasoningServerDeps {
   models: ModelProviders;
   /** The reasoning model of the openai provider (`tools.reasoningModelId`). */
   modelId: string;
+  /** The most tokens its answer may take (`RUN_MAX_OUTPUT_TOKENS`). */
+  maxOutputTokens: number;
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -40,6 +42,7 @@ export function reasoningServer(deps: ReasoningServerDeps): McpServer {
             reasoningEffort: 'high',
             messages: [{ role: 'user', content: question }],
             tools: [],
+            maxOutputTokens: deps.maxOutputTokens,
           },
           extra.signal,
           (chunk) => {

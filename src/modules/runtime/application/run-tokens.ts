@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from 'src/platform/clock/clock';
+import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import { ModelError, ModelRequest, ModelUsage } from 'src/modules/runtime/application/ports/model-provider';
+import { WorkspaceTokenBudget } from 'src/modules/runtime/application/ports/workspace-token-budget';
+import { reservedTokens } from 'src/modules/runtime/domain/model-call-reservation';
+
+/**
+ * A model call its workspace's monthly budget has no room for: the run ends with the code the
+ * post-time refusal answers (`rate_limit_error`), saying when the budget renews.
+ */
+export class TokenBudgetRefused extends ModelError {
+  constructor(monthlyTokens: number, tokens: number, now: Date) {
+    const renewsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    super(
+      'rate_limit_error',
+      `This workspace's monthly token budget of ${monthlyTokens} tokens has no room for the agent's next model call, ` +
+        `which reserves ${tokens} tokens until it reports its cost, so the agent stopped; the budget renews at ${renewsAt.toISOString()}.`,
+    );
+  }
+}
+
+/** What a model call holds of its workspace's budget from before it starts until it settles. */
+export interface TokenHold {
+  tokens: number;
+}
+
+/**
+ * The workspace's monthly token budget as the model calls of one run spend it, the agents it asks
+ * through `run_agent` included (their tokens are the run's). A call reserves before it starts and
+ * is refused when the month's tokens used and held leave no room for it; it settles once it ended,
+ * at the usage its provider reported (none: only its hold is given back).
+ */
+export interface RunTokens {
+  /** Throws `TokenBudgetRefused` when the budget has no room for the call. */
+  reserve(request: ModelRequest): Promise<TokenHold>;
+  settle(hold: TokenHold, usage: ModelUsage | null): Promise<void>;
+}
+
+/** No hold: the workspace had no budget when the call started. */
+const NONE: TokenHold = { tokens: 0 };
+
+/**
+ * Hands each run its `RunTokens`. A hold is recorded on the run, so it lasts as long as the run's
+ * lease: the run's end, or its takeover once its process stopped heartbeating, gives back whatever
+ * its calls still hold.
+ */
+@Injectable()
+export class RunTokensService {
+  constructor(
+    private readonly budgets: WorkspaceTokenBudget,
+    private readonly runs: AgentRunRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  of(workspaceId: number, runId: number): RunTokens {
+    return {
+      reserve: async (request) => {
+        const monthlyTokens = await this.budgets.monthlyTokens(workspaceId);
+        if (monthlyTokens === null) return NONE;
+        const tokens = reservedTokens(request);
+        if (await this.runs.reserveTokens(workspaceId, runId, tokens, monthlyTokens)) return { tokens };
+        throw new TokenBudgetRefused(monthlyTokens, tokens, this.clock.now());
+      },
+      settle: async (hold, usage) => {
+        if (hold.tokens === 0 && !usage) return;
+        await this.runs.settleTokens(workspaceId, runId, hold.tokens, usage);
+      },
+    };
+  }
+}
