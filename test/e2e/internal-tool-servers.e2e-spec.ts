@@ -6,6 +6,10 @@ import {
   InternalToolContext,
   InternalToolServers,
 } from 'src/modules/runtime/application/ports/internal-tool-servers';
+import type { ModelUsage } from 'src/modules/runtime/application/ports/model-provider';
+import type { RunTokens } from 'src/modules/runtime/application/ports/run-tokens';
+import { TokenBudgetRefused } from 'src/modules/runtime/application/run-tokens';
+import { reservedTokens } from 'src/modules/runtime/domain/model-call-reservation';
 import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import { expect, expectError } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
@@ -44,6 +48,20 @@ describe('internal tool servers', () => {
   let asked: { agentSId: string; query: string; signal: AbortSignal }[] = [];
   let answer: () => Promise<string> = async () => 'forty-two';
 
+  /** The holds a tool's model calls reserved and settled; a refusal when `refusing` is set. */
+  let holds: { reserved: number; settled: ModelUsage | null }[] = [];
+  let refusing: TokenBudgetRefused | null = null;
+  const tokens: RunTokens = {
+    reserve: async (request) => {
+      if (refusing) throw refusing;
+      holds.push({ reserved: reservedTokens(request), settled: null });
+      return { tokens: reservedTokens(request) };
+    },
+    settle: async (hold, usage) => {
+      holds.find((held) => held.reserved === hold.tokens)!.settled = usage;
+    },
+  };
+
   const contextFor = (caller: Caller, conversationSId: string, depth = 0): InternalToolContext => ({
     caller,
     conversationSId,
@@ -54,6 +72,7 @@ describe('internal tool servers', () => {
       asked.push({ agentSId: target, query, signal });
       return answer();
     },
+    tokens,
   });
 
   const open = async (name: string, context: InternalToolContext): Promise<McpSession> => {
@@ -465,6 +484,40 @@ describe('internal tool servers', () => {
       const failed = await call(session, 'reason', { question: 'Again?' });
       expect(failed.isError).toBe(true);
       expect(textOf(failed)).toContain('The reasoning model failed: The model endpoint answered 400');
+    });
+
+    it("reserves its call from the run's tokens and settles it at the usage reported, or is refused without asking", async () => {
+      const { sId } = await world.conversation(member);
+      const session = await open('reasoning', contextFor(memberCaller, sId));
+      holds = [];
+      openai.requests.length = 0;
+      openai.script({
+        kind: 'stream',
+        chunks: ['Yes.'],
+        usage: { prompt: 30, completion: 300, reasoning: 290 },
+      });
+      await call(session, 'reason', { question: 'Is 7 prime?' });
+      expect(holds).toEqual([
+        {
+          reserved: expect.any(Number),
+          settled: { promptTokens: 30, completionTokens: 300, reasoningTokens: 290 },
+        },
+      ]);
+      // Its most output (RUN_MAX_OUTPUT_TOKENS, by default) is sent, and reserved with its prompt.
+      expect(openai.requests[0].body.max_completion_tokens).toBe(16_384);
+      expect(holds[0].reserved).toBeGreaterThan(16_384);
+
+      refusing = new TokenBudgetRefused(1_000, 16_500, new Date('2026-03-10T00:00:00Z'));
+      try {
+        const refused = await call(session, 'reason', { question: 'Is 9 prime?' });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toContain(
+          "The reasoning model failed: This workspace's monthly token budget",
+        );
+        expect(openai.requests).toHaveLength(1);
+      } finally {
+        refusing = null;
+      }
     });
   });
 });

@@ -162,6 +162,7 @@ export class AgentRunsService {
           conversationSId: run.conversation.sId,
           depth: 0,
           dataSpaces,
+          tokens,
           askAgent: (agentSId, query, askSignal) =>
             this.subAgents.ask(run.caller, run.conversation.sId, agentSId, query, 1, askSignal, asker),
         },

@@ -5,7 +5,7 @@ import type {
   ModelToolCall,
   ModelUsage,
 } from 'src/modules/runtime/application/ports/model-provider';
-import type { RunTokens } from 'src/modules/runtime/application/run-tokens';
+import type { RunTokens } from 'src/modules/runtime/application/ports/run-tokens';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 
 /**

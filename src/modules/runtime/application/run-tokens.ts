@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
-import { ModelError, ModelRequest, ModelUsage } from 'src/modules/runtime/application/ports/model-provider';
+import { ModelError } from 'src/modules/runtime/application/ports/model-provider';
+import type { RunTokens, TokenHold } from 'src/modules/runtime/application/ports/run-tokens';
 import { WorkspaceTokenBudget } from 'src/modules/runtime/application/ports/workspace-token-budget';
 import { reservedTokens } from 'src/modules/runtime/domain/model-call-reservation';
 
@@ -18,23 +19,6 @@ export class TokenBudgetRefused extends ModelError {
         `which reserves ${tokens} tokens until it reports its cost, so the agent stopped; the budget renews at ${renewsAt.toISOString()}.`,
     );
   }
-}
-
-/** What a model call holds of its workspace's budget from before it starts until it settles. */
-export interface TokenHold {
-  tokens: number;
-}
-
-/**
- * The workspace's monthly token budget as the model calls of one run spend it, the agents it asks
- * through `run_agent` included (their tokens are the run's). A call reserves before it starts and
- * is refused when the month's tokens used and held leave no room for it; it settles once it ended,
- * at the usage its provider reported (none: only its hold is given back).
- */
-export interface RunTokens {
-  /** Throws `TokenBudgetRefused` when the budget has no room for the call. */
-  reserve(request: ModelRequest): Promise<TokenHold>;
-  settle(hold: TokenHold, usage: ModelUsage | null): Promise<void>;
 }
 
 /** No hold: the workspace had no budget when the call started. */

@@ -10,7 +10,7 @@ import {
   ModelToolCall,
 } from 'src/modules/runtime/application/ports/model-provider';
 import { LendableSlot, RunSlots } from 'src/modules/runtime/application/run-slots';
-import type { RunTokens } from 'src/modules/runtime/application/run-tokens';
+import type { RunTokens } from 'src/modules/runtime/application/ports/run-tokens';
 import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
@@ -70,6 +70,7 @@ export class SubAgentRunsService {
           conversationSId,
           depth,
           dataSpaces: asker.dataSpaces,
+          tokens: asker.tokens,
           askAgent: (childSId, childQuery, childSignal) =>
             this.ask(caller, conversationSId, childSId, childQuery, depth + 1, childSignal, own),
         },

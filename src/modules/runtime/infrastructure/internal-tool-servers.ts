@@ -38,12 +38,15 @@ export class InProcessInternalToolServers extends InternalToolServers {
         { agents: this.agents, maxDepth: this.config.tools.runAgentMaxDepth, log: this.log },
         context,
       ),
-    reasoning: () =>
-      reasoningServer({
-        models: this.models,
-        modelId: this.agentsConfig.reasoningModelId ?? '',
-        maxOutputTokens: this.config.modelCalls.maxOutputTokens,
-      }),
+    reasoning: (context) =>
+      reasoningServer(
+        {
+          models: this.models,
+          modelId: this.agentsConfig.reasoningModelId ?? '',
+          maxOutputTokens: this.config.modelCalls.maxOutputTokens,
+        },
+        context,
+      ),
     search: (context) => searchServer(this.documents, context),
     include_data: (context) => includeDataServer(this.documents, context),
   };

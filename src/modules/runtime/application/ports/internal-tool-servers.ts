@@ -1,5 +1,6 @@
 import type { Caller } from 'src/platform/auth/caller';
 import type { McpSession } from 'src/platform/mcp/mcp-session';
+import type { RunTokens } from 'src/modules/runtime/application/ports/run-tokens';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 
 /** Who an internal tool acts for, and what it may ask of the run that calls it. */
@@ -15,6 +16,8 @@ export interface InternalToolContext {
   dataSpaces: RunDataSpaces;
   /** Runs another agent the caller can read on `query`, to its final answer, one level deeper. */
   askAgent(agentSId: string, query: string, signal: AbortSignal): Promise<string>;
+  /** The run's tokens, which a tool's own model call reserves from and is counted in. */
+  tokens: RunTokens;
 }
 
 /** Port: the internal tool servers, served in process behind the same MCP client as remote ones. */

@@ -1,7 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ModelError, ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
+import {
+  ModelError,
+  ModelProviders,
+  ModelRequest,
+  ModelUsage,
+} from 'src/modules/runtime/application/ports/model-provider';
 
 export interface ReasoningServerDeps {
   models: ModelProviders;
@@ -17,8 +23,14 @@ const toolError = (message: string): CallToolResult => ({ ...text(message), isEr
 const INSTRUCTIONS =
   'Another agent hands you a hard problem. Think it through and answer it completely and precisely.';
 
-/** A tool that hands a hard question to a reasoning model, in one call with high reasoning effort. */
-export function reasoningServer(deps: ReasoningServerDeps): McpServer {
+/**
+ * A tool that hands a hard question to a reasoning model, in one call with high reasoning effort.
+ * The call is the run's: reserved from its workspace's monthly tokens and counted in its usage.
+ */
+export function reasoningServer(
+  deps: ReasoningServerDeps,
+  context: Pick<InternalToolContext, 'tokens'>,
+): McpServer {
   const server = new McpServer({ name: 'reasoning', version: '1.0.0' });
   server.registerTool(
     'reason',
@@ -31,25 +43,29 @@ export function reasoningServer(deps: ReasoningServerDeps): McpServer {
       },
     },
     async ({ question }, extra) => {
+      const request: ModelRequest = {
+        modelId: deps.modelId,
+        instructions: INSTRUCTIONS,
+        // Reasoning models accept only their default temperature.
+        temperature: 1,
+        reasoningEffort: 'high',
+        messages: [{ role: 'user', content: question }],
+        tools: [],
+        maxOutputTokens: deps.maxOutputTokens,
+      };
       let answer = '';
+      let usage: ModelUsage | null = null;
       try {
-        await deps.models.get('openai').stream(
-          {
-            modelId: deps.modelId,
-            instructions: INSTRUCTIONS,
-            // Reasoning models accept only their default temperature.
-            temperature: 1,
-            reasoningEffort: 'high',
-            messages: [{ role: 'user', content: question }],
-            tools: [],
-            maxOutputTokens: deps.maxOutputTokens,
-          },
-          extra.signal,
-          (chunk) => {
+        const hold = await context.tokens.reserve(request);
+        try {
+          await deps.models.get('openai').stream(request, extra.signal, (chunk) => {
             if (chunk.type === 'text') answer += chunk.text;
+            if (chunk.type === 'usage') usage = chunk.usage;
             return true;
-          },
-        );
+          });
+        } finally {
+          await context.tokens.settle(hold, usage);
+        }
       } catch (error) {
         if (error instanceof ModelError) return toolError(`The reasoning model failed: ${error.message}`);
         throw error;
