@@ -12,6 +12,8 @@ import { PlatformConfig } from 'src/platform/config/platform.config';
 import { resolveDatabase } from 'src/platform/database/database-resolver';
 import type { DatabaseHandle } from 'src/platform/database/embedded-postgres';
 import { migrateWithLock } from 'src/platform/database/migrate';
+import { HealthConfig } from 'src/platform/health/health.config';
+import { ProcessReadiness } from 'src/platform/health/process-readiness';
 import { exitOnUnsupportedNode } from 'src/platform/runtime/node-version';
 import { exitOnStartFailure } from 'src/platform/runtime/start-failure';
 import { DataSource } from 'typeorm';
@@ -49,14 +51,21 @@ async function main(): Promise<void> {
     },
     `Workspace Agent API on Node ${process.version} listening on port ${config.port}; API docs at ${config.publicBaseUrl}/api/docs`,
   );
-  stopOnSignals(app, database, log);
+  stopOnSignals(app, database, configuration.get(HealthConfig).shutdownGraceMs, log);
 }
 
 /**
- * SIGTERM/SIGINT: stop accepting, drain in-flight requests and streams, then let go of the database
- * (an embedded server stops with the last process that uses it).
+ * SIGTERM (a supervisor's stop): unready at once, serving on for `graceMs` so that a load balancer
+ * stops sending requests, then stop accepting, drain in-flight requests, runs and streams, and let go
+ * of the database (an embedded server stops with the last process that uses it). SIGINT (Ctrl-C)
+ * skips the grace: nothing balances a terminal's load.
  */
-function stopOnSignals(app: NestExpressApplication, database: DatabaseHandle, log: pino.Logger): void {
+function stopOnSignals(
+  app: NestExpressApplication,
+  database: DatabaseHandle,
+  graceMs: number,
+  log: pino.Logger,
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -64,8 +73,10 @@ function stopOnSignals(app: NestExpressApplication, database: DatabaseHandle, lo
       process.exit(1);
     }
     stopping = true;
-    log.info({ signal }, 'Shutting down');
-    void drainAndExit(app, database, log);
+    app.get(ProcessReadiness).stop();
+    const grace = signal === 'SIGTERM' ? graceMs : 0;
+    log.info({ signal, graceMs: grace }, 'Shutting down');
+    setTimeout(() => void drainAndExit(app, database, log), grace);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -23,7 +23,11 @@ describe('agent runtime', () => {
   const openai = new FakeOpenAi();
 
   /** Another process on the same database, with its own pace and number of answers at once. */
-  const siblingApp = (runs: { LOCAL_MODEL_CHUNK_DELAY_MS: number; RUN_CONCURRENCY: number }) =>
+  const siblingApp = (runs: {
+    LOCAL_MODEL_CHUNK_DELAY_MS: number;
+    RUN_CONCURRENCY: number;
+    RUN_DRAIN_MS?: number;
+  }) =>
     createTestApp({
       databaseUrl: t.config.databaseUrl!,
       env: { RUN_HEARTBEAT_MS: 200, RUN_STALE_AFTER_MS: 60_000, ...runs },
@@ -307,6 +311,30 @@ describe('agent runtime', () => {
       status: 'failed',
       error: { code: 'run_interrupted', message: expect.any(String) },
     });
+  });
+
+  it('lets the runs under way finish their answers when the process stops, within RUN_DRAIN_MS', async () => {
+    const draining = await siblingApp({
+      LOCAL_MODEL_CHUNK_DELAY_MS: 100,
+      RUN_CONCURRENCY: 8,
+      RUN_DRAIN_MS: 60_000,
+    });
+    const { sId: cId } = await new ApiWorld(draining).conversation(a.admin, {
+      message: 'Finished before the stop',
+      mentions: [agents.assistant],
+    });
+    await until(
+      () => world.messages(a.admin, cId),
+      (list) => list.length === 2 && list[1].content !== '',
+    );
+    await draining.close();
+    const [, answer] = await world.messages(a.admin, cId);
+    expect(answer).toMatchObject({ status: 'succeeded', error: null });
+    expect(answer.content).toBe(
+      localAnswer('You are a helpful assistant. Answer the latest message using the conversation so far.', [
+        { role: 'user', content: 'Finished before the stop' },
+      ]),
+    );
   });
 
   describe('while urgent work runs', () => {

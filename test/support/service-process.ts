@@ -36,7 +36,8 @@ export async function tempDataDir(): Promise<string> {
 function serviceEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   delete base.DATABASE_URL;
-  return { ...base, LOG_LEVEL: 'warn', ...env };
+  // A stopped process closes at once, unless a spec gives it a grace or its runs time to finish.
+  return { ...base, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '0', RUN_DRAIN_MS: '0', ...env };
 }
 
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {

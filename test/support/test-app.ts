@@ -37,8 +37,8 @@ export interface TestAppOptions {
   /**
    * Configuration variables, as an operator sets them (`{ SSE_POLL_MS: 60_000 }`); the others keep
    * their defaults, except that tests reach their tool servers on 127.0.0.1, so
-   * MCP_ALLOW_PRIVATE_NETWORKS is true unless a spec says otherwise. The process's own environment
-   * is not read.
+   * MCP_ALLOW_PRIVATE_NETWORKS is true, and RUN_DRAIN_MS is 0, unless a spec says otherwise. The
+   * process's own environment is not read.
    */
   env?: Record<string, string | number | boolean>;
   /** Extra controllers, for behaviour no production route can trigger (an unexpected exception). */
@@ -100,6 +100,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const configuration = Configuration.read(CONFIGURATIONS, {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     MCP_ALLOW_PRIVATE_NETWORKS: 'true',
+    // A closing app fails the runs still under way at once, unless a spec gives them time to finish.
+    RUN_DRAIN_MS: '0',
     DATA_DIR: dataDir,
     ...variables(options.env ?? {}),
     DATABASE_URL: database.url,

@@ -12,6 +12,13 @@ const runtimeConfig = ConfigSchema.of({
       description:
         'A running agent message without a heartbeat for this long (its process died) is failed with `run_interrupted`, or resumed when it waits for an approval.',
     }),
+    drainMs: integer('RUN_DRAIN_MS', {
+      default: 15_000,
+      min: 0,
+      max: 600_000,
+      description:
+        'On a stop, how long the runs under way may go on to finish their answers; those still running then fail with `run_interrupted`. With `SHUTDOWN_GRACE_MS`, keep it under the time your orchestrator waits before killing (30 s on Kubernetes).',
+    }),
     // So the built-in local model's answers stream like a real model's.
     localModelChunkDelayMs: integer('LOCAL_MODEL_CHUNK_DELAY_MS', {
       default: 25,

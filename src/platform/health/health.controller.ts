@@ -4,6 +4,7 @@ import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs
 import { Public } from 'src/platform/auth/auth.decorators';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { DatabaseLiveness } from 'src/platform/health/database-liveness';
+import { ProcessReadiness } from 'src/platform/health/process-readiness';
 
 @ApiTags('health')
 @Public()
@@ -13,6 +14,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly liveness: DatabaseLiveness,
+    private readonly readiness: ProcessReadiness,
   ) {}
 
   @Get('healthz')
@@ -37,11 +39,17 @@ export class HealthController {
   @Get('readyz')
   @HealthCheck()
   @ApiOperation({
-    summary: 'Readiness: the database answers within 2 s.',
-    description: 'No key needed. 503 `service_unavailable` while the database cannot be reached.',
+    summary: 'Readiness: the process takes new work and the database answers within 2 s.',
+    description:
+      'No key needed. 503 `service_unavailable` while the database cannot be reached, and from the moment the process is told to stop (it still serves for `SHUTDOWN_GRACE_MS`).',
   })
-  @ApiServiceUnavailableResponse({ description: 'The database cannot be reached.' })
+  @ApiServiceUnavailableResponse({
+    description: 'The database cannot be reached, or the process is stopping.',
+  })
   async ready() {
+    if (this.readiness.stopping) {
+      throw new DomainError('service_unavailable', 'Not ready: the process is stopping.');
+    }
     try {
       return await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OnCommittedEvent, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { Metrics } from 'src/platform/observability/metrics';
@@ -20,6 +21,9 @@ import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
+
+/** While draining, how often the runs still under way are counted. */
+const DRAIN_CHECK_MS = 100;
 
 /**
  * Answers mentions outside the HTTP request: the loop and lifecycle of agent runs (what a run does
@@ -75,11 +79,14 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   /**
-   * Runs of this process cannot outlive it: they are stopped and failed before the database closes.
-   * Waiting answers get their agent messages, failed at once, so no mention is left unanswered.
+   * Runs of this process cannot outlive it: those under way may finish for `drainMs` (heartbeating,
+   * so no other process takes them for stale), then the rest are stopped and failed before the
+   * database closes. Waiting answers get their agent messages, failed at once, so no mention is
+   * left unanswered.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    await this.drained(this.config.runs.drainMs);
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     for (const controller of this.running.values()) controller.abort(new ShutdownSignal());
@@ -174,6 +181,17 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     } finally {
       started();
       this.running.delete(run.message.id);
+    }
+  }
+
+  /** Once no run of this process is under way, or `withinMs` has passed. */
+  private async drained(withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    while (this.running.size > 0 && Date.now() < deadline) {
+      await Promise.race([
+        Promise.race([...this.inFlight]).catch(() => undefined),
+        sleep(Math.min(DRAIN_CHECK_MS, Math.max(0, deadline - Date.now()))),
+      ]);
     }
   }
 
