@@ -30,6 +30,7 @@ import { WebhookSources1795700000300 } from './1795700000300-WebhookSources';
 import { RemoteServerVersion1795720000000 } from './1795720000000-RemoteServerVersion';
 import { ContentFragmentNodes1795720000100 } from './1795720000100-ContentFragmentNodes';
 import { TriggersSourceConversation1795720000200 } from './1795720000200-TriggersSourceConversation';
+import { HashedSchedulesStopped1795730004700 } from './1795730004700-HashedSchedulesStopped';
 import { RunTokenReservations1796174007811 } from './1796174007811-RunTokenReservations';
 import { WebhookRequestSignatures1796174219063 } from './1796174219063-WebhookRequestSignatures';
 
@@ -66,6 +67,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RemoteServerVersion1795720000000,
   ContentFragmentNodes1795720000100,
   TriggersSourceConversation1795720000200,
+  HashedSchedulesStopped1795730004700,
   RunTokenReservations1796174007811,
   WebhookRequestSignatures1796174219063,
 ];

@@ -172,14 +172,16 @@ describe('triggers: an agent schedules itself through its triggers tools', () =>
         tool('create_schedule', daily({ cron: '*/2 * * * *' })),
         tool('create_schedule', daily({ timezone: 'Mars/Olympus' })),
         tool('create_schedule', daily({ cron: 'every morning' })),
+        tool('create_schedule', daily({ cron: 'H * * * *' })),
       ].join('\n'),
     );
     expect(message.status).toBe('succeeded');
-    expect(message.actions.map((action) => action.status)).toEqual(['failed', 'failed', 'failed']);
-    const [frequent, zone, cron] = message.actions.map((action) => action.output![0].text);
+    expect(message.actions.map((action) => action.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
+    const [frequent, zone, cron, hashed] = message.actions.map((action) => action.output![0].text);
     expect(frequent).toMatch(/^cron: .*5 minutes.* Nothing was changed\.$/);
     expect(zone).toMatch(/^timezone: .*Mars\/Olympus/);
     expect(cron).toMatch(/^cron: /);
+    expect(hashed).toMatch(/^cron: H \(a hashed value\) is not accepted.* Nothing was changed\.$/);
     // The model is told: its answer holds the refusal.
     expect(message.content).toContain(frequent);
     expect(await listed(scheduler)).toEqual(before);

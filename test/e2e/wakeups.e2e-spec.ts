@@ -159,6 +159,8 @@ describe('wake-ups', () => {
       oneShot(60_000, { maxFires: 2 }),
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '* * * * *', timezone: 'UTC' } },
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * *', timezone: 'UTC' } },
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: 'H * * * *', timezone: 'UTC' } },
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * * H', timezone: 'UTC' } },
       // A fifth Monday in February comes every 28 years or so; the 31st of February never.
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 0 * 2 1#5', timezone: 'UTC' } },
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 0 31 2 *', timezone: 'UTC' } },
@@ -218,6 +220,10 @@ describe('wake-ups', () => {
     await refused(
       { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: '0 9 * * *' } },
       /^scheduleConfig\.timezone: required for cron/,
+    );
+    await refused(
+      { ...oneShot(60_000), scheduleConfig: { type: 'cron', cron: 'H H * * *', timezone: 'UTC' } },
+      /^scheduleConfig\.cron: H \(a hashed value\) is not accepted/,
     );
     expect(await count()).toBe(before);
   });

@@ -76,6 +76,19 @@ function dayMatcher(fields: CronFieldCollection): (date: CivilDay) => boolean {
   };
 }
 
+/**
+ * Whether an expression holds cron-parser's `H`, a value it draws at random at every parse: a
+ * schedule read again by each pass would fire at other times, closer together than its spacing
+ * check saw. The parser reads a month or weekday name (`THU`) before `H`, so those are spared.
+ */
+function isHashed(cron: string): boolean {
+  const fields = cron.trim().split(/\s+/);
+  return fields.some((field, i) => {
+    const named = i >= fields.length - 2;
+    return (named ? field.replace(/[a-z]{3}/gi, '') : field).includes('H');
+  });
+}
+
 /** The wall-clock reading of an instant in a timezone, as if it were UTC (ms since the epoch). */
 function wallClock(format: Intl.DateTimeFormat, instant: number): number {
   const parts = format.formatToParts(instant);
@@ -119,8 +132,13 @@ export class CronCalendar {
   private readonly times: number[];
   private readonly format: Intl.DateTimeFormat;
 
-  /** Throws cron-parser's error when `schedule.cron` is not an expression. */
+  /** Throws cron-parser's error when `schedule.cron` is not an expression, and one of its own for `H`. */
   constructor(schedule: CronSchedule) {
+    if (isHashed(schedule.cron)) {
+      throw new Error(
+        'H (a hashed value) is not accepted: cron-parser draws it again at every reading, so the times would move; write the minute and hour, e.g. "17 * * * *"',
+      );
+    }
     const fields = CronExpressionParser.parse(schedule.cron).fields;
     this.matches = dayMatcher(fields);
     const times = fields.hour.values.flatMap((hour) =>

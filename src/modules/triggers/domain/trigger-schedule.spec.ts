@@ -51,6 +51,15 @@ describe('trigger schedules', () => {
     expect(nextFiring(config, first, first)?.toISOString()).toBe('2026-03-30T00:30:00.000Z');
   });
 
+  it.each(['H * * * *', 'H H * * *', '0 9 * * H'])(
+    'refuses %s, whose H cron-parser would draw again at every reading',
+    (cron) => {
+      expect(() =>
+        firstFiring({ type: 'cron', cron, timezone: 'UTC' }, at('2026-01-01T00:00:00Z'), field),
+      ).toThrow(/^triggers\[0\]\.configuration\.cron: H \(a hashed value\) is not accepted/);
+    },
+  );
+
   it('refuses a rare expression after a bounded search, quickly', () => {
     const started = performance.now();
     // The fifth Monday of February: next in 2044, beyond the eight years searched.

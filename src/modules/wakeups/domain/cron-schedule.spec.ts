@@ -158,6 +158,34 @@ describe("the bounded search for a cron schedule's next firing", () => {
   });
 });
 
+describe("cron-parser's hashed values", () => {
+  // `H` is drawn at random at every parse: five readings of one expression gave five next times.
+  it.each([
+    'H * * * *',
+    'H H * * *',
+    '0 H * * *',
+    'H/10 * * * *',
+    '0 H(8-10) * * *',
+    '0 9 H * *',
+    '0 9 * H *',
+    '0 9 * * H',
+    '0 9 * * MON,H',
+  ])('refuses %s, naming H, for wake-ups and triggers alike', (cron) => {
+    expect(() => checkCronSchedule({ cron, timezone: 'UTC' }, now)).toThrow(
+      /^scheduleConfig\.cron: H \(a hashed value\) is not accepted/,
+    );
+    expect(() => new CronCalendar({ cron, timezone: 'UTC' })).toThrow(/^H \(a hashed value\)/);
+  });
+
+  it.each([
+    ['0 9 * * THU', '2026-11-26T09:00:00.000Z'],
+    ['0 9 * * thu-fri', '2026-11-26T09:00:00.000Z'],
+    ['0 9 * MAR-JUN *', '2027-03-01T09:00:00.000Z'],
+  ])('still reads the h of a weekday or month name in %s', (cron, first) => {
+    expect(checkCronSchedule({ cron, timezone: 'UTC' }, now).next.toISOString()).toBe(first);
+  });
+});
+
 describe('the shortest interval between firings', () => {
   it.each([
     ['* * * * *', true],
@@ -171,5 +199,50 @@ describe('the shortest interval between firings', () => {
     ['0 9 1 1 *', false],
   ])('of %s is under 5 minutes: %s', (cron, under) => {
     expect(new CronCalendar({ cron, timezone: 'Europe/Paris' }).firesWithin(5, now)).toBe(under);
+  });
+
+  // What fires is what `nextAfter` finds (the workers' search): an expression the check accepts,
+  // with `L`, `#`, `?`, steps over ranges and lists, never fires twice within 5 minutes.
+  it('holds on the firings of every expression it accepts', () => {
+    const field = (choices: string[]) => fc.constantFrom(...choices);
+    const expression = fc
+      .tuple(
+        field(['0', '*/4', '*/5', '0-10/5', '2,58', '57-59/2', '3/7', '58', '0,4', '1-59/29']),
+        field(['*', '0', '23', '0,23', '*/6', '22-23', '1-23/11']),
+        field(['*', '?', 'L', '1', 'L,1', '28-31', '1-31/2', '30,31', '15']),
+        field(['*', '2', '*/3', '1,12', '2-3']),
+        field(['*', '?', '0', '1-5', '5L', '1#1', '6#5', '0,6', '1-7/3', '6L,0']),
+      )
+      .map((fields) => fields.join(' '));
+    const steadyZones = ['UTC', 'Asia/Kathmandu', 'Pacific/Kiritimati', 'Etc/GMT+12'];
+    let accepted = 0;
+    fc.assert(
+      fc.property(expression, fc.constantFrom(...steadyZones), (cron, timezone) => {
+        let calendar: CronCalendar;
+        try {
+          calendar = new CronCalendar({ cron, timezone });
+        } catch {
+          return;
+        }
+        if (calendar.firesWithin(5, now)) return;
+        accepted += 1;
+        let previous = calendar.nextAfter(now).next;
+        for (let i = 0; i < 40 && previous; i += 1) {
+          const next = calendar.nextAfter(previous).next;
+          if (!next) return;
+          const gapMinutes = (next.getTime() - previous.getTime()) / 60_000;
+          expect({ cron, timezone, previous, atLeastFive: gapMinutes >= 5 }).toEqual({
+            cron,
+            timezone,
+            previous,
+            atLeastFive: true,
+          });
+          previous = next;
+        }
+      }),
+      { numRuns: 400 },
+    );
+    // The generator is not so strict that the check refuses everything it draws.
+    expect(accepted).toBeGreaterThan(50);
   });
 });
