@@ -187,6 +187,22 @@ describe('triggers: an agent schedules itself through its triggers tools', () =>
     expect(await listed(scheduler)).toEqual(before);
   });
 
+  it('refuses a name with bidirectional or invisible characters, which would become conversation titles', async () => {
+    const agent = await toolAgent();
+    const { message } = await ask(
+      agent,
+      [
+        tool('create_schedule', daily({ name: 'Digest \u202egpj.exe' })),
+        tool('create_schedule', daily({ name: 'Digest\u200b' })),
+      ].join('\n'),
+    );
+    expect(message.actions.map((action) => action.output![0].text)).toEqual([
+      'name: must not contain U+202E, a bidirectional control character. Nothing was changed.',
+      'name: must not contain U+200B, an invisible character. Nothing was changed.',
+    ]);
+    expect(await listed(agent)).toEqual([]);
+  });
+
   it('refuses a third schedule from one conversation', async () => {
     const agent = await toolAgent();
     const { message } = await ask(

@@ -166,6 +166,46 @@ describe('triggers: the CRUD routes', () => {
     expect((await triggers(builder, other).expect(200)).body.triggers).toHaveLength(2);
   });
 
+  // A trigger's name becomes the title of each conversation it opens, where these are refused.
+  it('refuses names with bidirectional or invisible characters, on create and update, and keeps emoji', async () => {
+    const aId = (await world.agent(builder)).sId;
+    const before = await rowCount();
+    for (const [name, message] of [
+      [
+        'Digest \u202egpj.exe',
+        'triggers[1].name: must not contain U+202E, a bidirectional control character.',
+      ],
+      ['Digest\u200b', 'triggers[1].name: must not contain U+200B, an invisible character.'],
+      ['Digest\u2066', 'triggers[1].name: must not contain U+2066, a bidirectional control character.'],
+      ['Two\nlines', 'triggers[1].name: must not contain U+000A, a control character or line break.'],
+      ['   ', 'triggers[1].name: must be 1 to 255 characters.'],
+    ]) {
+      const res = await create(
+        builder,
+        { triggers: [digest({ name: 'Fine' }), digest({ name })] },
+        aId,
+      ).expect(400);
+      expect(res.body).toEqual({ error: { type: 'invalid_request_error', message } });
+    }
+    expect(await rowCount()).toBe(before);
+
+    const created = await create(
+      builder,
+      { triggers: [digest({ name: '  👩\u200d💻 Dev digest ' })] },
+      aId,
+    ).expect(200);
+    const [trigger] = created.body.triggers as { sId: string; name: string }[];
+    expect(trigger.name).toBe('👩\u200d💻 Dev digest');
+    const refused = await api(t, builder)
+      .patch(paths.triggers(wId, aId))
+      .send({ triggers: [{ ...digest({ name: 'Renamed\u200f' }), sId: trigger.sId }] })
+      .expect(400);
+    expect(refused.body.error.message).toBe(
+      'triggers[0].name: must not contain U+200F, a bidirectional control character.',
+    );
+    expect((await triggers(builder, aId).expect(200)).body.triggers[0].name).toBe('👩\u200d💻 Dev digest');
+  });
+
   it('updates and deletes in batches, all or nothing; an admin may write too', async () => {
     const created = (
       await create(

@@ -8,7 +8,7 @@ import { ConversationsService } from 'src/modules/conversations/application/conv
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
 import type { TriggerView } from 'src/modules/triggers/application/views/trigger.view';
-import { AgentScheduleInput, scheduleFrom } from 'src/modules/triggers/domain/trigger-input';
+import { AgentScheduleInput, scheduleFrom, triggerName } from 'src/modules/triggers/domain/trigger-input';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
 
 export type { AgentScheduleInput } from 'src/modules/triggers/domain/trigger-input';
@@ -48,6 +48,7 @@ export class AgentSchedulesService {
     const details = await this.triggerRules.readableAgent(caller, place.agentSId);
     this.triggerRules.assertNotArchived(details);
     const conversation = await this.conversations.get(caller, place.conversationSId);
+    const name = triggerName(input.name, 'name');
     const { configuration, nextFireAt } = scheduleFrom(
       { type: 'cron', cron: input.cron, timezone: input.timezone },
       this.clock.now(),
@@ -69,7 +70,7 @@ export class AgentSchedulesService {
           sId: generatePrefixedSId('trg'),
           workspaceId: caller.workspaceId,
           agentSId: place.agentSId,
-          name: input.name,
+          name,
           editorId: caller.userId,
           customPrompt: input.customPrompt,
           status: 'enabled',

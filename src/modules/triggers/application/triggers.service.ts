@@ -22,7 +22,12 @@ import {
   presentTrigger,
 } from 'src/modules/triggers/application/views/trigger.view';
 import { Trigger, TriggerOrigin, TriggerSpec } from 'src/modules/triggers/domain/trigger';
-import { TriggerInput, scheduleFrom, webhookFrom } from 'src/modules/triggers/domain/trigger-input';
+import {
+  TriggerInput,
+  scheduleFrom,
+  triggerName,
+  webhookFrom,
+} from 'src/modules/triggers/domain/trigger-input';
 import { WebhookSourcesService } from 'src/modules/triggers/application/webhook-sources.service';
 import { TriggerNotFound } from 'src/modules/triggers/domain/triggers.errors';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
@@ -216,7 +221,8 @@ export class TriggersService {
     return planned;
   }
 
-  private async plan(caller: Caller, input: TriggerInput, field: string): Promise<Planned> {
+  private async plan(caller: Caller, given: TriggerInput, field: string): Promise<Planned> {
+    const input = { ...given, name: triggerName(given.name, `${field}.name`) };
     if (input.kind === 'schedule') {
       if (input.webhookSourceViewSId != null || input.executionPerDayLimitOverride != null) {
         throw new InvalidRequestError(

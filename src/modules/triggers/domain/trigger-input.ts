@@ -1,5 +1,7 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { checkName } from 'src/platform/text/names';
 import {
+  NAME_MAX,
   ScheduleConfig,
   TriggerKind,
   TriggerStatus,
@@ -38,6 +40,14 @@ export interface AgentScheduleInput {
   customPrompt: string;
   cron: string;
   timezone: string;
+}
+
+/**
+ * A trigger's name, trimmed, under the rule for names people read: it becomes the title of each
+ * conversation the trigger opens, where a bidirectional or invisible character is refused too.
+ */
+export function triggerName(name: string, field: string): string {
+  return checkName(field, name, NAME_MAX);
 }
 
 const CRON_KEYS = ['type', 'cron', 'timezone'];
