@@ -97,6 +97,8 @@ describe('triggers: an agent schedules itself through its triggers tools', () =>
         LOCAL_MODEL_CHUNK_DELAY_MS: 0,
         TRIGGERS_MAX_PER_AGENT: 4,
         TRIGGERS_MAX_PER_CONVERSATION: 2,
+        TRIGGERS_MAX_FROM_TOOLS_PER_AGENT: 5,
+        TRIGGERS_MAX_FROM_TOOLS_PER_MEMBER: 3,
       },
     });
     world = new World(t);
@@ -226,15 +228,65 @@ describe('triggers: an agent schedules itself through its triggers tools', () =>
     expect(again.message.actions[0].status).toBe('succeeded');
   });
 
-  it("refuses a schedule beyond the agent's limit, and creates nothing", async () => {
+  it("bounds what one member's conversations create on an agent, apart from the editors' places", async () => {
     const agent = await toolAgent();
-    await byRoute(agent, 4);
-    const { message } = await ask(agent, tool('create_schedule', daily()));
-    expect(message.actions[0].status).toBe('failed');
-    expect(message.actions[0].output![0].text).toBe(
-      'an agent has at most 4 triggers; this one has 4, so at most 0 more can be created (delete some first). Nothing was changed.',
+    // Four conversations at once, two schedules each: the per-conversation limit (2) lets all 8 by.
+    const asked = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        ask(
+          agent,
+          [
+            tool('create_schedule', daily({ name: `Mine ${n}a` })),
+            tool('create_schedule', daily({ name: `Mine ${n}b` })),
+          ].join('\n'),
+        ),
+      ),
     );
-    expect(await listed(agent)).toHaveLength(4);
+    const actions = asked.flatMap(({ message }) => message.actions);
+    expect(actions.filter((action) => action.status === 'succeeded')).toHaveLength(3);
+    const refusals = new Set(
+      actions.filter((action) => action.status === 'failed').map((action) => action.output![0].text),
+    );
+    expect([...refusals]).toEqual([
+      "agents may create at most 3 schedules of this agent for one member, and 3 were created for you; disabling does not free a place (the agent's editors can delete them). Nothing was changed.",
+    ]);
+    expect(await listed(agent)).toHaveLength(3);
+
+    // The agent's editors keep all their places (TRIGGERS_MAX_PER_AGENT, 4).
+    expect(await byRoute(agent, 4)).toHaveLength(4);
+    const full = await api(t, a.admin)
+      .post(paths.triggers(wId, agent))
+      .send({
+        triggers: [
+          {
+            name: 'One more',
+            kind: 'schedule',
+            customPrompt: 'Check.',
+            configuration: { cron: '0 8 * * *', timezone: 'UTC' },
+          },
+        ],
+      })
+      .expect(400);
+    expect(full.body.error.message).toBe(
+      'triggers: an agent has at most 4 triggers set up on these routes (schedules its tools create are counted apart); this one has 4, so at most 0 more can be created (delete some first).',
+    );
+
+    // Others' conversations share the agent's places for tools (TRIGGERS_MAX_FROM_TOOLS_PER_AGENT, 5).
+    const other = await world.member(a.workspace, 'user');
+    const others = [];
+    for (const n of [1, 2, 3])
+      others.push(await ask(agent, tool('create_schedule', daily({ name: `Theirs ${n}` })), other));
+    expect(others.map(({ message }) => message.actions[0].status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'failed',
+    ]);
+    expect(others[2].message.actions[0].output![0].text).toBe(
+      "an agent has at most 5 schedules created by agents' tools, and this one has 5; its editors can delete some on the agent's triggers. Nothing was changed.",
+    );
+    const origins = (await listed(agent)).map((trigger) => trigger.origin);
+    expect(origins.filter((origin) => origin === 'agent')).toHaveLength(5);
+    expect(origins.filter((origin) => origin === 'user')).toHaveLength(4);
   });
 
   it("refuses to disable another agent's trigger, an unknown one, or one another member set up", async () => {

@@ -162,7 +162,9 @@ describe('triggers: the CRUD routes', () => {
     const other = (await world.agent(builder)).sId;
     await create(builder, { triggers: [digest(), digest()] }, other).expect(200);
     const res = await create(builder, { triggers: [digest(), digest()] }, other).expect(400);
-    expect(res.body.error.message).toMatch(/at most 3 triggers; this one has 2, so at most 1 more/);
+    expect(res.body.error.message).toMatch(
+      /at most 3 triggers set up on these routes .*; this one has 2, so at most 1 more/,
+    );
     expect((await triggers(builder, other).expect(200)).body.triggers).toHaveLength(2);
   });
 

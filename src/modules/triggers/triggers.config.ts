@@ -9,13 +9,27 @@ const triggersConfig = ConfigSchema.of({
     default: 20,
     min: 1,
     max: 1_000,
-    description: 'Triggers (schedules and webhooks, enabled or not) one agent may have.',
+    description:
+      "Triggers (schedules, webhooks, enabled or not) one agent may have from the routes; its tools' apart.",
   }),
   maxPerConversation: integer('TRIGGERS_MAX_PER_CONVERSATION', {
     default: 3,
     min: 0,
     max: 100,
     description: "Schedules agents' `triggers` tools may create from one conversation (0: none).",
+  }),
+  maxFromToolsPerMember: integer('TRIGGERS_MAX_FROM_TOOLS_PER_MEMBER', {
+    default: 5,
+    min: 0,
+    max: 1_000,
+    description:
+      "Schedules agents' `triggers` tools may create of one agent for one member, all conversations (0: none).",
+  }),
+  maxFromToolsPerAgent: integer('TRIGGERS_MAX_FROM_TOOLS_PER_AGENT', {
+    default: 20,
+    min: 0,
+    max: 1_000,
+    description: "Schedules agents' `triggers` tools may create of one agent, for all members (0: none).",
   }),
   webhookBodyLimitBytes: integer('WEBHOOK_BODY_LIMIT_BYTES', {
     default: WEBHOOK_BODY_MAX_BYTES,

@@ -15,8 +15,8 @@ export type { AgentScheduleInput } from 'src/modules/triggers/domain/trigger-inp
 export { NAME_MAX, PROMPT_MAX } from 'src/modules/triggers/domain/trigger';
 
 /**
- * The schedules an agent sets up of itself through its `triggers` tools, under the rules of the
- * triggers routes (configuration checks, the per-agent limit) and a per-conversation limit.
+ * The schedules an agent sets up of itself through its `triggers` tools, under the configuration
+ * checks of the triggers routes and limits of their own (per conversation, member and agent).
  */
 @Injectable()
 export class AgentSchedulesService {
@@ -37,8 +37,7 @@ export class AgentSchedulesService {
   /**
    * A schedule the agent creates of itself from a run: origin `agent`, the run's caller as editor
    * (its conversations are theirs, and fire only while they can read the agent). The caller needs
-   * only to read the agent, as in Dust; the per-agent and per-conversation limits bound what runs
-   * can add.
+   * only to read the agent, as in Dust; the limits of `assertRoomFor` bound what runs can add.
    */
   async createByAgent(
     caller: Caller,
@@ -56,15 +55,7 @@ export class AgentSchedulesService {
     );
     const [created] = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, place.agentSId);
-      await this.triggerRules.assertRoomOnAgent(caller.workspaceId, place.agentSId, 1, 'schedule');
-      // Counted under the agent's lock: two agents of one conversation at once may pass it by one.
-      const fromHere = await this.triggers.countFromConversation(caller.workspaceId, conversation.id);
-      const max = this.config.maxPerConversation;
-      if (fromHere >= max) {
-        throw new InvalidRequestError(
-          `schedule: agents may create at most ${max} schedules from one conversation, and ${fromHere} were created from this one; disabling does not free a place (a member can delete them on the agent's triggers).`,
-        );
-      }
+      await this.assertRoomFor(caller, place.agentSId, conversation.id);
       const rows = await this.triggers.createMany([
         {
           sId: generatePrefixedSId('trg'),
@@ -84,6 +75,39 @@ export class AgentSchedulesService {
       return rows;
     });
     return (await this.triggerRules.present(caller, [created]))[0];
+  }
+
+  /**
+   * Under the agent's lock, so that parallel runs cannot pass them: the limits of what tools create,
+   * per conversation, per member (their schedules of this agent, from all their conversations) and
+   * per agent; disabled schedules count, so a looping run cannot create, disable and create again.
+   * The routes' per-agent limit leaves these out, and these leave the routes' triggers out.
+   */
+  private async assertRoomFor(caller: Caller, agentSId: string, conversationId: number): Promise<void> {
+    // Under this agent's lock only: two agents of one conversation at once may pass it by one.
+    const fromHere = await this.triggers.countFromConversation(caller.workspaceId, conversationId);
+    const perConversation = this.config.maxPerConversation;
+    if (fromHere >= perConversation) {
+      throw new InvalidRequestError(
+        `schedule: agents may create at most ${perConversation} schedules from one conversation, and ${fromHere} were created from this one; disabling does not free a place (a member can delete them on the agent's triggers).`,
+      );
+    }
+    const fromTools = (await this.triggers.listForAgent(caller.workspaceId, agentSId)).filter(
+      (trigger) => trigger.origin === 'agent',
+    );
+    const forCaller = fromTools.filter((trigger) => trigger.editorId === caller.userId).length;
+    const perMember = this.config.maxFromToolsPerMember;
+    if (forCaller >= perMember) {
+      throw new InvalidRequestError(
+        `schedule: agents may create at most ${perMember} schedules of this agent for one member, and ${forCaller} were created for you; disabling does not free a place (the agent's editors can delete them).`,
+      );
+    }
+    const perAgent = this.config.maxFromToolsPerAgent;
+    if (fromTools.length >= perAgent) {
+      throw new InvalidRequestError(
+        `schedule: an agent has at most ${perAgent} schedules created by agents' tools, and this one has ${fromTools.length}; its editors can delete some on the agent's triggers.`,
+      );
+    }
   }
 
   /**

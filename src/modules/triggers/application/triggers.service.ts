@@ -86,7 +86,7 @@ export class TriggersService {
     const planned = await this.planAll(caller, inputs);
     const created = await this.unitOfWork.run(async () => {
       await this.triggers.lockAgent(caller.workspaceId, agentSId);
-      await this.assertRoomOnAgent(caller.workspaceId, agentSId, inputs.length, 'triggers');
+      await this.assertRoomOnAgent(caller.workspaceId, agentSId, inputs.length);
       const rows = await this.triggers.createMany(
         planned.map(({ input, spec, nextFireAt }) => ({
           sId: generatePrefixedSId('trg'),
@@ -254,18 +254,19 @@ export class TriggersService {
     };
   }
 
-  /** Under the agent's lock (`TriggerRepository.lockAgent`): refuses when `adding` more triggers would pass the per-agent limit. */
-  async assertRoomOnAgent(
-    workspaceId: number,
-    agentSId: string,
-    adding: number,
-    field: string,
-  ): Promise<void> {
-    const existing = (await this.triggers.listForAgent(workspaceId, agentSId)).length;
+  /**
+   * Under the agent's lock (`TriggerRepository.lockAgent`): refuses when `adding` more triggers would
+   * pass the per-agent limit of the routes. Schedules the agent's tools created are not counted:
+   * members' conversations cannot take its editors' places.
+   */
+  private async assertRoomOnAgent(workspaceId: number, agentSId: string, adding: number): Promise<void> {
+    const existing = (await this.triggers.listForAgent(workspaceId, agentSId)).filter(
+      (trigger) => trigger.origin === 'user',
+    ).length;
     const max = this.config.maxPerAgent;
     if (existing + adding > max) {
       throw new InvalidRequestError(
-        `${field}: an agent has at most ${max} triggers; this one has ${existing}, so at most ${Math.max(0, max - existing)} more can be created (delete some first).`,
+        `triggers: an agent has at most ${max} triggers set up on these routes (schedules its tools create are counted apart); this one has ${existing}, so at most ${Math.max(0, max - existing)} more can be created (delete some first).`,
       );
     }
   }
