@@ -20,7 +20,8 @@ export class TriggerFiringsReader {
 
   /**
    * A page of the trigger's firings, newest first. The cursor is the `nextCursor` of the page
-   * before; a firing's conversation is named only when the caller can read it.
+   * before; a firing's conversation is named only when the caller's key reads conversations and
+   * the caller can read that one.
    */
   async page(
     caller: Caller,
@@ -34,7 +35,7 @@ export class TriggerFiringsReader {
     const found = await this.triggers.pageFirings(caller.workspaceId, trigger.id, limit + 1, beforeId);
     const firings = found.slice(0, limit);
     const readable = new Map<number, string | null>();
-    for (const { conversationId } of firings) {
+    for (const { conversationId } of caller.hasScope('read:conversation') ? firings : []) {
       if (conversationId === null || readable.has(conversationId)) continue;
       const conversation = await this.conversations
         .getById(caller, conversationId)

@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Caller } from 'src/platform/auth/caller';
+import { DomainError } from 'src/platform/errors/domain-error';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
 import type { WebhookRequestView } from 'src/modules/triggers/application/views/webhook-source.view';
 import type { Trigger } from 'src/modules/triggers/domain/trigger';
@@ -6,9 +9,18 @@ import type { Trigger } from 'src/modules/triggers/domain/trigger';
 /** The recorded outcomes of a trigger's webhook deliveries, for a caller who can read the trigger. */
 @Injectable()
 export class WebhookRequestsService {
-  constructor(private readonly webhooks: WebhookRepository) {}
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly conversations: ConversationsService,
+  ) {}
 
+  /**
+   * A page of outcomes, newest first. An outcome names its conversation only when the caller's key
+   * reads conversations and the caller can read that one (the editor's, as a rule): a reader of the
+   * agent learns what the deliveries did, not where.
+   */
   async list(
+    caller: Caller,
     trigger: Trigger,
     page: { limit: number; beforeId: number | null },
   ): Promise<{ items: WebhookRequestView[]; next: number | null }> {
@@ -16,13 +28,26 @@ export class WebhookRequestsService {
       limit: page.limit + 1,
       beforeId: page.beforeId,
     });
-    const items = rows.slice(0, page.limit).map((row) => ({
+    const shown = rows.slice(0, page.limit);
+    const readable = new Map<string, boolean>();
+    if (caller.hasScope('read:conversation')) {
+      for (const { conversationSId } of shown) {
+        if (conversationSId === null || readable.has(conversationSId)) continue;
+        const conversation = await this.conversations.get(caller, conversationSId).catch((error: unknown) => {
+          if (error instanceof DomainError) return null;
+          throw error;
+        });
+        readable.set(conversationSId, conversation !== null);
+      }
+    }
+    const items = shown.map((row) => ({
       id: row.id,
       timestamp: row.createdAt.getTime(),
       status: row.status,
       event: row.event,
       deliveryId: row.deliveryId,
-      conversationId: row.conversationSId,
+      conversationId:
+        row.conversationSId !== null && readable.get(row.conversationSId) ? row.conversationSId : null,
       error: row.error,
     }));
     return { items, next: rows.length > page.limit ? items[items.length - 1].id : null };

@@ -27,7 +27,8 @@ export class TriggerWebhookRequestsController {
     description:
       'Any member who can read the agent, with `read:agent`. Each delivery of its source is `workflow_start_succeeded` ' +
       '(with the conversation it opened), `workflow_start_failed`, `not_matched` (event or filter) or `rate_limited` ' +
-      '(its `executionPerDayLimitOverride`, 42 a day by default). A trigger of another agent is 404.',
+      '(its `executionPerDayLimitOverride`, 42 a day by default). A trigger of another agent is 404. ' +
+      '`conversationId` is set only when the key has `read:conversation` and the caller can read the conversation.',
   })
   @ApiOkResponse({ type: WebhookRequestsResponse })
   @ApiErrors(400, 404)
@@ -37,7 +38,7 @@ export class TriggerWebhookRequestsController {
     @Query() query: WebhookRequestsQuery,
   ): Promise<WebhookRequestsResponse> {
     const trigger = await this.triggers.get(caller, params.aId, params.tId);
-    const page = await this.requests.list(trigger, {
+    const page = await this.requests.list(caller, trigger, {
       limit: query.limit ?? 50,
       beforeId: query.cursor === undefined ? null : decodeCursor(query.cursor),
     });

@@ -44,11 +44,12 @@ export class TriggersController {
 
   @Post()
   @HttpCode(200)
-  @Auth({ scopes: ['write:agent'] })
+  // Its firings post conversations as the caller: a key that could not post cannot set them up.
+  @Auth({ scopes: ['write:agent', 'write:conversation'] })
   @ApiOperation({
     summary: 'Create triggers of an agent, all or none; the caller becomes their editor.',
     description:
-      "The agent's editors and workspace admins, with `write:agent`. The whole batch is checked first (cron, time zone, spacing of at least 5 minutes, the per-agent limit): one bad trigger is a 400 naming it, and nothing is created.",
+      "The agent's editors and workspace admins, with `write:agent` and `write:conversation` (its firings post as the caller). The whole batch is checked first (cron, time zone, spacing of at least 5 minutes, the per-agent limit): one bad trigger is a 400 naming it, and nothing is created.",
   })
   @ApiBody({
     type: CreateTriggersDto,
@@ -79,12 +80,12 @@ export class TriggersController {
   }
 
   @Patch()
-  @Auth({ scopes: ['write:agent'] })
+  @Auth({ scopes: ['write:agent', 'write:conversation'] })
   @ApiOperation({
     summary:
       "Replace the settings of some of an agent's triggers, all or none; the caller becomes their editor.",
     description:
-      "The agent's editors and workspace admins, with `write:agent`. A trigger of another agent is a 404, and nothing changes.",
+      "The agent's editors and workspace admins, with `write:agent` and `write:conversation` (its firings post as the caller). A trigger of another agent is a 404, and nothing changes.",
   })
   @ApiOkResponse({ type: TriggersResponse })
   @ApiErrors(400, 403, 404, 409)
@@ -135,7 +136,7 @@ export class TriggersController {
   @ApiOperation({
     summary: "List a trigger's firings, newest first, failed ones with their reason.",
     description:
-      'Any member who can read the agent, with `read:agent`. Paged: give `nextCursor` as `cursor` for older firings. A firing names its conversation only when the caller can read it.',
+      'Any member who can read the agent, with `read:agent`. Paged: give `nextCursor` as `cursor` for older firings. A firing names its conversation only when the key has `read:conversation` and the caller can read it.',
   })
   @ApiOkResponse({ type: TriggerFiringsResponse })
   @ApiErrors(400, 404)

@@ -10,7 +10,7 @@ export class TriggerFiring implements views.TriggerFiringView {
    * @example "The trigger's editor can no longer read agent Ag4tB7nM1q."
    */
   error!: string | null;
-  /** sId of the conversation it opened, when the caller can read it */
+  /** sId of the conversation it opened, when the key reads conversations and the caller can read it */
   conversationId!: string | null;
   /** When it was recorded, ms since the epoch */
   created!: number;

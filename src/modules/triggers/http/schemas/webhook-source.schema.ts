@@ -90,7 +90,7 @@ export class WebhookRequest implements views.WebhookRequestView {
   status!: WebhookRequestTriggerStatus;
   event!: string | null;
   deliveryId!: string | null;
-  /** sId of the conversation it opened */
+  /** sId of the conversation it opened, when the key reads conversations and the caller can read it */
   conversationId!: string | null;
   /** Why it did not match, was limited or failed */
   error!: string | null;
