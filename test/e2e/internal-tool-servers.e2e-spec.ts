@@ -503,8 +503,8 @@ describe('internal tool servers', () => {
           settled: { promptTokens: 30, completionTokens: 300, reasoningTokens: 290 },
         },
       ]);
-      // Its most output (RUN_MAX_OUTPUT_TOKENS, by default) is sent, and reserved with its prompt.
-      expect(openai.requests[0].body.max_completion_tokens).toBe(16_384);
+      // No cap is sent unless RUN_MAX_OUTPUT_TOKENS sets one; the call reserves 16,384 and its prompt.
+      expect(openai.requests[0].body).not.toHaveProperty('max_completion_tokens');
       expect(holds[0].reserved).toBeGreaterThan(16_384);
 
       refusing = new TokenBudgetRefused(1_000, 16_500, new Date('2026-03-10T00:00:00Z'));

@@ -9,11 +9,12 @@ describe('RuntimeConfig', () => {
         heartbeatMs: 5_000,
         staleAfterMs: 30_000,
         localModelChunkDelayMs: 25,
+        drainMs: 15_000,
         concurrency: 8,
         startsAtOnce: 8,
       },
       runBudget: { maxModelCalls: 64, maxToolCalls: 128 },
-      modelCalls: { maxOutputTokens: 16_384 },
+      modelCalls: { maxOutputTokens: null },
       tools: { maxCallsPerStep: 8, approvalTimeoutMs: 600_000, approvalPollMs: 1_000, runAgentMaxDepth: 2 },
       clientServers: { timeoutMs: 600_000, requestsWaitMs: 60_000, connectTimeoutMs: 10_000 },
     });
@@ -24,6 +25,7 @@ describe('RuntimeConfig', () => {
       RuntimeConfig.from({
         RUN_HEARTBEAT_MS: '200',
         RUN_STALE_AFTER_MS: '60000',
+        RUN_DRAIN_MS: '0',
         LOCAL_MODEL_CHUNK_DELAY_MS: '0',
         RUN_CONCURRENCY: '32',
         RUN_STARTS_AT_ONCE: '2',
@@ -42,6 +44,7 @@ describe('RuntimeConfig', () => {
       runs: {
         heartbeatMs: 200,
         staleAfterMs: 60_000,
+        drainMs: 0,
         localModelChunkDelayMs: 0,
         concurrency: 32,
         startsAtOnce: 2,

@@ -64,11 +64,12 @@ const runtimeConfig = ConfigSchema.of({
   modelCalls: {
     // What a model call reserves of its workspace's monthly token budget is bounded by this.
     maxOutputTokens: integer('RUN_MAX_OUTPUT_TOKENS', {
-      default: 16_384,
+      default: null,
       min: 1,
       max: 1_000_000,
+      shownDefault: '_(unset)_',
       description:
-        "Tokens one model call may write, reasoning included (sent as `max_completion_tokens`). Under a monthly token budget, each call reserves this much plus its prompt's estimate before it starts.",
+        "Tokens one model call may write, reasoning included, sent as `max_completion_tokens`; unset, none is sent and the model's own ceiling holds. Under a monthly token budget, each call reserves this much (16,384 when unset) plus its prompt's estimate before it starts.",
     }),
   },
   tools: {

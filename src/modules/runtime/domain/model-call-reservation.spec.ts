@@ -3,6 +3,7 @@ import {
   IMAGE_TOKENS,
   MESSAGE_TOKENS,
   ReservedRequest,
+  UNCAPPED_OUTPUT_TOKENS,
   reservedTokens,
 } from 'src/modules/runtime/domain/model-call-reservation';
 
@@ -22,6 +23,11 @@ describe("a model call's reservation", () => {
     expect(reservedTokens(request({ instructions: text, messages: [{ role: 'user', content: text }] }))).toBe(
       1_000 + 20 + 2 * MESSAGE_TOKENS,
     );
+  });
+
+  it('reserves 16,384 tokens of output for a call sent without a cap', () => {
+    expect(UNCAPPED_OUTPUT_TOKENS).toBe(16_384);
+    expect(reservedTokens(request({ maxOutputTokens: null }))).toBe(UNCAPPED_OUTPUT_TOKENS + MESSAGE_TOKENS);
   });
 
   it('counts bytes, not characters: a CJK character is a token', () => {

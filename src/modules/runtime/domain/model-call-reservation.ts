@@ -7,7 +7,7 @@ export interface ReservedRequest {
     | { role: 'tool'; content: string }
   )[];
   tools: { name: string; description: string; parameters: Record<string, unknown> }[];
-  maxOutputTokens: number;
+  maxOutputTokens: number | null;
 }
 
 /**
@@ -20,10 +20,12 @@ export const BYTES_PER_TOKEN = 3;
 export const MESSAGE_TOKENS = 4;
 /** An image shown to the model: about what OpenAI's models charge for one at high detail. */
 export const IMAGE_TOKENS = 1_500;
+/** What a call sent without a cap reserves for its answer: the ceiling of most current models. */
+export const UNCAPPED_OUTPUT_TOKENS = 16_384;
 
 /**
  * The tokens a model call reserves of its workspace's monthly budget before it starts: the most it
- * may write (its answer and reasoning are capped to that) and an estimate of its prompt, which
+ * may write (its cap, or `UNCAPPED_OUTPUT_TOKENS` without one) and an estimate of its prompt, which
  * only the provider counts exactly. The call then settles at what the provider reports.
  */
 export function reservedTokens(request: ReservedRequest): number {
@@ -42,5 +44,5 @@ export function reservedTokens(request: ReservedRequest): number {
       Buffer.byteLength(tool.name) +
       Buffer.byteLength(tool.description) +
       Buffer.byteLength(JSON.stringify(tool.parameters));
-  return Math.ceil(bytes / BYTES_PER_TOKEN) + extra + request.maxOutputTokens;
+  return Math.ceil(bytes / BYTES_PER_TOKEN) + extra + (request.maxOutputTokens ?? UNCAPPED_OUTPUT_TOKENS);
 }

@@ -380,8 +380,9 @@ function requestBody(request: ModelRequest): Record<string, unknown> {
     stream: true,
     // The last chunk then carries the call's token counts.
     stream_options: { include_usage: true },
-    // What the call reserved of the workspace's budget counts on it (`max_tokens` is deprecated).
-    max_completion_tokens: request.maxOutputTokens,
+    // What the call reserved of the workspace's budget counts on it (`max_tokens` is deprecated);
+    // a model with a lower ceiling refuses a higher one, so none is sent unless configured.
+    ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
     ...(effort ? { reasoning_effort: effort } : {}),
     messages: [{ role: 'system', content: request.instructions }, ...request.messages.map(toWire)],
     ...(request.tools.length > 0

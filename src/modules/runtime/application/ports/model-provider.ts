@@ -40,8 +40,8 @@ export interface ModelRequest {
   messages: ModelMessage[];
   /** Empty: the model answers in text only. */
   tools: ModelTool[];
-  /** The most tokens the call may write, reasoning included. */
-  maxOutputTokens: number;
+  /** The most tokens the call may write, reasoning included; null: the model's own ceiling. */
+  maxOutputTokens: number | null;
 }
 
 /** The tokens a model call cost, as its provider counts them; reasoning tokens are part of completion tokens. */

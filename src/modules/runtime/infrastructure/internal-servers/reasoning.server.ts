@@ -13,8 +13,8 @@ export interface ReasoningServerDeps {
   models: ModelProviders;
   /** The reasoning model of the openai provider (`tools.reasoningModelId`). */
   modelId: string;
-  /** The most tokens its answer may take (`RUN_MAX_OUTPUT_TOKENS`). */
-  maxOutputTokens: number;
+  /** The most tokens its answer may take (`RUN_MAX_OUTPUT_TOKENS`); null: the model's own ceiling. */
+  maxOutputTokens: number | null;
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
