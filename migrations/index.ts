@@ -33,6 +33,7 @@ import { TriggersSourceConversation1795720000200 } from './1795720000200-Trigger
 import { HashedSchedulesStopped1795730004700 } from './1795730004700-HashedSchedulesStopped';
 import { RunTokenReservations1796174007811 } from './1796174007811-RunTokenReservations';
 import { WebhookRequestSignatures1796174219063 } from './1796174219063-WebhookRequestSignatures';
+import { AgentRunsHoldingIndex1796177140642 } from './1796177140642-AgentRunsHoldingIndex';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -70,4 +71,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   HashedSchedulesStopped1795730004700,
   RunTokenReservations1796174007811,
   WebhookRequestSignatures1796174219063,
+  AgentRunsHoldingIndex1796177140642,
 ];

@@ -143,9 +143,32 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
   }
 
   async finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean> {
-    return this.releasingHolds(
+    const changed = this.runs.update(
       (run) => run.workspaceId === workspaceId && run.messageId === messageId && run.status === 'running',
       (run) => Object.assign(run, { status: outcome, finishedAt: this.now() }),
+    );
+    return changed.length > 0;
+  }
+
+  async releaseHolds(workspaceId: number, messageId: number): Promise<void> {
+    this.releasingHolds(
+      (run) =>
+        run.workspaceId === workspaceId &&
+        run.messageId === messageId &&
+        run.status !== 'running' &&
+        run.reservedTokens > 0,
+      () => {},
+    );
+  }
+
+  async releaseEndedHolds(limit: number): Promise<void> {
+    const ended = this.runs
+      .select((run) => run.status !== 'running' && run.reservedTokens > 0)
+      .slice(0, limit)
+      .map((run) => run.id);
+    this.releasingHolds(
+      (run) => ended.includes(run.id),
+      () => {},
     );
   }
 

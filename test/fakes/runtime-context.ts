@@ -71,7 +71,7 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
     unitOfWork,
     inProcessEvents,
   );
-  const outcomes = new RunOutcomesService(runRepository, actions);
+  const outcomes = new RunOutcomesService(runRepository, actions, unitOfWork, log);
   inProcessEvents.on(AgentMessageFinished, (finished) => outcomes.endRun(finished));
   inProcessEvents.on(MemberRemoved, (removed) => approvals.declineForRemovedMember(removed));
   const recovery = new RunRecoveryService(

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OnEventInTransaction } from 'src/platform/events/in-process-events';
+import { OperatorLog } from 'src/platform/logging/operator-log';
 import { AgentMessageFinished } from 'src/modules/conversations/application/conversations.events';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
@@ -14,17 +16,32 @@ const WAITING_DECLINED = {
  * A run ends with its agent message, whoever ended it (its runner, a member who cancelled, the
  * sweep of stale runs): in the transaction that records the message's outcome, the run takes the
  * same, and its calls still waiting for approval are declined (nobody needs to answer them now).
+ * Once that commits, what its calls held of the month's budget is given back (the recovery sweep
+ * gives it back if this process stops first).
  */
 @Injectable()
 export class RunOutcomesService {
   constructor(
     private readonly runs: AgentRunRepository,
     private readonly actions: AgentActionsService,
+    private readonly db: UnitOfWork,
+    private readonly log: OperatorLog,
   ) {}
 
   @OnEventInTransaction(AgentMessageFinished)
   async endRun({ workspaceId, conversationId, message, status }: AgentMessageFinished): Promise<void> {
     await this.runs.finish(workspaceId, message.id, status);
+    this.db.afterCommit(() => {
+      this.runs
+        .releaseHolds(workspaceId, message.id)
+        .catch((error: unknown) =>
+          this.log.warn(
+            RunOutcomesService.name,
+            { err: error },
+            'Could not give back the tokens of an ended run',
+          ),
+        );
+    });
     if (status === 'succeeded') return;
     await this.actions.declineWaiting(
       { conversation: { id: conversationId, workspaceId }, message },

@@ -15,7 +15,8 @@ const RESUMED_RUN_KEY = 'resumed_run';
 /**
  * The runs of runners that stopped (this process before a restart included): a run that waits for
  * an approval is taken over and resumed, since its state is all in the database; any other is
- * failed as interrupted, since its answer was cut mid-way.
+ * failed as interrupted, since its answer was cut mid-way. Ended runs whose process stopped before
+ * giving back their tokens' holds give them back here.
  */
 @Injectable()
 export class RunRecoveryService {
@@ -29,6 +30,7 @@ export class RunRecoveryService {
 
   /** Fails or takes over the runs silent for `staleAfterMs`; answers those to resume, now this runner's. */
   async recover(runnerId: string, staleAfterMs: number, reason: string): Promise<Run[]> {
+    await this.runs.releaseEndedHolds(STALE_BATCH);
     const stale = await this.runs.findStale(staleAfterMs, STALE_BATCH);
     const toFail: AgentRun[] = [];
     const resumed: Run[] = [];

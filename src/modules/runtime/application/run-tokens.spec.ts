@@ -142,11 +142,22 @@ describe('the holds of a run', () => {
   it("are given back once, by the call's settlement or by the run's end, whichever comes first", async () => {
     const { runRepository, workspace, run, month } = await holding(3_000);
     await runRepository.finish(workspace.id, run.message.id, 'cancelled');
+    // The outcome's transaction leaves the month's row alone; the release after it gives back.
+    expect(month()).toEqual({ usedTokens: 0, reservedTokens: 3_000 });
+    await runRepository.releaseHolds(workspace.id, run.message.id);
     expect(month()).toEqual({ usedTokens: 0, reservedTokens: 0 });
     // The call cut by the cancellation settles afterwards: its tokens count, its hold is gone.
     await runRepository.settleTokens(workspace.id, run.runId, 3_000, USAGE);
     expect(month()).toEqual({ usedTokens: 50, reservedTokens: 0 });
     expect(await runRepository.reserveTokens(workspace.id, run.runId, 1, 10_000)).toBe(false);
+  });
+
+  it('are given back by the sweep when the process that ended the run stopped before it gave them back', async () => {
+    const { runRepository, workspace, run, month } = await holding(3_000);
+    await runRepository.finish(workspace.id, run.message.id, 'failed');
+    await runRepository.releaseEndedHolds(100);
+    expect(month()).toEqual({ usedTokens: 0, reservedTokens: 0 });
+    expect(runRepository.allRuns()[0]).toMatchObject({ status: 'failed', reservedTokens: 0 });
   });
 
   it('are given back when another runner takes the run over from a stopped process', async () => {

@@ -25,6 +25,7 @@ const timestamptz = { type: 'timestamptz' } as const;
 @Index('IDX_agent_runs_conversation', ['conversationId'])
 @Index('IDX_agent_runs_running', ['runnerHeartbeatAt'], { where: "status = 'running'" })
 @Index('IDX_agent_runs_workspace_created', ['workspaceId', 'createdAt'])
+@Index('IDX_agent_runs_holding', ['id'], { where: 'reserved_tokens > 0' })
 export class AgentRunEntity {
   @PrimaryGeneratedColumn()
   id!: number;

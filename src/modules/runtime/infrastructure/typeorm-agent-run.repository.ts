@@ -64,12 +64,13 @@ const RUN_MONTH = `date_trunc('month', agent_runs.created_at, 'UTC')`;
 
 /**
  * One statement that changes the runs `locked` selects (locking them, with their `reserved_tokens`)
- * by `changes`, gives back to their months what their calls held, and counts them as `changed`.
+ * by `changes`, gives back to their months what their calls held, and counts them as `changed`. It
+ * locks each run's row, then its month's, as reservations and settlements do: never the other way.
  */
-function releasingHolds(locked: string, changes: string): string {
+function releasingHolds(locked: string, changes: string | null): string {
   return `WITH before AS (${locked}),
     run AS (
-      UPDATE agent_runs SET ${changes}, reserved_tokens = 0
+      UPDATE agent_runs SET ${changes ? `${changes}, ` : ''}reserved_tokens = 0
         FROM before WHERE agent_runs.id = before.id
       RETURNING agent_runs.workspace_id, ${RUN_MONTH} AS period_start, before.reserved_tokens AS released),
     given AS (
@@ -249,15 +250,35 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
   }
 
   async finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean> {
-    const [{ changed }] = await this.query<{ changed: number }>(
+    const result = await this.runs.update(
+      { workspaceId, messageId, status: 'running' },
+      { status: outcome, finishedAt: () => 'now()' },
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  async releaseHolds(workspaceId: number, messageId: number): Promise<void> {
+    await this.query(
       releasingHolds(
         `SELECT id, reserved_tokens FROM agent_runs
-          WHERE workspace_id = $1 AND message_id = $2 AND status = 'running' FOR UPDATE`,
-        `status = $3, finished_at = now()`,
+          WHERE workspace_id = $1 AND message_id = $2 AND status <> 'running' AND reserved_tokens > 0
+          FOR UPDATE`,
+        null,
       ),
-      [workspaceId, messageId, outcome],
+      [workspaceId, messageId],
     );
-    return changed > 0;
+  }
+
+  async releaseEndedHolds(limit: number): Promise<void> {
+    await this.query(
+      releasingHolds(
+        `SELECT id, reserved_tokens FROM agent_runs
+          WHERE reserved_tokens > 0 AND status <> 'running'
+          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        null,
+      ),
+      [limit],
+    );
   }
 
   async heartbeat(runnerId: string): Promise<void> {

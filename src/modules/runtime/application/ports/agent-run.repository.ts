@@ -37,10 +37,15 @@ export abstract class AgentRunRepository {
   /** The run of an agent message, with its calls. */
   abstract findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null>;
   /**
-   * A running run ends as its agent message did, giving back the tokens its calls still hold of the
-   * month's budget; false when it was no longer running.
+   * A running run ends as its agent message did; false when it was no longer running. Its calls'
+   * holds stay until `releaseHolds`, which takes the month's row: a statement of its own, outside
+   * the transaction that records the outcome (which may end several runs).
    */
   abstract finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean>;
+  /** Gives back to the month's budget what the calls of an ended run still hold. */
+  abstract releaseHolds(workspaceId: number, messageId: number): Promise<void>;
+  /** `releaseHolds` of up to `limit` ended runs that still hold tokens (their process stopped first). */
+  abstract releaseEndedHolds(limit: number): Promise<void>;
   /**
    * Holds `tokens` of the month's budget for a call of a running run, at once for every process:
    * only when the tokens the workspace's runs started that month used, and those their calls hold,
