@@ -91,6 +91,8 @@ async function drainAndExit(
   database: DatabaseHandle,
   log: pino.Logger,
 ): Promise<void> {
+  // New connections are refused from here; the runs under way drain while the listener is closed.
+  app.getHttpServer().close();
   await app
     .close()
     .catch((error: unknown) => log.error({ err: error }, 'Error while closing the application'));
