@@ -182,6 +182,22 @@ describe('triggers: unauthenticated webhook requests cost little and are bounded
     expect(elsewhere.status).toBe(401);
   });
 
+  it('counts the requests naming no source of the workspace against their address', async () => {
+    const unknown = (n: number) => ({ sId: `whs_unknown${n}`, secret: 'none' });
+    for (let n = 0; n < PER_ADDRESS; n++) {
+      const answer = await post(unknown(n), { from: '127.0.0.7', body: BODY, headers: {} });
+      expect(answer.status).toBe(404);
+    }
+    const limited = await post(unknown(PER_ADDRESS), { from: '127.0.0.7', body: BODY, headers: {} });
+    expect(limited).toMatchObject(
+      refusal(
+        429,
+        'rate_limit_error',
+        /^Too many webhook requests that failed verification from this address/,
+      ),
+    );
+  });
+
   it('does not count the deliveries that verify against their sender', async () => {
     const source = await createSource();
     for (let n = 0; n < PER_ADDRESS * 3; n++) {

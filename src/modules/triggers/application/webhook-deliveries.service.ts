@@ -113,19 +113,27 @@ export class WebhookDeliveriesService {
   }
 
   /**
-   * Before the body is read: the limits on unverified requests of the client's address and of the
-   * source (429), then the signature headers (401) and the delivery id GitHub always sends (400).
+   * Before anything else, the source looked up included: the limit on unverified requests of the
+   * client's address (429). Answers the key the request counts under until its signature holds.
    */
-  admit(source: WebhookSource, headers: Headers, address: string | undefined): AdmittedDelivery {
+  admitAddress(address: string | undefined): string {
     const addressKey = clientAddressKey(address);
-    const now = this.clock.now();
-    const addressWait = this.unverifiedPerAddress.take(addressKey, now.getTime());
-    if (addressWait > 0) {
+    const wait = this.unverifiedPerAddress.take(addressKey, this.clock.now().getTime());
+    if (wait > 0) {
       throw new RateLimitError(
-        `Too many webhook requests that failed verification from this address (at most ${this.config.webhookUnverifiedPerAddressPerMinute} a minute); retry in ${seconds(addressWait)} s.`,
-        seconds(addressWait),
+        `Too many webhook requests that failed verification from this address (at most ${this.config.webhookUnverifiedPerAddressPerMinute} a minute); retry in ${seconds(wait)} s.`,
+        seconds(wait),
       );
     }
+    return addressKey;
+  }
+
+  /**
+   * Before the body is read: the limit on unverified requests of the source (429), then the
+   * signature headers (401) and the delivery id GitHub always sends (400).
+   */
+  admit(source: WebhookSource, headers: Headers, addressKey: string): AdmittedDelivery {
+    const now = this.clock.now();
     const sourceWait = this.unverifiedPerSource.take(source.id, now.getTime());
     if (sourceWait > 0) {
       this.unverifiedPerAddress.refund(addressKey);

@@ -84,11 +84,13 @@ export class WebhookHooksController {
   @ApiAcceptedResponse({ type: HookResponse, description: 'Stored; its triggers run after this answer.' })
   @ApiErrors(400, 401, 404, 413, 415, 429)
   async receive(@Param() params: HookParams, @Req() req: RequestWithBody): Promise<HookResponse> {
+    // Unknown sources cost a query each: they count against the address like a failed signature.
+    const addressKey = this.deliveries.admitAddress(req.socket.remoteAddress);
     const source = await this.deliveries.sourceFor(params.wId, params.webhookSourceSId);
     const { body, headers } = req;
     if (body instanceof UnreadBody) throw body.refusal();
     // Nothing of the body is read before the headers hold and the sender is within its limits.
-    const admitted = this.deliveries.admit(source, headers, req.socket.remoteAddress);
+    const admitted = this.deliveries.admit(source, headers, addressKey);
     const bytes =
       body instanceof PendingJsonBody
         ? await body.readBytes(this.deliveries.bodyLimitBytes)
