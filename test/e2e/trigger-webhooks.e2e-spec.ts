@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { WebhookDeliveryWorker } from 'src/modules/triggers/workers/webhook-delivery.worker';
-import { expect } from 'test/support/expect';
+import { expect, expectError } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
@@ -516,11 +517,23 @@ describe('triggers: webhook sources and signed deliveries', () => {
         body: { error: { type: 'invalid_request_error', message } },
       });
     }
-    // An empty object is an object.
+    // A compressed body is refused as on every JSON route.
+    const zipped = gzipSync('{"action":"zipped"}');
+    const compressed = await api(t)
+      .post(paths.hook(wId, source.sId))
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .set('X-GitHub-Event', 'push')
+      .set('X-GitHub-Delivery', `delivery-${++deliveries}`)
+      .set('X-Hub-Signature-256', sign(source.secret, zipped))
+      .send(zipped);
+    expectError(compressed, 415, 'unsupported_media_type');
+    // An empty object is an object, and so is one after a byte-order mark.
     await hook(source, '{}').expect(202);
+    await hook(source, '\uFEFF{"action":"marked"}').expect(202);
     await worker.runDue();
-    expect(await count('webhook_requests')).toBe(stored + 1);
-    expect((await outcomes(builder, agent, body.triggers[0].sId)).requests).toHaveLength(1);
+    expect(await count('webhook_requests')).toBe(stored + 2);
+    expect((await outcomes(builder, agent, body.triggers[0].sId)).requests).toHaveLength(2);
   });
 
   it.each([

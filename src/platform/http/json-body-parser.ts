@@ -81,7 +81,7 @@ const JSON_TYPE = /^application\/([^;\s]+\+)?json\s*(;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 
 /** The request's own declarations refuse it before its text is parsed: a charset or an encoding we do not read. */
-function refusedEncoding(headers: IncomingHttpHeaders): string | null {
+export function refusedEncoding(headers: IncomingHttpHeaders): string | null {
   const charset = CHARSET.exec(headers['content-type'] ?? '')?.[1];
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
     return `The JSON body must be UTF-8; got charset "${charset}".`;

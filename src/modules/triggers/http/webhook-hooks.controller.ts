@@ -1,13 +1,14 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from 'src/platform/auth/auth.decorators';
-import { InvalidRequestError } from 'src/platform/errors/domain-error';
+import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import {
   PendingJsonBody,
   RequestWithBody,
   UnreadBody,
   parseJsonBody,
+  refusedEncoding,
 } from 'src/platform/http/json-body-parser';
 import { WebhookDeliveriesService } from 'src/modules/triggers/application/webhook-deliveries.service';
 import { HookParams } from 'src/modules/triggers/http/dto/webhook-sources.dto';
@@ -15,17 +16,22 @@ import { HookResponse } from 'src/modules/triggers/http/schemas/webhook-source.s
 
 const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const [OPEN_OBJECT, OPEN_ARRAY] = [0x7b, 0x5b];
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * A payload is a JSON object (valid UTF-8, bounded depth and size), as filters and the agent read
- * it: an empty body or an array is a 400, not `{}` or a conversation. The worker reads the stored text.
+ * it: an empty body or an array is a 400, not `{}` or a conversation. The worker reads the stored
+ * text. A compressed body or another charset is a 415, as on every JSON route.
  */
 function checkPayload(headers: RequestWithBody['headers'], bytes: Buffer): void {
-  const start = bytes.findIndex((byte) => !JSON_WHITESPACE.has(byte));
+  const refusal = refusedEncoding(headers);
+  if (refusal !== null) throw new DomainError('unsupported_media_type', refusal);
+  const text = bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? bytes.subarray(UTF8_BOM.length) : bytes;
+  const start = text.findIndex((byte) => !JSON_WHITESPACE.has(byte));
   if (start === -1) throw new InvalidRequestError('The webhook payload is empty: it must be a JSON object.');
-  if (bytes[start] !== OPEN_OBJECT) {
+  if (text[start] !== OPEN_OBJECT) {
     throw new InvalidRequestError(
-      `The webhook payload must be a JSON object${bytes[start] === OPEN_ARRAY ? '; got an array' : ''}.`,
+      `The webhook payload must be a JSON object${text[start] === OPEN_ARRAY ? '; got an array' : ''}.`,
     );
   }
   parseJsonBody(headers, bytes);
