@@ -1,11 +1,13 @@
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, it, jest } from '@jest/globals';
 import { DustAPI, type LoggerInterface } from '@dust-tt/client';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type request from 'supertest';
 import { z } from 'zod';
+import { ClientMcpStore } from 'src/modules/runtime/application/ports/client-mcp-store';
 import { DustClientTransport } from 'test/support/client-side-mcp';
 import { expect, expectError } from 'test/support/expect';
 import { paths } from 'test/support/paths';
+import { SseConnection, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
 import { Actor, KeyHolder, ListedMessage, World, WorkspaceFixture, api } from 'test/support/world';
@@ -34,6 +36,20 @@ async function refused(
 
 const quiet: LoggerInterface = { error: () => {}, info: () => {}, trace: () => {}, warn: () => {} };
 const mcpPath = (wId: string, route: string) => `/api/v1/w/${wId}/mcp/${route}`;
+
+/** Rejects when the stream is still open after `timeoutMs`. */
+async function endsWithin(stream: SseConnection, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    stream.ended,
+    new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the stream was still open after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
 
 /** The sweep drops a server 1.5 s after its last heartbeat, checking every 375 ms. */
 const SERVER_TIMEOUT_MS = 1_500;
@@ -485,5 +501,124 @@ describe('client-side MCP servers', () => {
     await refused(post('one'), 400, 'invalid_request_error');
     await refused(post(['bad id!']), 400, 'invalid_request_error');
     await refused(post(Array.from({ length: 9 }, (_, i) => `srv${i}`)), 400, 'invalid_request_error');
+  });
+  /** A process on the same database whose request streams and servers last minutes: only access or caps end them. */
+  const patientApp = () =>
+    createTestApp({
+      env: { ...env, CLIENT_MCP_SERVER_TIMEOUT_MS: 600_000, CLIENT_MCP_REQUESTS_WAIT_MS: 600_000 },
+      databaseUrl: t.config.databaseUrl!,
+    });
+
+  it('caps request streams as event streams are capped: the 51st of a key is a 429 rate_limit_error', async () => {
+    const patient = await patientApp();
+    const open: SseConnection[] = [];
+    try {
+      const key = await world.key(a.admin);
+      const registered = await api(patient, key)
+        .post(mcpPath(wId, 'register'))
+        .send({ serverName: 'many-streams' })
+        .expect(200);
+      const url = `${await patient.listen()}${mcpPath(wId, 'requests')}?serverId=${registered.body.serverId}`;
+      const auth = { Authorization: `Bearer ${key.secret}` };
+      for (let i = 0; i < 50; i++) open.push(await openSse(url, auth));
+      expect(open.every((stream) => stream.status === 200)).toBe(true);
+
+      const over = await openSse(url, auth);
+      expect(over.status).toBe(429);
+      const body: unknown = JSON.parse(await over.body());
+      expect(body).toEqual({
+        error: { type: 'rate_limit_error', message: expect.stringContaining('API key') },
+      });
+      // The same key's event streams share the cap.
+      const { sId: cId } = await world.conversation(key, { title: 'Capped' });
+      const events = await openSse(`${await patient.listen()}${paths.stream(wId, cId)}`, auth);
+      expect(events.status).toBe(429);
+      await events.body();
+
+      // A slot frees once a stream closes.
+      open.shift()!.close();
+      await until(
+        async () => {
+          const again = await openSse(url, auth);
+          if (again.status === 200) open.push(again);
+          else await again.body();
+          return again.status;
+        },
+        (status) => status === 200,
+      );
+    } finally {
+      for (const stream of open) stream.close();
+      await patient.close();
+    }
+  });
+
+  it("closes a key's request streams on every process once it is revoked: no request reaches them", async () => {
+    const patient = await patientApp();
+    const open: SseConnection[] = [];
+    try {
+      const key = await world.key(a.admin);
+      const other = await world.key(a.admin);
+      const registered = await api(patient, key)
+        .post(mcpPath(wId, 'register'))
+        .send({ serverName: 'revoked-box' })
+        .expect(200);
+      const url = `${await patient.listen()}${mcpPath(wId, 'requests')}?serverId=${registered.body.serverId}`;
+      const revokedStream = await openSse(url, { Authorization: `Bearer ${key.secret}` });
+      const keptStream = await openSse(url, { Authorization: `Bearer ${other.secret}` });
+      open.push(revokedStream, keptStream);
+      expect([revokedStream.status, keptStream.status]).toEqual([200, 200]);
+      let keptEnded = false;
+      void keptStream.ended.then(() => (keptEnded = true));
+
+      // Revoked through the other process: the notice reaches this one.
+      await api(t, a.admin).delete(paths.key(wId, key.keyId)).expect(200);
+      await endsWithin(revokedStream, 5_000);
+      expect(revokedStream.events).toEqual([]);
+      expect(await revokedStream.body()).not.toContain('data:');
+      // Another key of the same member streams on.
+      expect(keptEnded).toBe(false);
+    } finally {
+      for (const stream of open) stream.close();
+      await patient.close();
+    }
+  });
+
+  it("wakes a server's request streams for its requests only, not for the answers its client posts", async () => {
+    const transport = await lend(a.admin, 'quiet-laptop');
+    const patient = await patientApp();
+    let watcher: SseConnection | undefined;
+    try {
+      const store = patient.app.get(ClientMcpStore);
+      const reads = jest.spyOn(store, 'pendingAfter');
+      const [server] = await store.findLive({ workspaceId: a.workspace.id, userId: a.admin.user.id }, [
+        transport.serverId,
+      ]);
+      const readsOfServer = () => reads.mock.calls.filter(([serverId]) => serverId === server.id).length;
+      // A second stream of the same server, on a process where it stays open: it sees every request.
+      watcher = await openSse(
+        `${await patient.listen()}${mcpPath(wId, 'requests')}?serverId=${transport.serverId}`,
+        { Authorization: `Bearer ${a.admin.secret}` },
+      );
+      expect(watcher.status).toBe(200);
+      await until(
+        () => Promise.resolve(readsOfServer()),
+        (count) => count >= 1,
+      );
+      const readsBefore = readsOfServer();
+
+      const message = await ask(a.admin, '/tool quiet-laptop__count_files {"dir": "src"}', [
+        transport.serverId,
+      ]);
+      expect(message.status).toBe('succeeded');
+      // initialize, notifications/initialized, tools/list, tools/call; the client answered three of them.
+      await watcher.waitForEvents(4);
+      const methods = watcher.events.map((event) => (event.data.data as { method: string }).method);
+      expect(methods).toEqual(['initialize', 'notifications/initialized', 'tools/list', 'tools/call']);
+      // Each read follows a queued request; the answers woke nothing.
+      expect(readsOfServer() - readsBefore).toBeLessThanOrEqual(methods.length);
+    } finally {
+      watcher?.close();
+      await patient.close();
+    }
   });
 });

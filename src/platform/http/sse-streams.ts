@@ -15,11 +15,26 @@ export interface StreamGrant {
   keyId: string;
   workspaceId: number;
   userId: number;
-  conversationId: number;
+  /** The conversation it reads; null for a stream of no conversation (client-side MCP requests). */
+  conversationId: number | null;
 }
 
 /** Whether each grant still gives access, for many streams at once (one batch per re-check). */
-export type StreamAccessCheck = (grants: readonly StreamGrant[]) => Promise<boolean[]>;
+export type StreamAccessCheck<G extends StreamGrant = StreamGrant> = (
+  grants: readonly G[],
+) => Promise<boolean[]>;
+
+/**
+ * A long-lived response that writes its own body (not from the event log), held to the same caps
+ * and access re-checks as event streams: closed once its access is gone, holding its writes while
+ * its access is re-checked.
+ */
+export interface HeldStream {
+  close(): void;
+  hold(): void;
+  release(): void;
+  onClosed(callback: () => void): void;
+}
 
 /** Over a cap of open streams: 429, like any other rate limit. */
 export class TooManyStreams extends DomainError {
@@ -29,7 +44,7 @@ export class TooManyStreams extends DomainError {
 }
 
 interface OpenStream {
-  stream: SseStream;
+  stream: HeldStream;
   grant: StreamGrant;
   check: StreamAccessCheck;
 }
@@ -38,7 +53,8 @@ interface OpenStream {
  * Opens SSE streams, beats their heartbeats and slow polls from one timer each (thousands of
  * streams would otherwise hold thousands of timers, and their polls would not share reads), and
  * ends them all before the HTTP server closes, so shutdown never waits on a stream. Caps the
- * streams of a key and of a workspace, and closes those whose access is gone: at once when their
+ * streams of a key and of a workspace (held streams such as client-side MCP requests counted with
+ * the event streams), and closes those whose access is gone: at once when their
  * key is revoked, after a batched re-check when their member or conversation changes, and on a
  * periodic batched re-check of every stream.
  */
@@ -58,33 +74,56 @@ export class SseStreams implements BeforeApplicationShutdown {
     metrics: Metrics,
   ) {
     this.unsubscribe = accessChanges.subscribe((change) => this.onAccessChange(change));
-    metrics.gauge('sse_open_streams', 'Event streams open on this process.', () => this.open.size);
+    metrics.gauge(
+      'sse_open_streams',
+      'Event streams and MCP request streams open on this process.',
+      () => this.open.size,
+    );
   }
 
   /**
    * The stream writes its own head and body on the Node response (headers set before it are
    * kept). Throws `TooManyStreams`, before writing anything, when the key or workspace is at its cap.
    */
-  start(
+  start<G extends StreamGrant>(
     res: ServerResponse,
     source: SseSource,
     fromId: bigint,
-    grant: StreamGrant,
-    check: StreamAccessCheck,
+    grant: G,
+    check: StreamAccessCheck<G>,
   ): SseStream {
+    this.refuseOverCaps(grant);
+    const stream = new SseStream(res, source, fromId, this.config);
+    this.track(stream, grant, check);
+    return stream;
+  }
+
+  /**
+   * Counts a stream that writes its own body against the same caps, and closes it as event streams
+   * are closed once their access is gone. Throws `TooManyStreams` at a cap: call it before writing.
+   */
+  admit<G extends StreamGrant>(stream: HeldStream, grant: G, check: StreamAccessCheck<G>): void {
+    this.refuseOverCaps(grant);
+    this.track(stream, grant, check);
+  }
+
+  private refuseOverCaps(grant: StreamGrant): void {
     const { maxStreamsPerKey, maxStreamsPerWorkspace } = this.config;
     if ((this.perKey.get(grant.keyId) ?? 0) >= maxStreamsPerKey) {
       throw new TooManyStreams(
-        `This API key already has ${maxStreamsPerKey} open event streams; close one before opening another.`,
+        `This API key already has ${maxStreamsPerKey} open streams (event streams and MCP request streams); close one before opening another.`,
       );
     }
     if ((this.perWorkspace.get(grant.workspaceId) ?? 0) >= maxStreamsPerWorkspace) {
       throw new TooManyStreams(
-        `This workspace already has ${maxStreamsPerWorkspace} open event streams; close one before opening another.`,
+        `This workspace already has ${maxStreamsPerWorkspace} open streams (event streams and MCP request streams); close one before opening another.`,
       );
     }
-    const stream = new SseStream(res, source, fromId, this.config);
-    const entry: OpenStream = { stream, grant, check };
+  }
+
+  private track<G extends StreamGrant>(stream: HeldStream, grant: G, check: StreamAccessCheck<G>): void {
+    // A check is only ever handed the grants of the streams registered with it, all of type G.
+    const entry: OpenStream = { stream, grant, check: check as StreamAccessCheck };
     this.open.add(entry);
     this.perKey.set(grant.keyId, (this.perKey.get(grant.keyId) ?? 0) + 1);
     this.perWorkspace.set(grant.workspaceId, (this.perWorkspace.get(grant.workspaceId) ?? 0) + 1);
@@ -95,7 +134,6 @@ export class SseStreams implements BeforeApplicationShutdown {
       decrement(this.perWorkspace, grant.workspaceId);
       if (this.open.size === 0) this.stopTimers();
     });
-    return stream;
   }
 
   get count(): number {
@@ -192,8 +230,9 @@ export class SseStreams implements BeforeApplicationShutdown {
     this.timers = [];
   }
 
+  /** The event streams: held streams beat and poll on their own. */
   private each(visit: (stream: SseStream) => void): void {
-    for (const { stream } of [...this.open]) visit(stream);
+    for (const { stream } of [...this.open]) if (stream instanceof SseStream) visit(stream);
   }
 }
 

@@ -26,14 +26,14 @@ const sseConfig = ConfigSchema.of({
     min: 1,
     max: 1_000_000,
     description:
-      'Open event streams one API key may hold on a process; one more is refused with 429 `rate_limit_error`.',
+      'Open event streams and `mcp/requests` streams one API key may hold on a process; one more is refused with 429 `rate_limit_error`.',
   }),
   maxStreamsPerWorkspace: integer('SSE_MAX_WORKSPACE_STREAMS', {
     default: 1_000,
     min: 1,
     max: 1_000_000,
     description:
-      'Open event streams one workspace may hold on a process; one more is refused with 429 `rate_limit_error`.',
+      'Open event streams and `mcp/requests` streams one workspace may hold on a process; one more is refused with 429 `rate_limit_error`.',
   }),
   accessRecheckMs: duration('SSE_ACCESS_RECHECK_MS', {
     default: 30_000,

@@ -31,10 +31,13 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { SseCompanion, SseFraming, SseReshape, dustFraming } from 'src/platform/http/sse-stream';
-import { SseStreams, StreamAccessCheck } from 'src/platform/http/sse-streams';
+import { SseStreams, StreamAccessCheck, StreamGrant } from 'src/platform/http/sse-streams';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { StreamQuery } from 'src/modules/conversations/http/dto/event-stream.dto';
+
+/** A conversation stream's grant: it reads one conversation. */
+type ConversationGrant = StreamGrant & { conversationId: number };
 
 /** Event ids are bigint positions in the log: digits, at most the 64-bit maximum. */
 const EVENT_ID = /^\d{1,19}$/;
@@ -296,7 +299,7 @@ export class ConversationEventsController {
     fromId: bigint,
     framing?: SseFraming,
   ) {
-    const grant = {
+    const grant: ConversationGrant = {
       keyId: caller.keyId,
       workspaceId: caller.workspaceId,
       userId: caller.userId,
@@ -307,5 +310,6 @@ export class ConversationEventsController {
   }
 
   /** One function for every stream, so their re-checks are batched together. */
-  private readonly stillReadable: StreamAccessCheck = (grants) => this.conversations.stillReadable(grants);
+  private readonly stillReadable: StreamAccessCheck<ConversationGrant> = (grants) =>
+    this.conversations.stillReadable(grants);
 }

@@ -14,6 +14,7 @@ import {
   clientServerNameProblem,
   droppedServerText,
 } from 'src/modules/runtime/domain/client-mcp-server';
+import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** Requests one read of a poll hands over at most; a full batch is followed at once by the next. */
@@ -46,6 +47,7 @@ export class ClientMcpServersService {
     private readonly config: RuntimeConfig,
     private readonly mcp: McpConfig,
     private readonly clock: Clock,
+    private readonly apiKeys: ApiKeysService,
   ) {}
 
   async register(caller: Caller, name: string): Promise<ClientServerLease> {
@@ -78,6 +80,24 @@ export class ClientMcpServersService {
     return server;
   }
 
+  /**
+   * Whether each request stream's key still polls for its member in its workspace (not revoked,
+   * the member still there, `write:conversation` kept): one query for every stream re-checked.
+   */
+  async stillPolling(
+    grants: readonly { keyId: string; workspaceId: number; userId: number }[],
+  ): Promise<boolean[]> {
+    const callers = await this.apiKeys.currentCallers(grants.map((grant) => grant.keyId));
+    return grants.map((grant) => {
+      const caller = callers.get(grant.keyId);
+      return (
+        caller?.workspaceId === grant.workspaceId &&
+        caller.userId === grant.userId &&
+        caller.hasScope('write:conversation')
+      );
+    });
+  }
+
   /** The member's live servers among `sIds` (others' ids find nothing). */
   liveOf(owner: { workspaceId: number; userId: number }, sIds: string[]): Promise<ClientMcpServer[]> {
     return this.store.findLive(owner, sIds);
@@ -101,7 +121,7 @@ export class ClientMcpServersService {
       rung = true;
       wake?.();
     };
-    const unsubscribe = this.notices.subscribe(server.id, ring);
+    const unsubscribe = this.notices.subscribe(server.id, 'requests', ring);
     const timer = setTimeout(ring, this.config.clientServers.requestsWaitMs);
     const deadline = this.clock.now().getTime() + this.config.clientServers.requestsWaitMs;
     signal.addEventListener('abort', ring, { once: true });
@@ -150,7 +170,7 @@ export class ClientMcpServersService {
         `No request ${requestId} of this server is waiting for an answer (it was answered, or its call ended).`,
       );
     }
-    await this.notices.ring(server.id);
+    await this.notices.ring(server.id, 'answers');
   }
 
   /** Drops the servers whose client stopped beating; the runs waiting on them hear why. */
@@ -159,7 +179,7 @@ export class ClientMcpServersService {
     // Past twice the longest wait of a call, no run is waiting for a request any more.
     const forgetAfterMs = 2 * Math.max(this.mcp.callTimeoutMs, connectTimeoutMs);
     const dropped = await this.store.dropExpired((name) => droppedServerText(name, timeoutMs), forgetAfterMs);
-    for (const server of dropped) await this.notices.ring(server.id);
+    for (const server of dropped) await this.notices.ring(server.id, 'dropped');
     return dropped;
   }
 }

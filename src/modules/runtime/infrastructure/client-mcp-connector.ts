@@ -36,7 +36,7 @@ class ClientMcpTransport implements Transport {
   ) {}
 
   start(): Promise<void> {
-    this.unsubscribe = this.notices.subscribe(this.server.id, () => this.collect());
+    this.unsubscribe = this.notices.subscribe(this.server.id, 'answers', () => this.collect());
     return Promise.resolve();
   }
 
@@ -46,7 +46,7 @@ class ClientMcpTransport implements Transport {
     const { id, ...rest } = message as JSONRPCMessage & { id?: string | number };
     const rowId = await this.store.enqueue(this.server.id, rest, id !== undefined);
     if (id !== undefined) this.outstanding.set(rowId, id);
-    await this.notices.ring(this.server.id);
+    await this.notices.ring(this.server.id, 'requests');
   }
 
   async close(): Promise<void> {

@@ -1,18 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
-import { ClientMcpNotices } from 'src/modules/runtime/application/ports/client-mcp-store';
+import { ClientMcpNews, ClientMcpNotices } from 'src/modules/runtime/application/ports/client-mcp-store';
 
-/** The NOTIFY channel of client-side servers' news; its payload is the server's row id. */
+/** The NOTIFY channel of client-side servers' news; its payload is `<server row id>:<news>`. */
 const CLIENT_MCP_CHANNEL = 'client_mcp_servers';
+
+type Audience = 'requests' | 'answers';
 
 /**
  * Notices on a channel of the doorbell's LISTEN connection: a request queued on one process
- * reaches a poller on another, and an answer posted anywhere wakes the run waiting for it.
+ * reaches a poller on another, and an answer posted anywhere wakes the run waiting for it. Each
+ * notice wakes only the server's subscribers to that news: an answer never wakes its request
+ * streams, a request never wakes the runs waiting for answers.
  */
 @Injectable()
 export class PgClientMcpNotices extends ClientMcpNotices {
-  private readonly subscribers = new Map<number, Set<() => void>>();
+  private readonly subscribers = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly db: TypeormUnitOfWork,
@@ -22,28 +26,34 @@ export class PgClientMcpNotices extends ClientMcpNotices {
     doorbell.listen(CLIENT_MCP_CHANNEL, (payload) => this.onNotice(payload));
   }
 
-  async ring(serverId: number): Promise<void> {
+  async ring(serverId: number, news: ClientMcpNews): Promise<void> {
     await this.db
       .manager()
-      .query('SELECT pg_notify($1::text, $2::text)', [CLIENT_MCP_CHANNEL, String(serverId)]);
+      .query('SELECT pg_notify($1::text, $2::text)', [CLIENT_MCP_CHANNEL, `${serverId}:${news}`]);
   }
 
-  subscribe(serverId: number, ring: () => void): () => void {
-    const rings = this.subscribers.get(serverId) ?? new Set<() => void>();
+  subscribe(serverId: number, news: Audience, ring: () => void): () => void {
+    const key = `${serverId}:${news}`;
+    const rings = this.subscribers.get(key) ?? new Set<() => void>();
     rings.add(ring);
-    this.subscribers.set(serverId, rings);
+    this.subscribers.set(key, rings);
     return () => {
       rings.delete(ring);
-      if (rings.size === 0) this.subscribers.delete(serverId);
+      if (rings.size === 0) this.subscribers.delete(key);
     };
   }
 
   /** `null`: the connection came back, notices may have been lost, so everyone looks again. */
   private onNotice(payload: string | null): void {
-    const targets =
-      payload === null
-        ? [...this.subscribers.values()]
-        : [this.subscribers.get(Number(payload)) ?? new Set()];
-    for (const rings of targets) for (const ring of [...rings]) ring();
+    if (payload === null) {
+      for (const rings of [...this.subscribers.values()]) for (const ring of [...rings]) ring();
+      return;
+    }
+    const [serverId, news] = payload.split(':');
+    // A bare id (a process of the previous release) says nothing of the news: both hear it.
+    const audiences: Audience[] =
+      news === 'requests' || news === 'answers' ? [news] : ['requests', 'answers'];
+    for (const audience of audiences)
+      for (const ring of [...(this.subscribers.get(`${serverId}:${audience}`) ?? [])]) ring();
   }
 }

@@ -58,12 +58,21 @@ export abstract class ClientMcpStore {
   abstract forget(ids: string[]): Promise<void>;
 }
 
-/** Port: "server N has news" (a request queued, answered, or its server dropped), heard by every process. */
+/**
+ * What a server's notice says: `requests` queued for its client (its request streams read them),
+ * `answers` posted by its client (the runs waiting on it read them), or the server `dropped` (both).
+ */
+export type ClientMcpNews = 'requests' | 'answers' | 'dropped';
+
+/** Port: "server N has news", heard by every process. */
 export abstract class ClientMcpNotices {
-  /** Rings the server's subscribers in every process once the current transaction commits. */
-  abstract ring(serverId: number): Promise<void>;
-  /** Rings `ring` on each notice of the server, and after notices may have been lost; returns the unsubscribe. */
-  abstract subscribe(serverId: number, ring: () => void): () => void;
+  /** Rings the server's subscribers to `news` in every process once the current transaction commits. */
+  abstract ring(serverId: number, news: ClientMcpNews): Promise<void>;
+  /**
+   * Rings `ring` on each notice of the server about `news` (and on its drop), and after notices
+   * may have been lost; returns the unsubscribe.
+   */
+  abstract subscribe(serverId: number, news: 'requests' | 'answers', ring: () => void): () => void;
 }
 
 /** Port: a session with a client-side server, its messages going through the store. */
