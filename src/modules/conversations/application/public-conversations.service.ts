@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEventLog, ConversationEventType } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
@@ -27,8 +27,17 @@ import type { Conversation } from 'src/modules/conversations/domain/conversation
 
 /** How long a creation or a post waits for the agent messages answering its message. */
 export const ANSWERS_WAIT_MS = 10_000;
-/** How long a `blocking` creation or post waits, then, for those agent messages' outcomes. */
+/**
+ * How long a `blocking` creation or post waits in all for those agent messages' outcomes: the wait
+ * for the messages to exist is part of it, since they are created only once a run slot is free.
+ */
 export const BLOCKING_WAIT_MS = 120_000;
+
+const ANSWER_AND_OUTCOME_TYPES: ConversationEventType[] = [
+  'agent_message_new',
+  'agent_message_done',
+  'agent_generation_cancelled',
+];
 
 /**
  * The conversation use cases in the shapes Dust's client reads (the public family). A conversation
@@ -51,10 +60,7 @@ export class PublicConversationsService {
   async create(caller: Caller, input: NewConversationInput): Promise<PublicCreatedConversationView> {
     const { conversation, message, contentFragments } = await this.conversations.create(caller, input);
     // A new conversation's log holds only what this creation wrote: its answers come after.
-    if (message) {
-      const answers = await this.answersOf(conversation, 0n, message);
-      if (input.blocking) await this.outcomesOf(conversation, 0n, answers);
-    }
+    if (message) await this.answer(conversation, 0n, message, input.blocking ?? false);
     const created: PublicCreatedConversationView = {
       conversation: await this.withContent(caller, conversation),
     };
@@ -92,54 +98,44 @@ export class PublicConversationsService {
     // Where the log stands before the post: the answers are written after this position.
     const before = await this.events.lastId(conversation.id);
     const message = await this.messages.postMessage(caller, sId, input, contentFragments);
-    const answers = await this.answersOf(conversation, before, message);
-    if (blocking) await this.outcomesOf(conversation, before, answers);
+    await this.answer(conversation, before, message, blocking);
     return message;
   }
 
   /**
-   * Waits (at most ANSWERS_WAIT_MS) until each agent the message mentions has an agent message
-   * answering it, announced by `agent_message_new` after `afterEventId`.
+   * Waits until each agent the message mentions has an agent message answering it (at most
+   * ANSWERS_WAIT_MS), or, when `blocking`, until each of those has its outcome too (at most
+   * BLOCKING_WAIT_MS in all, the time its runs wait for a slot included: the agent messages are
+   * created only once a slot is free). Read from the events after `afterEventId`, where an agent
+   * message's `agent_message_new` comes before its `agent_message_done` or `agent_generation_cancelled`.
    */
-  private async answersOf(
+  private async answer(
     conversation: Conversation,
     afterEventId: bigint,
     message: UserMessageView,
-  ): Promise<Set<string>> {
-    const answers = new Set<string>();
+    blocking: boolean,
+  ): Promise<void> {
     const agents = new Set(message.mentions.flatMap((mention) => mention.configurationId ?? [])).size;
-    if (agents === 0) return answers;
+    if (agents === 0) return;
+    const answers = new Set<string>();
+    const unfinished = new Set<string>();
     await this.feed.waitFor(
       conversation.id,
       afterEventId,
-      { types: ['agent_message_new'] },
+      { types: blocking ? ANSWER_AND_OUTCOME_TYPES : ['agent_message_new'] },
       (event) => {
-        const answer = event.type === 'agent_message_new' ? (event.message as AgentMessageView) : null;
-        if (answer?.parentMessageId === message.sId) answers.add(answer.sId);
-        return answers.size >= agents;
+        if (event.type === 'agent_message_new') {
+          const answer = event.message as AgentMessageView;
+          if (answer.parentMessageId === message.sId) {
+            answers.add(answer.sId);
+            unfinished.add(answer.sId);
+          }
+        } else if (event.type === 'agent_message_done' || event.type === 'agent_generation_cancelled') {
+          unfinished.delete(event.messageId);
+        }
+        return answers.size >= agents && (!blocking || unfinished.size === 0);
       },
-      ANSWERS_WAIT_MS,
-    );
-    return answers;
-  }
-
-  /**
-   * Waits (at most BLOCKING_WAIT_MS) until each of these agent messages has its outcome, announced
-   * after `afterEventId` by `agent_message_done` or `agent_generation_cancelled`.
-   */
-  private async outcomesOf(conversation: Conversation, afterEventId: bigint, answers: Set<string>) {
-    const pending = new Set(answers);
-    if (pending.size === 0) return;
-    await this.feed.waitFor(
-      conversation.id,
-      afterEventId,
-      { types: ['agent_message_done', 'agent_generation_cancelled'] },
-      (event) => {
-        if (event.type === 'agent_message_done' || event.type === 'agent_generation_cancelled')
-          pending.delete(event.messageId);
-        return pending.size === 0;
-      },
-      BLOCKING_WAIT_MS,
+      blocking ? BLOCKING_WAIT_MS : ANSWERS_WAIT_MS,
     );
   }
 
