@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { markupElement } from 'src/platform/text/model-markup';
 import type { ConversationMessage } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import {
@@ -75,12 +76,20 @@ export class ModelHistoryService {
   }
 }
 
+/**
+ * A fragment as an `<attachment>` element: its title (a file name, a webhook delivery's), type and
+ * text come from outside, so they are encoded and cannot close the element or write the next turn.
+ */
 function fragmentMessage(fragment: Fragment, image: ImageShown | undefined): ModelMessage {
-  const open = `<attachment title=${JSON.stringify(fragment.title)} contentType="${fragment.contentType}">`;
+  const attributes = { title: fragment.title, contentType: fragment.contentType };
   if (image && 'image' in image) {
-    return { role: 'user', content: `${open}\n(The image follows.)\n</attachment>`, image: image.image };
+    return {
+      role: 'user',
+      content: markupElement('attachment', attributes, '(The image follows.)'),
+      image: image.image,
+    };
   }
   const why = image ? `: ${image.reason}` : '';
   const body = fragment.text || `(A ${fragment.contentType} file, shown by its title only${why}.)`;
-  return { role: 'user', content: `${open}\n${body}\n</attachment>` };
+  return { role: 'user', content: markupElement('attachment', attributes, body) };
 }
