@@ -132,9 +132,11 @@ describe('the search and include_data tools', () => {
     });
     const output = outputOf(message);
     expect(output).toMatch(
-      /^\[1\] Refund policy \(https:\/\/intranet\.example\.com\/policies\/refunds\)\n> Customers/,
+      /^<document index="1" title="Refund policy" source="https:\/\/intranet\.example\.com\/policies\/refunds">\nCustomers/,
     );
-    expect(message.content).toContain('Refund policy (https://intranet.example.com/policies/refunds)');
+    expect(message.content).toContain(
+      'title="Refund policy" source="https://intranet.example.com/policies/refunds"',
+    );
   });
 
   it("searches only what the run's caller can read: private spaces and parentsIn hold", async () => {
@@ -177,9 +179,9 @@ describe('the search and include_data tools', () => {
     expect(message.actions[0]).toMatchObject({ mcpServerName: 'include_data', status: 'succeeded' });
     const output = outputOf(message);
     expect(output).toMatch(
-      /^\[1\] Holidays \(document holidays, 2027-01-15T08:00:00.000Z\)\nEveryone takes 25 days/,
+      /^<document index="1" title="Holidays" source="document holidays" date="2027-01-15T08:00:00.000Z">\nEveryone takes 25 days/,
     );
-    expect(output).toContain('[2] ');
+    expect(output).toContain('<document index="2" ');
     expect(output).not.toContain('fraud');
   });
 });

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { markupElement } from 'src/platform/text/model-markup';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 
@@ -9,8 +10,9 @@ const text = (value: string): CallToolResult => ({ content: [{ type: 'text', tex
 const COUNT_DEFAULT = 5;
 
 /**
- * The most recent documents of the data source views the run's caller can read, whole; their
- * restricted spaces go to the run's data spaces.
+ * The most recent documents of the data source views the run's caller can read, whole, each in an
+ * encoded `<document>` element (its text cannot close it); their restricted spaces go to the run's
+ * data spaces.
  */
 export function includeDataServer(search: DocumentSearchService, context: InternalToolContext): McpServer {
   const server = new McpServer({ name: 'include_data', version: '1.0.0' });
@@ -36,7 +38,11 @@ export function includeDataServer(search: DocumentSearchService, context: Intern
           .map((document, index) => {
             const source = document.sourceUrl ?? `document ${document.documentId}`;
             const date = new Date(document.timestamp).toISOString();
-            return `[${index + 1}] ${document.title} (${source}, ${date})\n${document.text}`;
+            return markupElement(
+              'document',
+              { index: String(index + 1), title: document.title, source, date },
+              document.text,
+            );
           })
           .join('\n\n'),
       );

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { markupElement } from 'src/platform/text/model-markup';
 import {
   DocumentHit,
   DocumentSearchService,
@@ -11,13 +12,16 @@ const text = (value: string): CallToolResult => ({ content: [{ type: 'text', tex
 
 const TOP_K_DEFAULT = 8;
 
-/** Each document as a citable block: its title and URL, then the passages that matched. */
+/**
+ * Each document as a citable element, its title and URL as attributes and the passages that
+ * matched as its text (a blank line between them), all encoded: a document cannot close its element or pass for another.
+ */
 export function citeDocuments(documents: DocumentHit[]): string {
   return documents
     .map((document, index) => {
       const source = document.sourceUrl ?? `document ${document.documentId}`;
-      const passages = document.chunks.map((chunk) => `> ${chunk.text.replace(/\n/g, '\n> ')}`).join('\n');
-      return `[${index + 1}] ${document.title} (${source})\n${passages}`;
+      const passages = document.chunks.map((chunk) => chunk.text).join('\n\n');
+      return markupElement('document', { index: String(index + 1), title: document.title, source }, passages);
     })
     .join('\n\n');
 }
@@ -33,7 +37,7 @@ export function searchServer(search: DocumentSearchService, context: InternalToo
     {
       description:
         'Searches the documents of the data sources you can read and returns the best passages, each ' +
-        'with its document title and URL. Cite the title or URL of what you use. Quote a phrase with "…", ' +
+        'in a <document> element with its title and URL. Cite the title or URL of what you use. Quote a phrase with "…", ' +
         'exclude a word with -word.',
       inputSchema: {
         query: z
