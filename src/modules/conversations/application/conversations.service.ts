@@ -145,6 +145,23 @@ export class ConversationsService {
   }
 
   /**
+   * Of these conversations of the caller's workspace (row ids), the sIds of those it may read, by
+   * id: two queries whatever their number (the caller's spaces read once, when one is restricted).
+   */
+  async readableAmong(caller: Caller, ids: readonly number[]): Promise<Map<number, string>> {
+    const unique = [...new Set(ids)];
+    const found = unique.length === 0 ? [] : await this.conversations.findByIds(caller.workspaceId, unique);
+    const spaces = found.some(isRestricted)
+      ? accessibleSpaces(await this.spaces.listAccessible(caller))
+      : null;
+    return new Map(
+      found
+        .filter((conversation) => spaces === null || canReadWith(conversation, spaces))
+        .map((conversation) => [conversation.id, conversation.sId]),
+    );
+  }
+
+  /**
    * The caller's conversations that it may read, newest first, strictly older than `beforeId` (a
    * conversation id).
    */

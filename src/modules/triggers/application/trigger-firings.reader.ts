@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { DomainError, InvalidRequestError } from 'src/platform/errors/domain-error';
+import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
@@ -34,17 +34,12 @@ export class TriggerFiringsReader {
     const trigger = await this.triggersService.get(caller, agentSId, sId);
     const found = await this.triggers.pageFirings(caller.workspaceId, trigger.id, limit + 1, beforeId);
     const firings = found.slice(0, limit);
-    const readable = new Map<number, string | null>();
-    for (const { conversationId } of caller.hasScope('read:conversation') ? firings : []) {
-      if (conversationId === null || readable.has(conversationId)) continue;
-      const conversation = await this.conversations
-        .getById(caller, conversationId)
-        .catch((error: unknown) => {
-          if (error instanceof DomainError) return null;
-          throw error;
-        });
-      readable.set(conversationId, conversation?.sId ?? null);
-    }
+    const readable = caller.hasScope('read:conversation')
+      ? await this.conversations.readableAmong(
+          caller,
+          firings.flatMap(({ conversationId }) => (conversationId === null ? [] : [conversationId])),
+        )
+      : new Map<number, string>();
     return {
       firings: firings.map((firing) => ({
         id: firing.id,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { DomainError } from 'src/platform/errors/domain-error';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
 import type { WebhookRequestView } from 'src/modules/triggers/application/views/webhook-source.view';
@@ -29,25 +28,19 @@ export class WebhookRequestsService {
       beforeId: page.beforeId,
     });
     const shown = rows.slice(0, page.limit);
-    const readable = new Map<string, boolean>();
-    if (caller.hasScope('read:conversation')) {
-      for (const { conversationSId } of shown) {
-        if (conversationSId === null || readable.has(conversationSId)) continue;
-        const conversation = await this.conversations.get(caller, conversationSId).catch((error: unknown) => {
-          if (error instanceof DomainError) return null;
-          throw error;
-        });
-        readable.set(conversationSId, conversation !== null);
-      }
-    }
+    const readable = caller.hasScope('read:conversation')
+      ? await this.conversations.readableAmong(
+          caller,
+          shown.flatMap(({ conversationId }) => (conversationId === null ? [] : [conversationId])),
+        )
+      : new Map<number, string>();
     const items = shown.map((row) => ({
       id: row.id,
       timestamp: row.createdAt.getTime(),
       status: row.status,
       event: row.event,
       deliveryId: row.deliveryId,
-      conversationId:
-        row.conversationSId !== null && readable.get(row.conversationSId) ? row.conversationSId : null,
+      conversationId: row.conversationId === null ? null : (readable.get(row.conversationId) ?? null),
       error: row.error,
     }));
     return { items, next: rows.length > page.limit ? items[items.length - 1].id : null };

@@ -299,14 +299,13 @@ export class TypeormWebhookRepository extends WebhookRepository {
         created_at: Date;
         event: string | null;
         delivery_id: string | null;
-        conversation: string | null;
+        conversation_id: number | null;
         error: string | null;
       }[]
     >(
-      `SELECT o.id, o.status, o.created_at, r.event, r.delivery_id, c.s_id AS conversation, o.error
+      `SELECT o.id, o.status, o.created_at, r.event, r.delivery_id, o.conversation_id, o.error
        FROM webhook_request_triggers o
        JOIN webhook_requests r ON r.id = o.webhook_request_id
-       LEFT JOIN conversations c ON c.id = o.conversation_id
        WHERE o.workspace_id = $1 AND o.trigger_id = $2 AND ($3::int IS NULL OR o.id < $3)
        ORDER BY o.id DESC LIMIT $4`,
       [workspaceId, triggerId, page.beforeId, page.limit],
@@ -317,7 +316,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
       createdAt: row.created_at,
       event: row.event,
       deliveryId: row.delivery_id,
-      conversationSId: row.conversation,
+      conversationId: row.conversation_id,
       error: row.error,
     }));
   }

@@ -57,7 +57,8 @@ export interface WebhookOutcomeListing {
   createdAt: Date;
   event: string | null;
   deliveryId: string | null;
-  conversationSId: string | null;
+  /** The conversation's row id. */
+  conversationId: number | null;
   error: string | null;
 }
 
