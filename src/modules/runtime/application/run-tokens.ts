@@ -16,7 +16,7 @@ export class TokenBudgetRefused extends ModelError {
     super(
       'rate_limit_error',
       `This workspace's monthly token budget of ${monthlyTokens} tokens has no room for the agent's next model call, ` +
-        `which reserves ${tokens} tokens until it reports its cost, so the agent stopped; the budget renews at ${renewsAt.toISOString()}.`,
+        `which reserves ${tokens} tokens until it reports its cost, so it was not made; the budget renews at ${renewsAt.toISOString()}.`,
     );
   }
 }

@@ -63,9 +63,12 @@ export function reasoningServer(
             if (chunk.type === 'usage') usage = chunk.usage;
             return true;
           });
-        } finally {
-          await context.tokens.settle(hold, usage);
+        } catch (error) {
+          // As in a run's own step: the call's failure is what the tool reports; the run's end gives back the hold.
+          await context.tokens.settle(hold, usage).catch(() => undefined);
+          throw error;
         }
+        await context.tokens.settle(hold, usage);
       } catch (error) {
         if (error instanceof ModelError) return toolError(`The reasoning model failed: ${error.message}`);
         throw error;
