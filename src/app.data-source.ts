@@ -10,7 +10,7 @@ import { USAGE_ENTITIES } from 'src/modules/usage/infrastructure/usage.entities'
 import { TRIGGERS_ENTITIES } from 'src/modules/triggers/infrastructure/triggers.entities';
 import { WakeUpEntity } from 'src/modules/wakeups/infrastructure/wakeups.entities';
 import { IDENTITY_ENTITIES } from 'src/modules/identity/infrastructure/identity.entities';
-import { DatabaseAddress, FixedDatabaseAddress, clientDialing } from 'src/platform/database/database-address';
+import { DatabaseAddress, addressOf, clientDialing } from 'src/platform/database/database-address';
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../migrations/index';
 
@@ -35,7 +35,7 @@ export const ENTITIES: DataSourceOptions['entities'] = [
  * Migrations are the classes listed in `migrations/index.ts`.
  */
 export function createDataSourceOptions(database: string | DatabaseAddress): DataSourceOptions {
-  const address = typeof database === 'string' ? new FixedDatabaseAddress(database) : database;
+  const address = addressOf(database);
   return {
     type: 'postgres',
     url: address.url(),

@@ -6,7 +6,7 @@ import { ClockModule } from 'src/platform/clock/clock.module';
 import type { Configuration } from 'src/platform/config/configuration';
 import { ConfigurationModule } from 'src/platform/config/configuration.module';
 import { PlatformConfig } from 'src/platform/config/platform.config';
-import { DatabaseAddress, FixedDatabaseAddress } from 'src/platform/database/database-address';
+import { DatabaseAddress, addressOf } from 'src/platform/database/database-address';
 import { DatabaseModule } from 'src/platform/database/database.module';
 import { SchedulingModule } from 'src/platform/scheduling/scheduling.module';
 import { EventsModule } from 'src/platform/events/events.module';
@@ -39,7 +39,7 @@ export class AppModule {
     database: string | DatabaseAddress,
     logOutput: 'stdout' | 'stderr' = 'stdout',
   ): DynamicModule {
-    const address = typeof database === 'string' ? new FixedDatabaseAddress(database) : database;
+    const address = addressOf(database);
     return {
       module: AppModule,
       imports: [

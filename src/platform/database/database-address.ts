@@ -23,6 +23,11 @@ export class FixedDatabaseAddress extends DatabaseAddress {
   async refresh(): Promise<void> {}
 }
 
+/** A URL stands for itself; an address already is one. */
+export function addressOf(database: string | DatabaseAddress): DatabaseAddress {
+  return typeof database === 'string' ? new FixedDatabaseAddress(database) : database;
+}
+
 /**
  * pg's client, dialing the address current when it is made (the pool makes one per connection)
  * rather than the one the pool was made with. A failed connection has the address read again, so
