@@ -3,22 +3,11 @@ import { createHmac } from 'node:crypto';
 import { Clock } from 'src/platform/clock/clock';
 import { TriggerWorker } from 'src/modules/triggers/workers/trigger.worker';
 import { WebhookDeliveryWorker } from 'src/modules/triggers/workers/webhook-delivery.worker';
+import { FakeClock } from 'test/fakes/clock';
 import { expect } from 'test/support/expect';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
-
-class FakeClock extends Clock {
-  constructor(private current: Date) {
-    super();
-  }
-  now(): Date {
-    return new Date(this.current);
-  }
-  set(to: string): void {
-    this.current = new Date(to);
-  }
-}
 
 const schedule = (extra: Record<string, unknown> = {}) => ({
   name: 'Morning digest',
