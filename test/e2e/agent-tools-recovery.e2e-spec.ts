@@ -31,7 +31,7 @@ describe('tool calls waiting for approval across processes', () => {
   };
 
   /** Another process on the same database. */
-  const sibling = (tools: { TOOL_APPROVAL_TIMEOUT_MS?: number } = {}) =>
+  const sibling = (tools: { TOOL_APPROVAL_TIMEOUT_MS?: number; RUN_DRAIN_MS?: number } = {}) =>
     createTestApp({
       databaseUrl: t.config.databaseUrl!,
       env: { ...runs, TOOL_APPROVAL_POLL_MS: 100, ...tools },
@@ -87,7 +87,8 @@ describe('tool calls waiting for approval across processes', () => {
   });
 
   it('resumes on another process a run whose process stopped while it waited, and runs the call once approved', async () => {
-    const other = await sibling();
+    // A stop does not wait out its drain for a run that waits for an answer.
+    const other = await sibling({ RUN_DRAIN_MS: 600_000 });
     const { cId, mId, actionId } = await blockedOn(other, '/tool vault__delete_record {"id": "r-restart"}');
     await other.close();
     // The stopped process left the run waiting, not failed.

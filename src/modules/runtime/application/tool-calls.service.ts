@@ -38,6 +38,8 @@ interface PreparedCall {
 export class ToolCallsService {
   /** Runs of this process waiting for an answer, by action row id. */
   private readonly waiting = new Map<number, () => void>();
+  /** The runs of this process waiting for an answer to a call, with how many of their calls wait. */
+  private readonly awaitingAnswer = new Map<number, number>();
 
   constructor(
     private readonly actions: AgentActionsService,
@@ -96,6 +98,11 @@ export class ToolCallsService {
       };
     });
     return this.settleAll(run, stepActions, prepared, toolset, signal);
+  }
+
+  /** Runs of this process waiting for an answer: nothing they do meanwhile is lost if they stop. */
+  get runsAwaitingAnswer(): number {
+    return this.awaitingAnswer.size;
   }
 
   /** An answer was given in this process: the run waiting for it looks at once. */
@@ -210,6 +217,18 @@ export class ToolCallsService {
    * passes. A stop of the run ends the wait.
    */
   private async waitForAnswer(run: Run, action: RunAction, signal: AbortSignal): Promise<RunAction> {
+    const runId = run.message.id;
+    this.awaitingAnswer.set(runId, (this.awaitingAnswer.get(runId) ?? 0) + 1);
+    try {
+      return await this.pollAnswer(run, action, signal);
+    } finally {
+      const left = this.awaitingAnswer.get(runId)! - 1;
+      if (left === 0) this.awaitingAnswer.delete(runId);
+      else this.awaitingAnswer.set(runId, left);
+    }
+  }
+
+  private async pollAnswer(run: Run, action: RunAction, signal: AbortSignal): Promise<RunAction> {
     for (;;) {
       const current = (await this.actions.current(action)) ?? action;
       if (current.status !== 'blocked_validation_required') return current;

@@ -184,10 +184,13 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
-  /** Once no run of this process is under way, or `withinMs` has passed. */
+  /**
+   * Once every run of this process is done or waits for an answer to a call (it stays to be
+   * resumed, by whichever process, once the answer comes), or `withinMs` has passed.
+   */
   private async drained(withinMs: number): Promise<void> {
     const deadline = Date.now() + withinMs;
-    while (this.running.size > 0 && Date.now() < deadline) {
+    while (this.running.size > this.toolCalls.runsAwaitingAnswer && Date.now() < deadline) {
       await Promise.race([
         Promise.race([...this.inFlight]).catch(() => undefined),
         sleep(Math.min(DRAIN_CHECK_MS, Math.max(0, deadline - Date.now()))),
