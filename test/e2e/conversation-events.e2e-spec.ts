@@ -3,9 +3,9 @@ import { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { SseStreams } from 'src/platform/http/sse-streams';
 import { expect } from 'test/support/expect';
 import { paths } from 'test/support/paths';
-import { openSse } from 'test/support/sse-client';
+import { SseMessage, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { untilTrue } from 'test/support/until';
+import { until, untilTrue } from 'test/support/until';
 import { ApiWorld, World, WorkspaceFixture, api } from 'test/support/world';
 
 describe('conversation event stream', () => {
@@ -118,6 +118,38 @@ describe('conversation event stream', () => {
       expect(new Set(contents).size).toBe(60);
     } finally {
       stream.close();
+    }
+  });
+
+  it('tells the clients of a stopping process to reconnect, to resume elsewhere from their last event', async () => {
+    const stopping = await createTestApp({ databaseUrl: t.config.databaseUrl! });
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Moving' });
+    await world.message(a.admin, cId, 'before the stop');
+    const stream = await openSse(
+      `${await stopping.listen()}${paths.stream(wId, cId)}?lastEventId=0`,
+      auth(a.admin.secret),
+    );
+    const content = (event: SseMessage) => (event.data.message as { content?: string } | undefined)?.content;
+    const seen = (
+      await until(
+        async () => stream.events,
+        (events) => events.some((event) => content(event) === 'before the stop'),
+      )
+    ).at(-1)!;
+    await stopping.close();
+    await stream.ended;
+    expect(stream.retry()).toBe(1_000);
+
+    await world.message(a.admin, cId, 'after the stop');
+    const resumed = await openSse(`${baseUrl}${paths.stream(wId, cId)}`, {
+      ...auth(a.admin.secret),
+      'Last-Event-ID': seen.id,
+    });
+    try {
+      const [next] = await resumed.waitForEvents(1);
+      expect(content(next)).toBe('after the stop');
+    } finally {
+      resumed.close();
     }
   });
 

@@ -13,6 +13,8 @@ export interface SseConnection {
   body: () => Promise<string>;
   events: SseMessage[];
   comments: string[];
+  /** The reconnection delay the server last sent (`retry:`), in milliseconds. */
+  retry(): number | null;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   waitForEvents(count: number, timeoutMs?: number): Promise<SseMessage[]>;
@@ -29,6 +31,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
       const waiters: (() => void)[] = [];
       let buffer = '';
       let raw = '';
+      let retry: number | null = null;
       const ended = new Promise<void>((done) => {
         res.on('end', done);
         res.on('close', done);
@@ -49,6 +52,9 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
             comments.push(block);
             continue;
           }
+          const retryLine = lines.find((line) => line.startsWith('retry: '));
+          if (retryLine) retry = Number(retryLine.slice(7));
+          if (!lines.some((line) => line.startsWith('data: '))) continue;
           const id = lines.find((line) => line.startsWith('id: '))?.slice(4) ?? '';
           const data = lines
             .filter((line) => line.startsWith('data: '))
@@ -67,6 +73,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         },
         events,
         comments,
+        retry: () => retry,
         ended,
         waitForEvents: async (count, timeoutMs = 10_000) => {
           const deadline = Date.now() + timeoutMs;

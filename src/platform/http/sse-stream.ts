@@ -142,6 +142,17 @@ export class SseStream {
     for (const callback of this.onClosedCallbacks.splice(0)) callback();
   }
 
+  /**
+   * Ends the stream because the process stops: the client is told (`retry:`) to reconnect after
+   * `reconnectInMs`, to another process, and to resume there from its `Last-Event-ID`.
+   */
+  closeForRestart(reconnectInMs: number): void {
+    if (this.closed) return;
+    const hint = `retry: ${reconnectInMs}\n\n`;
+    if (!(this.socket ?? this.res).writableNeedDrain) this.write(hint, asChunk(hint));
+    this.close();
+  }
+
   /** Reads the log for events a lost notification did not announce. */
   poll(): void {
     this.ring();

@@ -24,6 +24,9 @@ export type StreamAccessCheck<G extends StreamGrant = StreamGrant> = (
   grants: readonly G[],
 ) => Promise<boolean[]>;
 
+/** How soon a client whose stream a stopping process closed comes back (to another process). */
+const RECONNECT_AFTER_STOP_MS = 1_000;
+
 /**
  * A long-lived response that writes its own body (not from the event log), held to the same caps
  * and access re-checks as event streams: closed once its access is gone, holding its writes while
@@ -31,6 +34,8 @@ export type StreamAccessCheck<G extends StreamGrant = StreamGrant> = (
  */
 export interface HeldStream {
   close(): void;
+  /** Ends it because the process stops, telling the client to reconnect (elsewhere) after `reconnectInMs`. */
+  closeForRestart(reconnectInMs: number): void;
   hold(): void;
   release(): void;
   onClosed(callback: () => void): void;
@@ -142,7 +147,7 @@ export class SseStreams implements BeforeApplicationShutdown {
 
   beforeApplicationShutdown(): void {
     this.unsubscribe();
-    for (const { stream } of [...this.open]) stream.close();
+    for (const { stream } of [...this.open]) stream.closeForRestart(RECONNECT_AFTER_STOP_MS);
     this.stopTimers();
   }
 

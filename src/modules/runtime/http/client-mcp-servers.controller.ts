@@ -66,6 +66,13 @@ class RequestStream implements HeldStream {
     if (!this.res.writableEnded) this.res.end();
   }
 
+  /** The process stops: the client polls again after `reconnectInMs`, on another process. */
+  closeForRestart(reconnectInMs: number): void {
+    if (this.ended.signal.aborted) return;
+    this.end();
+    if (!this.res.writableEnded) this.res.end(`retry: ${reconnectInMs}\n\n`);
+  }
+
   hold(): void {
     this.holds++;
   }
