@@ -7,7 +7,7 @@ import { ClientMcpStore } from 'src/modules/runtime/application/ports/client-mcp
 import { DustClientTransport } from 'test/support/client-side-mcp';
 import { expect, expectError } from 'test/support/expect';
 import { paths } from 'test/support/paths';
-import { SseConnection, openSse } from 'test/support/sse-client';
+import { SseConnection, endsWithin, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
 import { Actor, KeyHolder, ListedMessage, World, WorkspaceFixture, api } from 'test/support/world';
@@ -36,20 +36,6 @@ async function refused(
 
 const quiet: LoggerInterface = { error: () => {}, info: () => {}, trace: () => {}, warn: () => {} };
 const mcpPath = (wId: string, route: string) => `/api/v1/w/${wId}/mcp/${route}`;
-
-/** Rejects when the stream is still open after `timeoutMs`. */
-async function endsWithin(stream: SseConnection, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    stream.ended,
-    new Promise((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the stream was still open after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /** The sweep drops a server 1.5 s after its last heartbeat, checking every 375 ms. */
 const SERVER_TIMEOUT_MS = 1_500;

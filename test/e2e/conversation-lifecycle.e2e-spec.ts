@@ -2,26 +2,12 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { expect, expectError } from 'test/support/expect';
 import { FakeOpenAi } from 'test/support/fake-openai';
 import { paths } from 'test/support/paths';
-import { SseConnection, openSse } from 'test/support/sse-client';
+import { endsWithin, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
 import { Actor, ListedMessage, World, WorkspaceFixture, api, eventsOf } from 'test/support/world';
 
 const context = { username: 'ada', timezone: 'UTC' };
-
-/** Resolves once the stream has ended, or rejects after `timeoutMs`. */
-async function endsWithin(stream: SseConnection, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    stream.ended,
-    new Promise((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the stream was still open after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /** Every agent message of the list answers a user message the list shows. */
 function expectParentsShown(list: ListedMessage[]): void {

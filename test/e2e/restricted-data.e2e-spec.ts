@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { expect, expectError } from 'test/support/expect';
 import { paths } from 'test/support/paths';
-import { SseConnection, openSse } from 'test/support/sse-client';
+import { endsWithin, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
 import { Actor, KeyHolder, ListedMessage, World, WorkspaceFixture, api } from 'test/support/world';
@@ -15,20 +15,6 @@ interface Action {
 type AgentMessage = ListedMessage & { status: string; content: string; actions: Action[] };
 
 const SECRET = 'The Orion acquisition closes on March 3 at 41 dollars a share.';
-
-/** Resolves once the server has ended the stream; fails after `timeoutMs`. */
-async function endsWithin(stream: SseConnection, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    stream.ended,
-    new Promise((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the stream was still open after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 describe('data of a restricted space brought into a conversation', () => {
   let t: TestApp;

@@ -2,24 +2,10 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { SseStreams } from 'src/platform/http/sse-streams';
 import { expect } from 'test/support/expect';
 import { paths } from 'test/support/paths';
-import { SseConnection, openSse } from 'test/support/sse-client';
+import { SseConnection, endsWithin, openSse } from 'test/support/sse-client';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { untilTrue } from 'test/support/until';
 import { World, WorkspaceFixture, api } from 'test/support/world';
-
-/** Resolves with the time the stream took to end, or rejects after `timeoutMs`. */
-async function endsWithin(stream: SseConnection, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    stream.ended,
-    new Promise((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the stream was still open after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 describe('event stream access and caps', () => {
   let t: TestApp;

@@ -101,3 +101,17 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
     req.end();
   });
 }
+
+/** Resolves once the server has ended the stream; rejects when it is still open after `timeoutMs`. */
+export async function endsWithin(stream: SseConnection, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    stream.ended,
+    new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the stream was still open after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
