@@ -421,6 +421,36 @@ describe('usage accounting', () => {
       expect(await month()).toEqual({ used: 0, reserved: 0 });
     });
 
+    it("keeps an ended run's holds off the month's row until they are given back in a statement of their own", async () => {
+      const g = await world.workspace();
+      const agent = await gptAgent(g.admin, 'Clerk');
+      await api(t, g.admin).patch(budgetPath(g.workspace.sId)).send({ monthlyTokens: 100_000 }).expect(200);
+      const reserved = async () =>
+        (
+          await t.dataSource.query<{ reserved: number }[]>(
+            'SELECT coalesce(sum(reserved_tokens), 0)::int AS reserved FROM workspace_run_tokens WHERE workspace_id = $1',
+            [g.workspace.id],
+          )
+        )[0].reserved;
+      openai.script({ kind: 'stall' });
+      const built = await world.conversation(g.admin, { message: 'File this.', mentions: [agent] });
+      await until(reserved, (held) => held > 0);
+      const [run] = await t.dataSource.query<{ message_id: number }[]>(
+        'SELECT message_id FROM agent_runs WHERE workspace_id = $1',
+        [g.workspace.id],
+      );
+      const runs = t.app.get(AgentRunRepository);
+      // Ended as a transaction that ends several runs would: the month's row is not touched.
+      expect(await runs.finish(g.workspace.id, run.message_id, 'cancelled')).toBe(true);
+      const held = await reserved();
+      expect(held).toBeGreaterThan(0);
+      await runs.releaseHolds(g.workspace.id, run.message_id);
+      expect(await reserved()).toBe(0);
+      // Given back once: the stalled call settles later and gives back nothing more.
+      await world.settled(g.admin, built.sId);
+      expect(await reserved()).toBe(0);
+    });
+
     it('is set by admins only, to a positive integer or null', async () => {
       expectError(
         await api(t, member).patch(budgetPath(a.workspace.sId)).send({ monthlyTokens: 5 }),

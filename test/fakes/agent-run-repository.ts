@@ -147,7 +147,7 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
       (run) => run.workspaceId === workspaceId && run.messageId === messageId && run.status === 'running',
       (run) => Object.assign(run, { status: outcome, finishedAt: this.now() }),
     );
-    return changed.length > 0;
+    return changed.some((run) => run.reservedTokens > 0);
   }
 
   async releaseHolds(workspaceId: number, messageId: number): Promise<void> {

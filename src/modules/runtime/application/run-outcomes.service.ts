@@ -30,18 +30,20 @@ export class RunOutcomesService {
 
   @OnEventInTransaction(AgentMessageFinished)
   async endRun({ workspaceId, conversationId, message, status }: AgentMessageFinished): Promise<void> {
-    await this.runs.finish(workspaceId, message.id, status);
-    this.db.afterCommit(() => {
-      this.runs
-        .releaseHolds(workspaceId, message.id)
-        .catch((error: unknown) =>
-          this.log.warn(
-            RunOutcomesService.name,
-            { err: error },
-            'Could not give back the tokens of an ended run',
-          ),
-        );
-    });
+    const holding = await this.runs.finish(workspaceId, message.id, status);
+    // Most runs hold nothing (no budget applies): no statement for them.
+    if (holding)
+      this.db.afterCommit(() => {
+        this.runs
+          .releaseHolds(workspaceId, message.id)
+          .catch((error: unknown) =>
+            this.log.warn(
+              RunOutcomesService.name,
+              { err: error },
+              'Could not give back the tokens of an ended run',
+            ),
+          );
+      });
     if (status === 'succeeded') return;
     await this.actions.declineWaiting(
       { conversation: { id: conversationId, workspaceId }, message },

@@ -250,11 +250,13 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
   }
 
   async finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean> {
-    const result = await this.runs.update(
-      { workspaceId, messageId, status: 'running' },
-      { status: outcome, finishedAt: () => 'now()' },
+    const [rows] = await this.db.manager().query<[{ holding: boolean }[], number]>(
+      `UPDATE agent_runs SET status = $3, finished_at = now()
+        WHERE workspace_id = $1 AND message_id = $2 AND status = 'running'
+        RETURNING reserved_tokens > 0 AS holding`,
+      [workspaceId, messageId, outcome],
     );
-    return (result.affected ?? 0) > 0;
+    return rows[0]?.holding ?? false;
   }
 
   async releaseHolds(workspaceId: number, messageId: number): Promise<void> {

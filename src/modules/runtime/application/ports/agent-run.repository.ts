@@ -37,9 +37,10 @@ export abstract class AgentRunRepository {
   /** The run of an agent message, with its calls. */
   abstract findByMessage(workspaceId: number, messageId: number): Promise<AgentRun | null>;
   /**
-   * A running run ends as its agent message did; false when it was no longer running. Its calls'
-   * holds stay until `releaseHolds`, which takes the month's row: a statement of its own, outside
-   * the transaction that records the outcome (which may end several runs).
+   * A running run ends as its agent message did; answers whether its calls still hold tokens (false
+   * too when it was no longer running). Those holds stay until `releaseHolds`, which takes the
+   * month's row: a statement of its own, outside the transaction that records the outcome (which
+   * may end several runs).
    */
   abstract finish(workspaceId: number, messageId: number, outcome: RunOutcome): Promise<boolean>;
   /** Gives back to the month's budget what the calls of an ended run still hold. */
