@@ -5,6 +5,7 @@ import { paths } from 'test/support/paths';
 import { TestApp, createTestApp, createTestDatabase } from 'test/support/test-app';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 import { DataSource } from 'typeorm';
+import { undoMigrationsFrom } from 'test/support/migrations';
 
 const MIGRATION = 'HashedSchedulesStopped';
 
@@ -54,13 +55,7 @@ describe("the migration that stops schedules stored with cron-parser's H", () =>
 
     // Back to the schema before the migration; then the rows as an earlier version accepted them.
     const dataSource = await new DataSource(createDataSourceOptions(database.url)).initialize();
-    const [{ n }] = await dataSource.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM migrations
-       WHERE id >= (SELECT id FROM migrations WHERE name LIKE $1)`,
-      [`${MIGRATION}%`],
-    );
-    expect(n).toBeGreaterThan(0);
-    for (let i = 0; i < n; i += 1) await dataSource.undoLastMigration();
+    await undoMigrationsFrom(dataSource, MIGRATION);
     await dataSource.query(
       `UPDATE triggers SET configuration = jsonb_set(configuration, '{cron}', '"H H * * *"') WHERE s_id = $1`,
       [hashed.sId],

@@ -3,6 +3,7 @@ import { createDataSourceOptions } from 'src/app.data-source';
 import { expect } from 'test/support/expect';
 import { createTestDatabase } from 'test/support/test-app';
 import { DataSource } from 'typeorm';
+import { undoMigrationsFrom } from 'test/support/migrations';
 
 const MIGRATION = 'NamesWithoutHiddenCharacters';
 
@@ -21,13 +22,7 @@ describe('the migration that takes hidden characters out of stored names', () =>
 
   it('removes them everywhere a member names something, sparing emoji, renaming what then collides', async () => {
     // Back to the schema before the migration (and any that came after it).
-    const [{ n }] = await dataSource.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM migrations
-       WHERE id >= (SELECT id FROM migrations WHERE name LIKE $1)`,
-      [`${MIGRATION}%`],
-    );
-    expect(n).toBeGreaterThan(0);
-    for (let i = 0; i < n; i += 1) await dataSource.undoLastMigration();
+    await undoMigrationsFrom(dataSource, MIGRATION);
 
     const insert = async (sql: string, values: unknown[]) =>
       ((await dataSource.query<{ id: number }[]>(`${sql} RETURNING id`, values))[0] ?? { id: 0 }).id;

@@ -3,6 +3,7 @@ import { createDataSourceOptions } from 'src/app.data-source';
 import { expect } from 'test/support/expect';
 import { createTestDatabase } from 'test/support/test-app';
 import { DataSource } from 'typeorm';
+import { undoMigrationsFrom } from 'test/support/migrations';
 
 const MIGRATION = 'NormalisedNames';
 
@@ -21,13 +22,7 @@ describe('the migration to NFKC-unique names, on names stored before it', () => 
 
   it('removes invisible characters, renames the later of names that now collide, and then keeps them unique', async () => {
     // Back to the schema before the migration (and any that came after it).
-    const [{ n }] = await dataSource.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM migrations
-       WHERE id >= (SELECT id FROM migrations WHERE name LIKE $1)`,
-      [`${MIGRATION}%`],
-    );
-    expect(n).toBeGreaterThan(0);
-    for (let i = 0; i < n; i += 1) await dataSource.undoLastMigration();
+    await undoMigrationsFrom(dataSource, MIGRATION);
 
     const [{ id: workspaceId }] = await dataSource.query<{ id: number }[]>(
       "INSERT INTO workspaces (s_id, name) VALUES ('wspMigr001', 'Acme') RETURNING id",

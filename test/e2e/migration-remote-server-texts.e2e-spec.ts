@@ -3,6 +3,7 @@ import { createDataSourceOptions } from 'src/app.data-source';
 import { expect } from 'test/support/expect';
 import { createTestDatabase } from 'test/support/test-app';
 import { DataSource } from 'typeorm';
+import { undoMigrationsFrom } from 'test/support/migrations';
 
 const MIGRATION = 'RemoteServerTextsShown';
 
@@ -21,13 +22,7 @@ describe('the migration that hides credentials and response bytes of remote tool
 
   it('removes credentials from URLs and replaces errors that repeated a server answer, leaving the rest', async () => {
     // Back to the schema before the migration (and any that came after it).
-    const [{ n }] = await dataSource.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM migrations
-       WHERE id >= (SELECT id FROM migrations WHERE name LIKE $1)`,
-      [`${MIGRATION}%`],
-    );
-    expect(n).toBeGreaterThan(0);
-    for (let i = 0; i < n; i += 1) await dataSource.undoLastMigration();
+    await undoMigrationsFrom(dataSource, MIGRATION);
 
     const [{ id: workspaceId }] = await dataSource.query<{ id: number }[]>(
       "INSERT INTO workspaces (s_id, name) VALUES ('wspMigr002', 'Acme') RETURNING id",
