@@ -114,13 +114,7 @@ describe('triggers: webhook deliveries processed in batches', () => {
        JOIN webhook_sources s ON s.id = r.webhook_source_id WHERE s.s_id = $1 ORDER BY r.id`,
       [source.sId],
     );
-  const conversationsOf = async (tId: string) =>
-    (
-      await t.dataSource.query<{ n: number }[]>(
-        'SELECT count(*)::int AS n FROM conversations WHERE trigger_id = $1',
-        [tId],
-      )
-    )[0].n;
+  const conversationsOf = (tId: string) => world.conversationsOfTrigger(tId);
 
   beforeAll(async () => {
     t = await createTestApp({ env: ENV });

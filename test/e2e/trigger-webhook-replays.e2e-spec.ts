@@ -116,13 +116,7 @@ describe('triggers: a signed webhook body fires once, whatever its delivery head
         [source.sId],
       )
     )[0].n;
-  const conversationsOf = async (tId: string) =>
-    (
-      await t.dataSource.query<{ n: number }[]>(
-        'SELECT count(*)::int AS n FROM conversations WHERE trigger_id = $1',
-        [tId],
-      )
-    )[0].n;
+  const conversationsOf = (tId: string) => world.conversationsOfTrigger(tId);
 
   beforeAll(async () => {
     t = await createTestApp({ env: { LOCAL_MODEL_CHUNK_DELAY_MS: 0 } });

@@ -334,6 +334,15 @@ export class World extends ApiWorld {
     return caller;
   }
 
+  /** How many conversations the trigger of this sId opened. */
+  async conversationsOfTrigger(triggerSId: string): Promise<number> {
+    const [{ n }] = await this.t.dataSource.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM conversations WHERE trigger_id = $1',
+      [triggerSId],
+    );
+    return n;
+  }
+
   /** Another key for an existing member. */
   async key(owner: { user: User; workspace: Workspace }, scopes?: string[]): Promise<Actor> {
     const { key, secret } = await this.t.app
