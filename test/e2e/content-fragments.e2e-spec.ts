@@ -565,7 +565,11 @@ describe('content fragments', () => {
     const list = await world.messages(a.admin, forkId);
     expect(list.map((m) => m.type)).toEqual(['user_message', 'content_fragment', 'user_message']);
     expect(list[1]).toMatchObject({ title: 'n', textBytes: 4, fileId: null });
-    const later = await api(t, a.admin).get(paths.conversation(a.workspace.sId, forkId)).expect(200);
+    // The copy completes after the fork's answer: read until it says so.
+    const later = await until(
+      () => api(t, a.admin).get(paths.conversation(a.workspace.sId, forkId)).expect(200),
+      (res) => res.body.conversation.forkingData.forkedFrom.fileCopyStatus !== 'pending',
+    );
     expect(later.body.conversation.forkingData.forkedFrom.fileCopyStatus).toBe('completed');
   });
 });
