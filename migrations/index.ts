@@ -34,6 +34,7 @@ import { HashedSchedulesStopped1795730004700 } from './1795730004700-HashedSched
 import { RunTokenReservations1796174007811 } from './1796174007811-RunTokenReservations';
 import { WebhookRequestSignatures1796174219063 } from './1796174219063-WebhookRequestSignatures';
 import { AgentRunsHoldingIndex1796177140642 } from './1796177140642-AgentRunsHoldingIndex';
+import { DurableRunRequests1796184123675 } from './1796184123675-DurableRunRequests';
 
 /** Every migration, oldest first; written by `migration generate`. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -72,4 +73,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RunTokenReservations1796174007811,
   WebhookRequestSignatures1796174219063,
   AgentRunsHoldingIndex1796177140642,
+  DurableRunRequests1796184123675,
 ];

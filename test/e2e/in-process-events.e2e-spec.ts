@@ -6,31 +6,26 @@ import {
   OnCommittedEvent,
   OnEventInTransaction,
 } from 'src/platform/events/in-process-events';
-import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { WorkspaceCreated } from 'src/modules/identity/application/identity.events';
 import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
-import { until } from 'test/support/until';
-import { World, WorkspaceFixture } from 'test/support/world';
+import { paths } from 'test/support/paths';
+import { World, WorkspaceFixture, api } from 'test/support/world';
 
 /** Listeners next to the app's own: they note what they hear, or fail when a test arms them. */
 @Controller()
 class TestListeners {
   static unitOfWork: TypeormUnitOfWork;
   static scheduled: { dueAt: Date; inTransaction: boolean }[] = [];
-  static failPosted = false;
+  static failScheduled = false;
   static failWorkspaceCreated = false;
 
   @OnCommittedEvent(WakeUpScheduled)
   noteScheduled({ dueAt }: WakeUpScheduled): void {
     const inTransaction = TestListeners.unitOfWork.manager().queryRunner !== undefined;
     TestListeners.scheduled.push({ dueAt, inTransaction });
-  }
-
-  @OnCommittedEvent(MessagePosted)
-  failOnPosted(): void {
-    if (TestListeners.failPosted) throw new Error('posted listener failed on purpose');
+    if (TestListeners.failScheduled) throw new Error('scheduled listener failed on purpose');
   }
 
   @OnEventInTransaction(WorkspaceCreated)
@@ -63,7 +58,7 @@ describe('in-process events', () => {
   afterAll(() => t.close());
   beforeEach(() => {
     TestListeners.scheduled = [];
-    TestListeners.failPosted = false;
+    TestListeners.failScheduled = false;
     TestListeners.failWorkspaceCreated = false;
   });
 
@@ -93,22 +88,21 @@ describe('in-process events', () => {
     expect(TestListeners.scheduled).toEqual([{ dueAt, inTransaction: false }]);
   });
 
-  it('logs a failing listener of a posted message; the message stays and the agent still answers', async () => {
+  it('logs a failing listener of a committed event; the change stays', async () => {
     const { assistant } = await world.globalAgents(a);
+    const { sId: cId } = await world.conversation(a.admin, { title: 'Later' });
     const logError = jest.spyOn(Logger.prototype, 'error');
-    TestListeners.failPosted = true;
+    TestListeners.failScheduled = true;
     try {
-      const { sId: cId } = await world.conversation(a.admin, {
-        message: 'Still answered?',
-        mentions: [assistant],
+      await world.wakeUp(a.admin, cId, {
+        agent: assistant,
+        fireAt: Date.now() + 60_000,
+        reason: 'Still kept?',
       });
-      const messages = await until(
-        () => world.messages(a.admin, cId),
-        (list) => list.some((m) => m.type === 'agent_message' && m.status === 'succeeded'),
-      );
-      expect(messages[0]).toMatchObject({ type: 'user_message', content: 'Still answered?' });
+      const listed = await api(t, a.admin).get(paths.wakeUps(a.workspace.sId, cId)).expect(200);
+      expect(listed.body.wakeUps).toEqual([expect.objectContaining({ status: 'scheduled' })]);
       expect(logError.mock.calls.map(([message]): unknown => message)).toContain(
-        'posted listener failed on purpose',
+        'scheduled listener failed on purpose',
       );
     } finally {
       logError.mockRestore();

@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pool } from 'pg';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { expect } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { until } from 'test/support/until';
@@ -22,8 +23,8 @@ type Phase = 'request' | 'after-commit';
 type Recorded = { phase: Phase; text: string }[];
 
 /**
- * Records the SQL of one post by where it runs: the request itself, or the listeners of the
- * events it emits after commit (the start of agent runs). Queries of background timers carry
+ * Records the SQL of one post by where it runs: the request itself, or what runs once it has
+ * committed (the listeners of the events it emits then, the start of agent runs). Queries of background timers carry
  * neither and are left out, so the counts do not depend on when those fire.
  */
 class QueryRecorder {
@@ -69,6 +70,14 @@ class QueryRecorder {
       return phase.run({ phase: 'after-commit', into: store.into }, () => emit(event, ...values));
     };
     this.restore.push(() => (emitter.emit = emit));
+
+    const unitOfWork = t.app.get(UnitOfWork);
+    const afterCommit = unitOfWork.afterCommit.bind(unitOfWork);
+    unitOfWork.afterCommit = (callback: () => void) => {
+      const store = phase.getStore();
+      afterCommit(store ? () => phase.run({ phase: 'after-commit', into: store.into }, callback) : callback);
+    };
+    this.restore.push(() => (unitOfWork.afterCommit = afterCommit));
   }
 
   private recording: Recorded | null = null;

@@ -2,10 +2,14 @@ import { describe, it } from '@jest/globals';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SCOPES } from 'src/platform/auth/scopes';
+import { localAnswer } from 'src/modules/runtime/domain/local-answer';
 import { expect } from 'test/support/expect';
 import { Bootstrapped, useServedApiDocument } from 'test/support/service-api';
 import { runCli, runServiceToExit, startService, tempDataDir } from 'test/support/service-process';
 import { ApiWorld } from 'test/support/world';
+
+const ASSISTANT_INSTRUCTIONS =
+  'You are a helpful assistant. Answer the latest message using the conversation so far.';
 
 async function me(baseUrl: string, boot: Bootstrapped): Promise<number> {
   const res = await fetch(`${baseUrl}/api/w/${boot.workspace.sId}/me`, {
@@ -91,16 +95,13 @@ describe('the service as a process', () => {
     }
   });
 
-  it('fails the agent runs of a process that was killed, once it or another process runs again', async () => {
+  it('resumes the answers of a process killed mid-answer, and answers the mentions it had queued', async () => {
     const dataDir = await tempDataDir();
-    const env = {
-      DATA_DIR: dataDir,
-      RUN_HEARTBEAT_MS: '200',
-      RUN_STALE_AFTER_MS: '1000',
-      LOCAL_MODEL_CHUNK_DELAY_MS: '5000',
-    };
+    const env = { DATA_DIR: dataDir, RUN_HEARTBEAT_MS: '200', RUN_STALE_AFTER_MS: '1000' };
+    const questions = ['Long task', 'Queued one', 'Queued two', 'Queued three'];
     try {
-      const first = await startService(env);
+      // One answer at a time, slowly: the others wait in the queue when the process dies.
+      const first = await startService({ ...env, LOCAL_MODEL_CHUNK_DELAY_MS: '300', RUN_CONCURRENCY: '1' });
       const boot = JSON.parse(
         (await runCli(['bootstrap', '--workspace', 'Crash', '--email', 'c@example.com', '--name', 'C'], env))
           .stdout,
@@ -109,31 +110,47 @@ describe('the service as a process', () => {
       await useServedApiDocument(first.baseUrl);
       const world = new ApiWorld(first.baseUrl);
       const { assistant } = await world.globalAgents({ admin });
-      const created = await world.conversation(admin, {
-        message: 'Long task',
-        mentions: [assistant],
-        context: { username: 'c', timezone: 'UTC' },
-      });
-      const agentMessage = async (baseUrl: string) =>
-        (await new ApiWorld(baseUrl).messages(admin, created.sId)).find(
-          (message) => message.type === 'agent_message',
+      const conversations: { sId: string }[] = [];
+      for (const message of questions)
+        conversations.push(
+          await world.conversation(admin, {
+            message,
+            mentions: [assistant],
+            context: { username: 'c', timezone: 'UTC' },
+          }),
         );
-      const deadline = Date.now() + 10_000;
-      while (!(await agentMessage(first.baseUrl)) && Date.now() < deadline)
+      const answers = async (baseUrl: string) =>
+        Promise.all(
+          conversations.map(async ({ sId }) =>
+            (await new ApiWorld(baseUrl).messages(admin, sId)).find(
+              (found) => found.type === 'agent_message',
+            ),
+          ),
+        );
+      const deadline = Date.now() + 20_000;
+      while (!(await answers(first.baseUrl))[0]?.content && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
-      expect(await agentMessage(first.baseUrl)).toMatchObject({ status: 'created' });
+      const cut = await answers(first.baseUrl);
+      expect(cut[0]).toMatchObject({ status: 'created', content: expect.stringMatching(/.+/) });
+      expect(cut.slice(1)).toEqual([undefined, undefined, undefined]);
 
       await first.stop('SIGKILL');
-      const second = await startService(env);
-      let message = await agentMessage(second.baseUrl);
-      while (message?.status === 'created' && Date.now() < deadline + 10_000) {
+      const second = await startService({ ...env, LOCAL_MODEL_CHUNK_DELAY_MS: '5' });
+      let ended = await answers(second.baseUrl);
+      while (ended.some((answer) => answer?.status !== 'succeeded') && Date.now() < deadline + 20_000) {
         await new Promise((r) => setTimeout(r, 100));
-        message = await agentMessage(second.baseUrl);
+        ended = await answers(second.baseUrl);
       }
-      expect(message).toMatchObject({
-        status: 'failed',
-        error: { code: 'run_interrupted', message: expect.any(String) },
-      });
+      expect(ended).toEqual(
+        questions.map((content) =>
+          expect.objectContaining({
+            status: 'succeeded',
+            error: null,
+            content: localAnswer(ASSISTANT_INSTRUCTIONS, [{ role: 'user', content }]),
+          }),
+        ),
+      );
+      expect(ended[0]?.content.startsWith(cut[0]!.content)).toBe(true);
       expect(await second.stop()).toBe(0);
     } finally {
       // The killed process could not stop the embedded server it started.

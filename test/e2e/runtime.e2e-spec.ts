@@ -11,6 +11,8 @@ import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, ApiWorld, World, WorkspaceFixture, api, eventsOf } from 'test/support/world';
 
 const context = { username: 'ada', timezone: 'UTC' };
+const ASSISTANT_INSTRUCTIONS =
+  'You are a helpful assistant. Answer the latest message using the conversation so far.';
 
 describe('agent runtime', () => {
   let t: TestApp;
@@ -32,6 +34,17 @@ describe('agent runtime', () => {
       databaseUrl: t.config.databaseUrl!,
       env: { RUN_HEARTBEAT_MS: 200, RUN_STALE_AFTER_MS: 60_000, ...runs },
     });
+
+  /**
+   * A process on a database of its own, with a workspace and its global agents: what it answers
+   * is all its own work, since no other process takes from its queue.
+   */
+  const apartApp = async (runs: { LOCAL_MODEL_CHUNK_DELAY_MS: number; RUN_CONCURRENCY: number }) => {
+    const app = await createTestApp({ env: { RUN_HEARTBEAT_MS: 200, RUN_STALE_AFTER_MS: 60_000, ...runs } });
+    const apartWorld = new World(app);
+    const fixture = await apartWorld.workspace();
+    return { app, world: apartWorld, fixture, agents: await apartWorld.globalAgents(fixture) };
+  };
 
   beforeAll(async () => {
     const openaiUrl = await openai.start();
@@ -295,22 +308,24 @@ describe('agent runtime', () => {
     }
   });
 
-  it('fails the runs a stopping process leaves behind, with a reason', async () => {
-    const stopping = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 1_000, RUN_CONCURRENCY: 8 });
+  it('hands the runs a stopping process leaves behind over: another process ends them, as one answer', async () => {
+    const stopping = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 300, RUN_CONCURRENCY: 8 });
     const { sId: cId } = await new ApiWorld(stopping).conversation(a.admin, {
-      message: 'Never finished',
+      message: 'Finished elsewhere',
       mentions: [agents.assistant],
     });
     await until(
       () => world.messages(a.admin, cId),
-      (list) => list.length === 2,
+      (list) => list.length === 2 && list[1].content !== '',
     );
     await stopping.close();
-    const list = await world.messages(a.admin, cId);
-    expect(list[1]).toMatchObject({
-      status: 'failed',
-      error: { code: 'run_interrupted', message: expect.any(String) },
-    });
+    const [, answer] = await world.settled(a.admin, cId);
+    const expected = localAnswer(ASSISTANT_INSTRUCTIONS, [{ role: 'user', content: 'Finished elsewhere' }]);
+    expect(answer).toMatchObject({ status: 'succeeded', error: null, content: expected });
+    const tokens = (await eventsOf<{ text?: string; classification?: string }>(t, a.admin, cId)).filter(
+      (event) => event.type === 'generation_tokens' && event.payload.classification === 'tokens',
+    );
+    expect(tokens.map((event) => event.payload.text).join('')).toBe(expected);
   });
 
   it('lets the runs under way finish their answers when the process stops, within RUN_DRAIN_MS', async () => {
@@ -331,34 +346,36 @@ describe('agent runtime', () => {
     const [, answer] = await world.messages(a.admin, cId);
     expect(answer).toMatchObject({ status: 'succeeded', error: null });
     expect(answer.content).toBe(
-      localAnswer('You are a helpful assistant. Answer the latest message using the conversation so far.', [
-        { role: 'user', content: 'Finished before the stop' },
-      ]),
+      localAnswer(ASSISTANT_INSTRUCTIONS, [{ role: 'user', content: 'Finished before the stop' }]),
     );
   });
 
   describe('while urgent work runs', () => {
-    let slow: TestApp;
+    let slow: Awaited<ReturnType<typeof apartApp>>;
     /** Reads `later` before `earlier`: if `earlier` is still running, it was at the first read too. */
     const readBoth = async (later: string, earlier: string) =>
-      [await world.messages(a.admin, later), await world.messages(a.admin, earlier)] as const;
+      [
+        await slow.world.messages(slow.fixture.admin, later),
+        await slow.world.messages(slow.fixture.admin, earlier),
+      ] as const;
 
     beforeAll(async () => {
-      slow = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 4 });
+      slow = await apartApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 4 });
     });
-    afterAll(() => slow.close());
+    afterAll(() => slow.app.close());
 
     it('answers one message at a time, and as many as allowed once it has ended', async () => {
       let release!: () => void;
-      const urgent = slow.app.get(UrgentWork).run(() => new Promise<void>((resolve) => (release = resolve)));
-      const slowWorld = new ApiWorld(slow);
-      const { sId: first } = await slowWorld.conversation(a.admin, {
+      const urgent = slow.app.app
+        .get(UrgentWork)
+        .run(() => new Promise<void>((resolve) => (release = resolve)));
+      const { sId: first } = await slow.world.conversation(slow.fixture.admin, {
         message: 'First while urgent',
-        mentions: [agents.assistant],
+        mentions: [slow.agents.assistant],
       });
-      const { sId: second } = await slowWorld.conversation(a.admin, {
+      const { sId: second } = await slow.world.conversation(slow.fixture.admin, {
         message: 'Second while urgent',
-        mentions: [agents.assistant],
+        mentions: [slow.agents.assistant],
       });
       const [secondWhileFirstRuns] = await until(
         () => readBoth(second, first),
@@ -376,30 +393,30 @@ describe('agent runtime', () => {
       );
       expect(secondRunning[1].type).toBe('agent_message');
       for (const cId of [first, second])
-        expect((await world.settled(a.admin, cId))[1].status).toBe('succeeded');
+        expect((await slow.world.settled(slow.fixture.admin, cId))[1].status).toBe('succeeded');
     });
   });
 
   describe('with answers shared across workspaces', () => {
-    let shared: TestApp;
-    let sharedWorld: ApiWorld;
+    let shared: Awaited<ReturnType<typeof apartApp>>;
+    let sharedWorld: World;
     let other: WorkspaceFixture;
     let otherAgents: Record<string, string>;
 
     beforeAll(async () => {
-      shared = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 2 });
-      sharedWorld = new ApiWorld(shared);
-      other = await world.workspace();
-      otherAgents = await world.globalAgents(other);
+      shared = await apartApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 2 });
+      sharedWorld = shared.world;
+      other = await sharedWorld.workspace();
+      otherAgents = await sharedWorld.globalAgents(other);
     });
-    afterAll(() => shared.close());
+    afterAll(() => shared.app.close());
 
     it("answers another workspace's mention while one workspace's burst still waits", async () => {
       const burst: string[] = [];
       for (let i = 0; i < 4; i++) {
-        const { sId } = await sharedWorld.conversation(a.admin, {
+        const { sId } = await sharedWorld.conversation(shared.fixture.admin, {
           message: `Burst ${i}`,
-          mentions: [agents.assistant],
+          mentions: [shared.agents.assistant],
         });
         burst.push(sId);
       }
@@ -412,13 +429,16 @@ describe('agent runtime', () => {
         async () =>
           [
             await sharedWorld.messages(other.admin, lone),
-            await sharedWorld.messages(a.admin, burst[3]),
+            await sharedWorld.messages(shared.fixture.admin, burst[3]),
           ] as const,
         ([list]) => list.length === 2,
       );
       expect(loneStarted[1]).toMatchObject({ type: 'agent_message' });
       expect(lastOfBurst.map((m) => m.type)).toEqual(['user_message']);
-      for (const [fixture, cId] of [[other, lone] as const, ...burst.map((cId) => [a, cId] as const)]) {
+      for (const [fixture, cId] of [
+        [other, lone] as const,
+        ...burst.map((cId) => [shared.fixture, cId] as const),
+      ]) {
         const done = await until(
           () => sharedWorld.messages(fixture.admin, cId),
           (list) => list.length === 2 && list[1].status !== 'created',
@@ -429,60 +449,64 @@ describe('agent runtime', () => {
   });
 
   describe('with one answer at a time', () => {
-    let single: TestApp;
+    let single: Awaited<ReturnType<typeof apartApp>>;
 
     beforeAll(async () => {
-      single = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 1 });
+      single = await apartApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 250, RUN_CONCURRENCY: 1 });
     });
-    afterAll(() => single.close());
+    afterAll(() => single.app.close());
 
     it('answers a message once the answer before it has ended', async () => {
-      const singleWorld = new ApiWorld(single);
-      const { sId: first } = await singleWorld.conversation(a.admin, {
+      const { world: singleWorld, fixture, agents: singleAgents } = single;
+      const { sId: first } = await singleWorld.conversation(fixture.admin, {
         message: 'First in line',
-        mentions: [agents.assistant],
+        mentions: [singleAgents.assistant],
       });
-      const { sId: second } = await singleWorld.conversation(a.admin, {
+      const { sId: second } = await singleWorld.conversation(fixture.admin, {
         message: 'Second in line',
-        mentions: [agents.assistant],
+        mentions: [singleAgents.assistant],
       });
       // Read the second before the first: while the first is still running, the second has not started.
       const [secondWhileFirstRuns, firstRunning] = await until(
-        async () => [await world.messages(a.admin, second), await world.messages(a.admin, first)] as const,
+        async () =>
+          [
+            await singleWorld.messages(fixture.admin, second),
+            await singleWorld.messages(fixture.admin, first),
+          ] as const,
         ([, list]) => list.length === 2 && list[1].status === 'created',
       );
       expect(secondWhileFirstRuns.map((m) => m.type)).toEqual(['user_message']);
       expect(firstRunning[1].status).toBe('created');
       const [firstDone, secondDone] = [
-        await world.settled(a.admin, first),
-        await world.settled(a.admin, second),
+        await singleWorld.settled(fixture.admin, first),
+        await singleWorld.settled(fixture.admin, second),
       ];
       expect(firstDone[1].status).toBe('succeeded');
       expect(secondDone[1].status).toBe('succeeded');
     });
+  });
 
-    it('answers the waiting messages of a stopping process with an interrupted run', async () => {
-      const stopping = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 1_000, RUN_CONCURRENCY: 1 });
-      const cIds: string[] = [];
-      for (const content of ['Running', 'Waiting', 'Waiting too']) {
-        const { sId } = await new ApiWorld(stopping).conversation(a.admin, {
-          message: content,
-          mentions: [agents.assistant],
-        });
-        cIds.push(sId);
-      }
-      await until(
-        () => world.messages(a.admin, cIds[0]),
-        (list) => list.length === 2,
-      );
-      expect(await world.messages(a.admin, cIds[1])).toHaveLength(1);
-      await stopping.close();
-      for (const cId of cIds) {
-        const list = await world.messages(a.admin, cId);
-        expect(list).toHaveLength(2);
-        expect(list[1]).toMatchObject({ status: 'failed', error: { code: 'run_interrupted' } });
-      }
-    });
+  it('leaves the messages waiting on a stopping process queued: another process answers them all', async () => {
+    const stopping = await siblingApp({ LOCAL_MODEL_CHUNK_DELAY_MS: 1_000, RUN_CONCURRENCY: 1 });
+    const cIds: string[] = [];
+    for (const content of ['Running', 'Waiting', 'Waiting too']) {
+      const { sId } = await new ApiWorld(stopping).conversation(a.admin, {
+        message: content,
+        mentions: [agents.assistant],
+      });
+      cIds.push(sId);
+    }
+    await stopping.close();
+    for (const [index, cId] of cIds.entries()) {
+      const [question, answer] = await world.settled(a.admin, cId);
+      expect(answer).toMatchObject({
+        status: 'succeeded',
+        content: localAnswer(ASSISTANT_INSTRUCTIONS, [
+          { role: 'user', content: ['Running', 'Waiting', 'Waiting too'][index] },
+        ]),
+      });
+      expect(question.content).toBe(['Running', 'Waiting', 'Waiting too'][index]);
+    }
   });
 
   it('runs the agents an edit adds, and only those', async () => {

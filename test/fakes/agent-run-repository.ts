@@ -23,6 +23,7 @@ type RunRow = Omit<RunStart, 'userId'> & {
   completionTokens: number | null;
   reasoningTokens: number | null;
   reservedTokens: number;
+  stepTexts: Record<number, string>;
 };
 
 /** A workspace's month of run tokens, as `workspace_run_tokens` holds it. */
@@ -77,6 +78,7 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
         completionTokens: null,
         reasoningTokens: null,
         reservedTokens: 0,
+        stepTexts: {},
       });
       ids.set(run.messageId, row.id);
     }
@@ -176,6 +178,24 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
     this.runs.update(
       (run) => run.runnerId === runnerId && run.status === 'running',
       (run) => (run.heartbeatAt = this.now()),
+    );
+  }
+
+  async handOver(workspaceId: number, messageId: number, runnerId: string): Promise<void> {
+    this.runs.update(
+      (run) =>
+        run.workspaceId === workspaceId &&
+        run.messageId === messageId &&
+        run.runnerId === runnerId &&
+        run.status === 'running',
+      (run) => Object.assign(run, { runnerId: null, heartbeatAt: new Date(0) }),
+    );
+  }
+
+  async recordStepText(workspaceId: number, runId: number, step: number, text: string): Promise<void> {
+    this.runs.update(
+      (run) => run.workspaceId === workspaceId && run.id === runId,
+      (run) => (run.stepTexts = { ...run.stepTexts, [step]: text }),
     );
   }
 

@@ -7,8 +7,8 @@ import {
   pushChunks,
 } from 'src/modules/runtime/application/ports/model-provider';
 
-/** What the model answers to a request: the chunks it streams, in order. */
-export type ModelScript = (request: ModelRequest) => ModelChunk[];
+/** What the model answers to a request: the chunks it streams, in order (a generator streams them as asked). */
+export type ModelScript = (request: ModelRequest) => Iterable<ModelChunk>;
 
 /** A model that answers as its script says, and keeps every request it got. */
 export class ScriptedModel extends ModelProvider {

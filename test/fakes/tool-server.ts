@@ -10,7 +10,10 @@ import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 export interface FakeTool {
   name: string;
   needsApproval?: boolean;
-  answer?: (args: Record<string, unknown>) => string;
+  /** Its answer; a promise is awaited, and `signal` is the call's. */
+  answer?: (args: Record<string, unknown>, signal: AbortSignal) => string | Promise<string>;
+  /** It says a call may be repeated safely (MCP's `idempotentHint`). */
+  idempotent?: boolean;
   /** The restricted spaces whose data its answer holds (sIds). */
   readsSpaces?: string[];
 }
@@ -47,14 +50,12 @@ export class FakeToolServer {
   private session(dataSpaces: RunDataSpaces): McpSession {
     return {
       listTools: async () => this.definitions.map((tool) => this.descriptor(tool)),
-      callTool: async (name: string, args: Record<string, unknown>): Promise<McpToolOutput> => {
+      callTool: async (name, args, { signal }): Promise<McpToolOutput> => {
         this.calls.push({ tool: name, args });
         const tool = this.definitions.find((candidate) => candidate.name === name);
         dataSpaces.add(tool?.readsSpaces ?? []);
-        return {
-          isError: false,
-          content: [{ type: 'text', text: tool?.answer?.(args) ?? `${name} done` }],
-        };
+        const text = (await tool?.answer?.(args, signal)) ?? `${name} done`;
+        return { isError: false, content: [{ type: 'text', text }] };
       },
       serverVersion: () => '1.0.0',
       close: async () => undefined,
@@ -62,6 +63,11 @@ export class FakeToolServer {
   }
 
   private descriptor(tool: FakeTool): McpToolDescriptor {
-    return { name: tool.name, description: `The ${tool.name} tool.`, inputSchema: { type: 'object' } };
+    return {
+      name: tool.name,
+      description: `The ${tool.name} tool.`,
+      inputSchema: { type: 'object' },
+      ...(tool.idempotent && { idempotentHint: true }),
+    };
   }
 }

@@ -8,6 +8,7 @@ describe('RuntimeConfig', () => {
       runs: {
         heartbeatMs: 5_000,
         staleAfterMs: 30_000,
+        claimPollMs: 1_000,
         localModelChunkDelayMs: 25,
         drainMs: 15_000,
         concurrency: 8,
@@ -44,6 +45,7 @@ describe('RuntimeConfig', () => {
       runs: {
         heartbeatMs: 200,
         staleAfterMs: 60_000,
+        claimPollMs: 1_000,
         drainMs: 0,
         localModelChunkDelayMs: 0,
         concurrency: 32,

@@ -10,14 +10,19 @@ const runtimeConfig = ConfigSchema.of({
     staleAfterMs: duration('RUN_STALE_AFTER_MS', {
       default: 30_000,
       description:
-        'A running agent message without a heartbeat for this long (its process died) is failed with `run_interrupted`, or resumed when it waits for an approval.',
+        'A running agent message without a heartbeat for this long (its process died) is taken over by another process, which resumes it from its last step.',
+    }),
+    claimPollMs: duration('RUN_CLAIM_POLL_MS', {
+      default: 1_000,
+      description:
+        'How often a process with a free run slot looks for queued answers that other processes left, and for runs handed over or left by a process that stopped.',
     }),
     drainMs: integer('RUN_DRAIN_MS', {
       default: 15_000,
       min: 0,
       max: 600_000,
       description:
-        'On a stop, how long the runs under way may go on to finish their answers; those still running then fail with `run_interrupted`. With `SHUTDOWN_GRACE_MS`, keep it under the time your orchestrator waits before killing (30 s on Kubernetes).',
+        'On a stop, how long the runs under way may go on to finish their answers; those still running then are handed over to another process, which resumes them. With `SHUTDOWN_GRACE_MS`, keep it under the time your orchestrator waits before killing (30 s on Kubernetes).',
     }),
     // So the built-in local model's answers stream like a real model's.
     localModelChunkDelayMs: integer('LOCAL_MODEL_CHUNK_DELAY_MS', {

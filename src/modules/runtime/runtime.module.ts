@@ -12,6 +12,8 @@ import { ModelHistoryService } from 'src/modules/runtime/application/model-histo
 import { RunActionsReader } from 'src/modules/runtime/application/run-actions.reader';
 import { RunOutcomesService } from 'src/modules/runtime/application/run-outcomes.service';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
+import { RunRequestsService } from 'src/modules/runtime/application/run-requests.service';
+import { RunRequestQueue } from 'src/modules/runtime/application/ports/run-requests';
 import { RunSlots } from 'src/modules/runtime/application/run-slots';
 import { RunTokensService } from 'src/modules/runtime/application/run-tokens';
 import { RunToolsService } from 'src/modules/runtime/application/run-tools.service';
@@ -28,6 +30,7 @@ import { ConfiguredModelProviders } from 'src/modules/runtime/infrastructure/mod
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
 import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
 import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
+import { TypeormRunRequestQueue } from 'src/modules/runtime/infrastructure/typeorm-run-requests';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 import { ClientMcpServersService } from 'src/modules/runtime/application/client-mcp-servers.service';
 import {
@@ -66,6 +69,8 @@ import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-swe
     ModelHistoryService,
     RunOutcomesService,
     RunRecoveryService,
+    RunRequestsService,
+    { provide: RunRequestQueue, useClass: TypeormRunRequestQueue },
     RunSlots,
     RunTokensService,
     RunToolsService,

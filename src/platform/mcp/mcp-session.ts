@@ -3,6 +3,10 @@ export interface McpToolDescriptor {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The server says a call only reads (MCP's `readOnlyHint`): running it again changes nothing. */
+  readOnlyHint?: boolean;
+  /** The server says a second call with the same arguments has no further effect (`idempotentHint`). */
+  idempotentHint?: boolean;
 }
 
 /** What a tool call answered, as text items (other content kinds are described in text). */

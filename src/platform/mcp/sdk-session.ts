@@ -69,6 +69,8 @@ export class SdkMcpSession implements McpSession {
         name: tool.name,
         description: tool.description ?? '',
         inputSchema: tool.inputSchema,
+        ...(tool.annotations?.readOnlyHint === true && { readOnlyHint: true }),
+        ...(tool.annotations?.idempotentHint === true && { idempotentHint: true }),
       }));
       tools.push(...listed);
       pages += 1;

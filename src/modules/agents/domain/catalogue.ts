@@ -24,6 +24,9 @@ export interface RemoteTool {
   description: string;
   /** The JSON Schema of the tool's arguments. */
   inputSchema: Record<string, unknown>;
+  /** The server's hints that a call may be repeated safely (see `McpToolDescriptor`). */
+  readOnlyHint?: boolean;
+  idempotentHint?: boolean;
 }
 
 /** What the last synchronisation found: the tools, or why there are none. */

@@ -30,7 +30,7 @@ import {
 } from 'src/modules/conversations/application/ports/message.repository';
 import { ContentFragmentText, fitToBudget } from 'src/modules/conversations/domain/content-fragment';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import type { AgentMessage, Message } from 'src/modules/conversations/domain/message';
+import type { AgentMessage, Message, UserMessage } from 'src/modules/conversations/domain/message';
 
 /** A slot of a conversation as a run's history gives them: a message, or a content fragment with its text. */
 export type ConversationMessage = Message | ContentFragmentText;
@@ -281,6 +281,30 @@ export class AgentMessagesService {
       );
       if (cancelled) this.inProcessEvents.emitAfterCommit(AgentMessageCancelled, { messageId: message.id });
     }
+  }
+
+  /**
+   * A posted message read back by ids (queued work holds ids): its conversation, the user message,
+   * and those of `rerunIds` that are agent messages; null when the conversation or message is gone.
+   */
+  async postedMessage(
+    workspaceId: number,
+    conversationId: number,
+    messageId: number,
+    rerunIds: number[],
+  ): Promise<{ conversation: Conversation; message: UserMessage; rerun: AgentMessage[] } | null> {
+    const [[conversation], messages] = await this.unitOfWork.all([
+      () => this.conversationRepository.findByIds(workspaceId, [conversationId]),
+      () => this.messages.findByIds(workspaceId, [messageId, ...rerunIds]),
+    ]);
+    const message = messages.find((found) => found.id === messageId);
+    if (!conversation || message?.type !== 'user_message' || message.conversationId !== conversationId)
+      return null;
+    const rerun = messages.filter(
+      (found): found is AgentMessage =>
+        found.type === 'agent_message' && found.conversationId === conversationId,
+    );
+    return { conversation, message, rerun };
   }
 
   /** Agent messages by row id, each with its conversation (background work holds ids). */

@@ -4,7 +4,11 @@ import type { AgentVersion } from 'src/modules/agents/application/agents.service
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage, UserMessage } from 'src/modules/conversations/domain/message';
 
-/** A user message was posted or edited: what the runtime needs to answer it. */
+/**
+ * A user message was posted or edited (or an answer retried), in the transaction that writes it:
+ * what the runtime needs to answer it. The runtime queues that work in the same transaction, so a
+ * committed message is never left unanswered by a process that stops.
+ */
 export interface MessagePosted {
   caller: Caller;
   conversation: Conversation;
@@ -16,7 +20,7 @@ export interface MessagePosted {
   /** Agent messages already written for this message (a retry, the new answers of an edit): run as they are. */
   rerun?: AgentMessage[];
 }
-export const MessagePosted = committedEvent<MessagePosted>('conversation.message_posted');
+export const MessagePosted = inTransactionEvent<MessagePosted>('conversation.message_posted');
 
 /** A conversation was deleted, in the current transaction: what other contexts schedule in it goes. */
 export interface ConversationDeleted {

@@ -102,7 +102,7 @@ export class ConversationsService {
       if (!first || !prepared) return { conversation, message: null, contentFragments };
       const draft = { caller, conversation, input: first, previous: null, authorId: caller.userId, prepared };
       const written = await this.writer.writeOne(draft);
-      this.writer.announce(draft, written);
+      await this.writer.announce(draft, written);
       return { conversation: written.conversation, message: written.view, contentFragments };
     });
   }

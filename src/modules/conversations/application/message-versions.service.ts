@@ -71,7 +71,7 @@ export class MessageVersionsService {
       authorId: caller.userId,
       prepared,
     };
-    const { written, rerun, answered } = await this.unitOfWork.run(async () => {
+    return this.unitOfWork.run(async () => {
       // Serialise edits of this conversation, then check that nobody edited the message first.
       await this.lockAndCheckLatest(conversation, original.rank, original.version, 'edited');
       const edited = await this.writer.writeOne(draft);
@@ -107,21 +107,19 @@ export class MessageVersionsService {
           ),
         );
       }
-      return {
-        written: edited,
+      const answered = new Set(previousAnswers.map((answer) => answer.agentSId));
+      await this.inProcessEvents.emitInTransaction(MessagePosted, {
+        caller,
+        conversation: edited.conversation,
+        message: edited.message,
+        newAgentMentions: agentMentions(edited.message.mentions).filter(
+          (agentSId) => !answered.has(agentSId),
+        ),
+        agents: prepared.agents.map((details) => details.agent),
         rerun: versions.filter((version) => version.status === 'created'),
-        answered: new Set(previousAnswers.map((answer) => answer.agentSId)),
-      };
+      });
+      return edited.view;
     });
-    this.inProcessEvents.emitAfterCommit(MessagePosted, {
-      caller,
-      conversation: written.conversation,
-      message: written.message,
-      newAgentMentions: agentMentions(written.message.mentions).filter((agentSId) => !answered.has(agentSId)),
-      agents: prepared.agents.map((details) => details.agent),
-      rerun,
-    });
-    return written.view;
   }
 
   /**
@@ -139,7 +137,7 @@ export class MessageVersionsService {
       this.agents.resolveMentions(caller, [message.agentSId], 'message'),
       this.writer.assertMayRun(caller),
     ]);
-    const retried = await this.unitOfWork.run(async () => {
+    return this.unitOfWork.run(async () => {
       await this.lockAndCheckLatest(conversation, message.rank, message.version, 'retried');
       const [current] = await this.messages.findByIds(caller.workspaceId, [message.id]);
       if (current.type !== 'agent_message' || current.status === 'created') {
@@ -159,17 +157,17 @@ export class MessageVersionsService {
       if (conversation.hasError) {
         await this.conversationRepository.update(caller.workspaceId, conversation.id, { hasError: false });
       }
-      return { version: await this.writeVersion(conversation, current, parent, details, true), parent };
+      const version = await this.writeVersion(conversation, current, parent, details, true);
+      await this.inProcessEvents.emitInTransaction(MessagePosted, {
+        caller,
+        conversation,
+        message: parent,
+        newAgentMentions: [],
+        agents: [details.agent],
+        rerun: [version],
+      });
+      return version;
     });
-    this.inProcessEvents.emitAfterCommit(MessagePosted, {
-      caller,
-      conversation,
-      message: retried.parent,
-      newAgentMentions: [],
-      agents: [details.agent],
-      rerun: [retried.version],
-    });
-    return retried.version;
   }
 
   /** Holds the conversation's lock for the transaction; the message must still be its rank's latest version. */

@@ -86,7 +86,7 @@ function checkModelSelection(selection: ModelSelection, agents: AgentDetails[]):
 /**
  * The one write pipeline of user messages (posts, edits, wake-ups' system messages): prepare
  * what a message needs, write it with its events and the conversation's derived title, and
- * announce it to the runtime once committed.
+ * announce it to the runtime in the same transaction.
  */
 @Injectable()
 export class MessageWriter {
@@ -253,16 +253,16 @@ export class MessageWriter {
   }
 
   /**
-   * After commit: tells the runtime about the agents to answer (`newAgentMentions`, by default every
-   * agent the message mentions), with their versions as read for the post. A failure there never
-   * fails the post.
+   * In the transaction that writes the message: tells the runtime about the agents to answer
+   * (`newAgentMentions`, by default every agent the message mentions), with their versions as read
+   * for the post, so that the work is queued with the message.
    */
   announce(
     draft: Pick<UserMessageDraft, 'caller' | 'prepared'>,
     written: WrittenMessage,
     newAgentMentions = agentMentions(written.message.mentions),
-  ): void {
-    this.inProcessEvents.emitAfterCommit(MessagePosted, {
+  ): Promise<void> {
+    return this.inProcessEvents.emitInTransaction(MessagePosted, {
       caller: draft.caller,
       conversation: written.conversation,
       message: written.message,

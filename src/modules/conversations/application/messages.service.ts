@@ -60,12 +60,12 @@ export class MessagesService {
     await this.assertMayWrite(caller, conversation);
     const prepared = await this.writer.prepare(caller, input, caller.userId);
     const draft = { caller, conversation, input, previous: null, authorId: caller.userId, prepared };
-    const written = await this.unitOfWork.run(async () => {
+    return this.unitOfWork.run(async () => {
       await this.fragments.write(caller, conversation, contentFragments);
-      return this.writer.writeOne(draft);
+      const written = await this.writer.writeOne(draft);
+      await this.writer.announce(draft, written);
+      return written.view;
     });
-    this.writer.announce(draft, written);
-    return written.view;
   }
 
   /**

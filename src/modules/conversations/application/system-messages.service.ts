@@ -155,7 +155,7 @@ export class SystemMessagesService {
       const written = new Map(
         (await this.writer.write(drafts)).map((result, i) => [drafts[i], result] as const),
       );
-      for (const [draft, result] of written) this.writer.announce(draft, result);
+      for (const [draft, result] of written) await this.writer.announce(draft, result);
       return outcomes.map((outcome) => {
         if (!('prepared' in outcome)) return outcome;
         const { conversation, message } = written.get(outcome)!;
@@ -220,7 +220,7 @@ export class SystemMessagesService {
       const written = await this.writer.write(drafts);
       const opened = new Map<number, Conversation>();
       for (const [i, { index }] of accepted.entries()) {
-        this.writer.announce(drafts[i], written[i]);
+        await this.writer.announce(drafts[i], written[i]);
         opened.set(index, written[i].conversation);
       }
       return checked.map((check, i) => ('render' in check ? { opened: opened.get(i)! } : check));

@@ -36,13 +36,20 @@ export class AgentActionsService {
 
   /**
    * Records a step's calls: `running`, or `blocked_validation_required` until `approvalDeadline`
-   * for those that need approval (and the approver must now act in the conversation).
+   * for those that need approval (and the approver must now act in the conversation); with them,
+   * the text the step wrote, for a runner that resumes the run.
    */
-  record(run: Run, step: number, calls: StepCall[], approvalDeadline: Date): Promise<RunAction[]> {
+  record(
+    run: Run,
+    step: { step: number; text: string },
+    calls: StepCall[],
+    approvalDeadline: Date,
+  ): Promise<RunAction[]> {
     const { caller, conversation } = run;
     return this.unitOfWork.run(async () => {
+      await this.runs.recordStepText(caller.workspaceId, run.runId, step.step, step.text);
       const recorded = await this.runs.insertActions(
-        AgentRun.stepCalls({ id: run.runId, workspaceId: caller.workspaceId }, step, calls, {
+        AgentRun.stepCalls({ id: run.runId, workspaceId: caller.workspaceId }, step.step, calls, {
           approverId: caller.userId,
           deadline: approvalDeadline,
         }),

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import type { ModelRequest } from 'src/modules/runtime/application/ports/model-provider';
+import type { ModelChunk, ModelRequest } from 'src/modules/runtime/application/ports/model-provider';
+import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
+import { INTERRUPTED_TEXT } from 'src/modules/runtime/application/tool-calls.service';
 import { mentionsOf, messageInput } from 'test/fakes/conversations-context';
 import { RuntimeContextOptions, runtimeContext } from 'test/fakes/runtime-context';
 import { until } from 'test/support/until';
@@ -19,6 +22,23 @@ function callsThenAnswers(request: ModelRequest) {
       calls: [{ id: 'call_1', name: 'vault__delete_record', arguments: '{"id": "r-1"}' }],
     },
   ];
+}
+
+/** `text` cut into pieces at `cuts` (positions, in any order). */
+function piecesOf(text: string, cuts: number[]): string[] {
+  const at = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+  return [0, ...at, text.length]
+    .slice(1)
+    .map((end, i, ends) => text.slice(i === 0 ? 0 : ends[i - 1], end))
+    .filter(Boolean);
+}
+
+/** A call's signal, once it aborts: the call fails with its reason, as an MCP client's would. */
+function abortedBy(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason as Error);
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+  });
 }
 
 /** Ada asks the helper in a new conversation; the post has committed, its answer not started. */
@@ -46,6 +66,28 @@ async function setUp(options: RuntimeContextOptions = {}) {
       conversation.id,
     )?.actionRequired;
   const waiting = () => until(calls, (found) => found[0]?.status === 'blocked_validation_required');
+  /** The process stops: the run is handed over, and runner B takes it over and generates it to its end. */
+  const stopAndResume = async (generating: Promise<void>) => {
+    controller.abort(new ShutdownSignal());
+    await generating;
+    expect(context.runRepository.allRuns()[0]).toMatchObject({ status: 'running', runnerId: null });
+    const [resumed] = await context.recovery.recover('runner-b', 30_000, 'The agent could not be resumed.');
+    expect(resumed).toMatchObject({ runId: run.runId, runnerId: 'runner-b' });
+    await context.runs.generate(
+      resumed,
+      new AbortController().signal,
+      RunTreeBudget.of(context.config.runBudget),
+    );
+  };
+  /** The agent message once it has its outcome, whichever runner gave it. */
+  const ended = () => until(message, (found) => found.type === 'agent_message' && found.status !== 'created');
+  /** What a client assembling the stream's answer tokens shows. */
+  const streamed = () =>
+    context.eventLog
+      .eventsOfType(conversation.id, 'generation_tokens')
+      .filter((event) => event.classification === 'tokens')
+      .map((event) => event.text)
+      .join('');
   return {
     ...context,
     ada,
@@ -53,6 +95,9 @@ async function setUp(options: RuntimeContextOptions = {}) {
     conversation,
     run,
     controller,
+    stopAndResume,
+    streamed,
+    ended,
     generate,
     message,
     calls,
@@ -239,6 +284,102 @@ describe('AgentRunsService', () => {
     expect(await context.message()).toMatchObject({
       status: 'succeeded',
       content: 'Answered: delete_record done',
+    });
+  });
+
+  describe('handed over when its process stops', () => {
+    it('continues a step cut mid-answer: the content is the whole answer, as the stream showed it', async () => {
+      const answer = fc.string({ minLength: 1, maxLength: 60, unit: 'grapheme' });
+      const cuts = fc.array(fc.nat(), { maxLength: 8 });
+      await fc.assert(
+        fc.asyncProperty(answer, cuts, fc.nat(), async (text, at, stopAfter) => {
+          let stop = () => {};
+          const requests: ModelRequest[] = [];
+          const { generate, stopAndResume, ended, streamed } = await setUp({
+            model: function* (request): Iterable<ModelChunk> {
+              requests.push(request);
+              const said = request.continueFrom ?? '';
+              const pieces = piecesOf(text.slice(said.length), at);
+              for (const [index, piece] of pieces.entries()) {
+                if (requests.length === 1 && index === stopAfter % (pieces.length + 1)) stop();
+                yield { type: 'text', text: piece };
+              }
+            },
+          });
+          const generating = generate();
+          stop = () => void stopAndResume(generating);
+          await generating;
+          expect(await ended()).toMatchObject({ status: 'succeeded', content: text });
+          expect(streamed()).toBe(text);
+          // The second call continues what the first had streamed, whatever it was.
+          if (requests.length > 1) expect(text.startsWith(requests[1].continueFrom ?? '')).toBe(true);
+        }),
+        { numRuns: 40 },
+      );
+    });
+
+    it('resumes after its last step: the model gets that step back, and the call is not made again', async () => {
+      let stop = () => {};
+      const context = await setUp({
+        model: (request) => {
+          if (!request.messages.some((found) => found.role === 'tool'))
+            return [{ type: 'text', text: 'Let me delete it. ' }, ...callsThenAnswers(request)];
+          stop();
+          return [
+            { type: 'text', text: 'It is ' },
+            { type: 'text', text: 'gone.' },
+          ];
+        },
+        tools: [{ name: 'delete_record', answer: () => 'deleted r-1' }],
+      });
+      const generating = context.generate();
+      stop = () => {
+        stop = () => {};
+        void context.stopAndResume(generating);
+      };
+      await generating;
+      expect(await context.ended()).toMatchObject({
+        status: 'succeeded',
+        content: 'Let me delete it. It is gone.',
+      });
+      expect(context.streamed()).toBe('Let me delete it. It is gone.');
+      expect(context.toolServer.calls).toHaveLength(1);
+      const requests = context.model.requests;
+      expect(requests.at(-1)?.messages.slice(-2)).toEqual([
+        expect.objectContaining({ role: 'assistant', content: 'Let me delete it. ' }),
+        expect.objectContaining({ role: 'tool', content: 'deleted r-1' }),
+      ]);
+    });
+
+    it('does not run again a call cut while it ran, unless its tool says that is safe: the model is told', async () => {
+      for (const idempotent of [false, true]) {
+        const context = await setUp({
+          model: callsThenAnswers,
+          tools: [
+            {
+              name: 'delete_record',
+              idempotent,
+              answer: (_args, signal) => {
+                if (context.toolServer.calls.length > 1) return 'deleted r-1';
+                void context.stopAndResume(generating);
+                return abortedBy(signal);
+              },
+            },
+          ],
+        });
+        const generating = context.generate();
+        await generating;
+        const message = await context.ended();
+        expect(message).toMatchObject({ status: 'succeeded' });
+        if (idempotent) {
+          expect(context.toolServer.calls).toHaveLength(2);
+          expect(message).toMatchObject({ content: 'Answered: deleted r-1' });
+        } else {
+          expect(context.toolServer.calls).toHaveLength(1);
+          expect(message).toMatchObject({ content: `Answered: ${INTERRUPTED_TEXT}` });
+          expect((await context.calls())[0]).toMatchObject({ status: 'failed' });
+        }
+      }
     });
   });
 });

@@ -26,10 +26,7 @@ import {
 } from 'src/modules/runtime/application/run-tools.service';
 import { RunBudgetExceeded, RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { SubAgentRunsService } from 'src/modules/runtime/application/sub-agent-runs.service';
-import {
-  ApprovalWaitInterrupted,
-  ToolCallsService,
-} from 'src/modules/runtime/application/tool-calls.service';
+import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 import type { Run } from 'src/modules/runtime/application/run';
 import type { RunStep } from 'src/modules/runtime/domain/agent-run';
@@ -94,7 +91,7 @@ export class AgentRunsService {
       );
       return answers.flatMap((answer) => {
         const runId = runIds.get(answer.message.id);
-        return runId === undefined ? [] : [{ ...answer, caller, runId, fresh: true }];
+        return runId === undefined ? [] : [{ ...answer, caller, runId, runnerId, fresh: true }];
       });
     });
   }
@@ -102,9 +99,10 @@ export class AgentRunsService {
   /**
    * Generates the answer and records its outcome: up to `maxStepsPerRun` model calls, each step's
    * tool calls executed before the next (the last step is offered no tools, so it answers). A run
-   * resumed after a restart rebuilds its steps from its actions and goes on where it stopped.
-   * `runSignal` stops it: a cancellation (which recorded the outcome already), or a `ShutdownSignal`
-   * (the run fails as interrupted, unless it waits for an approval: then it stays to be resumed).
+   * resumed by another runner rebuilds its steps from its actions and goes on where it stopped: a
+   * step cut mid-answer is asked again, to continue the text it had streamed, so the message only
+   * ever grows. `runSignal` stops it: a cancellation (which recorded the outcome already), or a
+   * `ShutdownSignal` (the run is handed over, for another process to resume).
    * Its model and tool calls, and those of the agents it asks through `run_agent`, are spent from
    * `budget`: once that is spent, the run fails with `run_budget_exceeded`. `historyRead` is called
    * once its history is read: what follows waits on its tool servers and its model, not the database.
@@ -175,8 +173,11 @@ export class AgentRunsService {
       const messages = await this.modelHistory.messages(run.caller.workspaceId, history, acceptsImages);
       const steps = record?.steps ?? [];
       let step = record?.nextStep ?? 0;
+      const resumed = record?.resumePoint(content) ?? { stepTexts: [], cutText: '' };
+      // The text a cut step had streamed: the next call continues it, and its step's text starts with it.
+      let cutText = resumed.cutText;
       if (steps.length > 0) {
-        await this.replay(run, steps, toolset, messages, signal, budget);
+        await this.replay(run, steps, resumed.stepTexts, toolset, messages, signal, budget);
       } else if (!record?.actions.length && toolset.unavailable.length > 0) {
         await this.actions.recordUnavailable(run, toolset.unavailable);
       }
@@ -186,23 +187,32 @@ export class AgentRunsService {
           provider,
           budget,
           tokens,
-          { ...this.request(run), messages, tools: last ? [] : toolset.modelTools },
+          {
+            ...this.request(run),
+            messages,
+            tools: last ? [] : toolset.modelTools,
+            ...(cutText && { continueFrom: cutText }),
+          },
           signal,
           onText,
         );
         if (!result) return;
+        const text = cutText + result.text;
+        cutText = '';
         if (result.calls.length === 0) break;
         if (!(await flush())) return;
-        const results = await this.toolCalls.execute(run, step, result.calls, toolset, signal);
-        messages.push(...stepMessages(result, results));
+        const results = await this.toolCalls.execute(run, { step, text }, result.calls, toolset, signal);
+        messages.push(...stepMessages({ text, calls: result.calls }, results));
       }
       if (!(await flush())) return;
       await this.agentMessages.finish(run, { status: 'succeeded', content, error: null });
     } catch (error) {
-      // Stopped while a call waits for approval: the run stays running for the next process.
-      if (error instanceof ApprovalWaitInterrupted && signal.reason instanceof ShutdownSignal) return;
-      // The text handed to the writer goes on the stream before the outcome.
+      // The text handed to the writer goes on the stream before the outcome, or the hand-over.
       await lastAppend.catch(() => false);
+      if (signal.reason instanceof ShutdownSignal) {
+        await this.handOver(run);
+        return;
+      }
       await this.fail(run, content, error, signal);
     } finally {
       await toolset?.close();
@@ -210,12 +220,13 @@ export class AgentRunsService {
   }
 
   /**
-   * Rebuilds the steps a resumed run made, settling those of its last step still open (a call
-   * waiting for approval waits again), and counts them against its budget.
+   * Rebuilds the steps a resumed run made, with the text each wrote, settling those of its last
+   * step still open (a call waiting for approval waits again), and counts them against its budget.
    */
   private async replay(
     run: Run,
     steps: RunStep[],
+    stepTexts: string[],
     toolset: RunToolset,
     messages: ModelMessage[],
     signal: AbortSignal,
@@ -228,14 +239,14 @@ export class AgentRunsService {
         .flatMap(({ actions }) => actions)
         .filter((action) => action.status !== 'blocked_validation_required').length,
     );
-    for (const { actions } of steps) {
+    for (const [index, { actions }] of steps.entries()) {
       const results = await this.toolCalls.resume(run, actions, toolset, signal);
       const calls = actions.map((action) => ({
         id: action.toolCallId,
         name: action.functionCallName,
         arguments: JSON.stringify(action.params),
       }));
-      messages.push(...stepMessages({ text: '', calls }, results));
+      messages.push(...stepMessages({ text: stepTexts[index], calls }, results));
     }
   }
 
@@ -249,6 +260,16 @@ export class AgentRunsService {
     };
   }
 
+  /** The process stops: another runner takes the run over and resumes it. */
+  private async handOver(run: Run): Promise<void> {
+    await this.runRecords
+      .handOver(run.caller.workspaceId, run.message.id, run.runnerId)
+      .catch((error: unknown) =>
+        // Not handed over, it is taken over once its heartbeat is stale.
+        this.log.warn(AgentRunsService.name, { err: error }, 'Could not hand an agent run over'),
+      );
+  }
+
   /** This runner's runs are alive. */
   heartbeat(runnerId: string): Promise<void> {
     return this.runRecords.heartbeat(runnerId);
@@ -256,17 +277,15 @@ export class AgentRunsService {
 
   private async fail(run: Run, content: string, error: unknown, signal: AbortSignal): Promise<void> {
     const exceeded = signal.reason instanceof RunBudgetExceeded ? signal.reason : null;
-    if (signal.aborted && !exceeded && !(signal.reason instanceof ShutdownSignal)) {
+    if (signal.aborted && !exceeded) {
       // Cancelled: the cancellation already recorded the outcome.
       return;
     }
     const outcome = exceeded
       ? { code: exceeded.code, message: exceeded.message }
-      : signal.reason instanceof ShutdownSignal
-        ? { code: 'run_interrupted', message: 'The service stopped while the agent was answering.' }
-        : error instanceof ModelError
-          ? { code: error.code, message: error.message }
-          : { code: 'agent_run_error', message: 'The agent could not answer because of an internal error.' };
+      : error instanceof ModelError
+        ? { code: error.code, message: error.message }
+        : { code: 'agent_run_error', message: 'The agent could not answer because of an internal error.' };
     if (!(error instanceof ModelError) && !signal.aborted)
       this.log.error(AgentRunsService.name, { err: error }, 'Agent run failed');
     await this.agentMessages

@@ -19,7 +19,7 @@ async function setUp() {
   const waitForApproval = () =>
     context.actions.record(
       run,
-      0,
+      { step: 0, text: '' },
       [
         {
           toolCallId: 'call_1',
@@ -53,25 +53,34 @@ describe('RunRecoveryService.recover', () => {
     expect(await message()).toMatchObject({ status: 'created' });
   });
 
-  it('fails a stale run cut mid-answer as interrupted, keeping what it wrote, and ends its record', async () => {
-    const { clock, recover, runRepository, message, agentMessages, run, eventLog, conversation, log } =
-      await setUp();
+  it('takes over a stale run cut mid-answer, to resume it with what it wrote, and fails nothing', async () => {
+    const { clock, recover, runRepository, message, agentMessages, run, log } = await setUp();
     await agentMessages.appendTokens(run, 'Deleting');
 
     clock.advance(STALE_AFTER_MS + 1);
+    const [resumed] = await recover();
 
-    expect(await recover()).toEqual([]);
-    expect(await message()).toMatchObject({
-      status: 'failed',
-      content: 'Deleting',
-      error: { code: 'run_interrupted', message: REASON },
+    expect(resumed).toMatchObject({
+      runId: run.runId,
+      runnerId: 'runner-b',
+      message: { id: run.message.id, status: 'created', content: 'Deleting' },
     });
-    expect(runRepository.allRuns()[0]).toMatchObject({ status: 'failed' });
-    expect(eventLog.eventsOfType(conversation.id, 'agent_message_done').at(-1)).toMatchObject({
-      status: 'error',
-    });
-    expect(log.messages('warn')).toContain('Failed 1 interrupted agent run(s)');
+    expect(await message()).toMatchObject({ status: 'created', content: 'Deleting' });
+    expect(runRepository.allRuns()[0]).toMatchObject({ status: 'running', runnerId: 'runner-b' });
+    expect(log.messages('info')).toContain('Resumed 1 agent run(s) whose process stopped');
     expect(await recover()).toEqual([]);
+  });
+
+  it('takes over at once a run its runner handed over, without waiting for it to go stale', async () => {
+    const { recover, runRepository, run, ada } = await setUp();
+    await runRepository.handOver(ada.workspaceId, run.message.id, 'runner-x');
+    expect(await recover()).toEqual([]);
+
+    await runRepository.handOver(ada.workspaceId, run.message.id, 'runner-a');
+    const [resumed] = await recover();
+
+    expect(resumed).toMatchObject({ runId: run.runId, runnerId: 'runner-b' });
+    expect(runRepository.allRuns()[0]).toMatchObject({ status: 'running', runnerId: 'runner-b' });
   });
 
   it('takes over a stale run that waits for approval, as the member it acts for, leaving the call waiting', async () => {

@@ -13,10 +13,10 @@ const STALE_BATCH = 100;
 const RESUMED_RUN_KEY = 'resumed_run';
 
 /**
- * The runs of runners that stopped (this process before a restart included): a run that waits for
- * an approval is taken over and resumed, since its state is all in the database; any other is
- * failed as interrupted, since its answer was cut mid-way. Ended runs whose process stopped before
- * giving back their tokens' holds give them back here.
+ * The runs of runners that stopped or handed them over (this process before a restart included):
+ * each is taken over and resumed from its last step, since its state is all in the database. A run
+ * that cannot be (its member left, its agent is gone) fails as interrupted. Ended runs whose process
+ * stopped before giving back their tokens' holds give them back here.
  */
 @Injectable()
 export class RunRecoveryService {
@@ -28,14 +28,14 @@ export class RunRecoveryService {
     private readonly log: OperatorLog,
   ) {}
 
-  /** Fails or takes over the runs silent for `staleAfterMs`; answers those to resume, now this runner's. */
+  /** Takes over the runs silent for `staleAfterMs`; answers those to resume, now this runner's, and fails the others. */
   async recover(runnerId: string, staleAfterMs: number, reason: string): Promise<Run[]> {
     await this.runs.releaseEndedHolds(STALE_BATCH);
     const stale = await this.runs.findStale(staleAfterMs, STALE_BATCH);
     const toFail: AgentRun[] = [];
     const resumed: Run[] = [];
     for (const record of stale) {
-      const run = record.resumable ? await this.rebuild(record) : null;
+      const run = await this.rebuild(record, runnerId);
       // Only the sweep that takes a run over decides what becomes of it: another sweep (here or
       // in another process) may have taken it meanwhile, and be running it.
       if (!(await this.runs.takeOver(runnerId, record, staleAfterMs))) continue;
@@ -49,13 +49,13 @@ export class RunRecoveryService {
       this.log.info(
         RunRecoveryService.name,
         { resumed: resumed.length },
-        `Resumed ${resumed.length} agent run(s) waiting for approval`,
+        `Resumed ${resumed.length} agent run(s) whose process stopped`,
       );
     return resumed;
   }
 
   /** The run as its first runner held it: the member it acts for (with their access now) and the agent. */
-  private async rebuild(record: AgentRun): Promise<Run | null> {
+  private async rebuild(record: AgentRun, runnerId: string): Promise<Run | null> {
     if (record.userId === null) return null;
     const [[answer], [caller]] = await Promise.all([
       this.agentMessages.findAnswers(record.workspaceId, [record.messageId]),
@@ -66,7 +66,7 @@ export class RunRecoveryService {
     if (answer?.message.status !== 'created' || !caller) return null;
     const [details] = await this.agents.describe(caller, [answer.message.agentSId]);
     if (!details) return null;
-    return { ...answer, caller, agent: details.agent, runId: record.id };
+    return { ...answer, caller, agent: details.agent, runId: record.id, runnerId };
   }
 
   /**

@@ -9,6 +9,16 @@ export type ReleaseSlot = () => void;
 /** Slots in use at most while urgent work runs (see `pump`). */
 const WHILE_URGENT = 1;
 
+/** A slot held for whichever workspace's request is taken next from the shared queue. */
+export interface SlotReservation {
+  /** Workspaces that hold all the slots their share allows: their requests are not to be taken. */
+  readonly fullWorkspaces: number[];
+  /** The request taken is this workspace's: the slot is now its. */
+  bind(workspaceId: number): ReleaseSlot;
+  /** Nothing was taken: the slot is free again. */
+  cancel(): void;
+}
+
 interface Waiter {
   workspaceId: number;
   grant(): void;
@@ -77,6 +87,7 @@ export class RunSlots {
   private held = 0;
   private stopping = false;
   private waitingForIdle = false;
+  private readonly freeListeners: (() => void)[] = [];
 
   constructor(
     private readonly config: RuntimeConfig,
@@ -104,6 +115,35 @@ export class RunSlots {
   }
 
   /**
+   * A slot for the next request of the shared queue, when one is free now and no run of this
+   * process waits for one (those go first).
+   */
+  reserve(): SlotReservation | null {
+    if (this.stopping || this.waiting.size > 0 || this.held >= this.limit()) return null;
+    this.held += 1;
+    const share = this.share();
+    let settled = false;
+    const settle = () => {
+      if (settled) throw new Error('A slot reservation is bound or cancelled once.');
+      settled = true;
+      this.held -= 1;
+    };
+    return {
+      fullWorkspaces: [...this.heldByWorkspace].flatMap(([workspaceId, held]) =>
+        held >= share ? [workspaceId] : [],
+      ),
+      bind: (workspaceId) => {
+        settle();
+        return this.holder(workspaceId);
+      },
+      cancel: () => {
+        settle();
+        this.pump();
+      },
+    };
+  }
+
+  /**
    * A slot for a run that the run holding `asker` asks through `run_agent`: the asker's own while it
    * is free, else one of the process's, whichever comes first.
    */
@@ -127,6 +167,11 @@ export class RunSlots {
     }
   }
 
+  /** `listener` hears each time a held slot is given back (a reservation cancelled is not). */
+  onFree(listener: () => void): void {
+    this.freeListeners.push(listener);
+  }
+
   /** The process stops: waiting requests are granted without the workspace share, to end at once. */
   stop(): void {
     this.stopping = true;
@@ -145,14 +190,24 @@ export class RunSlots {
       if (left === 0) this.heldByWorkspace.delete(workspaceId);
       else this.heldByWorkspace.set(workspaceId, left);
       this.pump();
+      for (const listener of this.freeListeners) listener();
     };
+  }
+
+  /** Slots in use at most now. */
+  private limit(): number {
+    return this.urgent.busy && !this.stopping ? WHILE_URGENT : this.config.runs.concurrency;
+  }
+
+  /** One slot stays free for other workspaces (a stopping process grants everything in turn). */
+  private share(): number {
+    return this.stopping ? Infinity : Math.max(1, this.limit() - 1);
   }
 
   private pump(): void {
     const urgentHeld = this.urgent.busy && !this.stopping;
-    const limit = urgentHeld ? WHILE_URGENT : this.config.runs.concurrency;
-    // One slot stays free for other workspaces (a stopping process grants everything in turn).
-    const share = this.stopping ? Infinity : Math.max(1, limit - 1);
+    const limit = this.limit();
+    const share = this.share();
     const admits = (workspaceId: number) => (this.heldByWorkspace.get(workspaceId) ?? 0) < share;
     while (this.held < limit) {
       const waiter = this.waiting.take(admits);

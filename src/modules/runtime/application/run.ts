@@ -6,6 +6,8 @@ export interface Run extends AgentAnswer {
   caller: Caller;
   /** The `AgentRun`'s id. */
   runId: number;
+  /** The runner holding the run: its process hands the run over when it stops. */
+  runnerId: string;
   /** Recorded just now by `start`: it made no step yet, so it has none to read back. */
   fresh?: boolean;
 }

@@ -29,7 +29,7 @@ async function setUp() {
   const deadline = new Date(clock.now().getTime() + HOUR);
   const [call] = await context.actions.record(
     run,
-    0,
+    { step: 0, text: '' },
     [
       {
         toolCallId: 'call_1',

@@ -7,6 +7,7 @@ import { AgentActionsService, EXPIRED_TEXT } from 'src/modules/runtime/applicati
 import type { ModelMessage, ModelToolCall } from 'src/modules/runtime/application/ports/model-provider';
 import type { OfferedTool, RunToolset } from 'src/modules/runtime/application/run-tools.service';
 import type { Run } from 'src/modules/runtime/application/run';
+import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
 import { RunBudgetExceeded } from 'src/modules/runtime/application/run-tree-budget';
 import type { StepCall } from 'src/modules/runtime/domain/agent-run';
 import { RunAction, isSettled, outputText, wasCutWhileRunning } from 'src/modules/runtime/domain/run-action';
@@ -48,10 +49,13 @@ export class ToolCallsService {
     private readonly clock: Clock,
   ) {}
 
-  /** Records and executes one step's calls; answers the tool messages for the model, in call order. */
+  /**
+   * Records one step's calls, with the text the step wrote before them, and executes them; answers
+   * the tool messages for the model, in call order.
+   */
   async execute(
     run: Run,
-    step: number,
+    step: { step: number; text: string },
     calls: ModelToolCall[],
     toolset: RunToolset,
     signal: AbortSignal,
@@ -78,23 +82,24 @@ export class ToolCallsService {
 
   /**
    * Settles actions recorded before: those waiting for approval or approved but never started run
-   * (or are declined), those that were running when their process stopped fail (running them
-   * again could repeat what they did). Answers the tool messages of the whole step.
+   * (or are declined). Those that were running when their process stopped run again only when
+   * their tool says that is safe; the others fail, and the model is told they may have taken
+   * effect. Answers the tool messages of the whole step.
    */
   async resume(run: Run, stepActions: RunAction[], toolset: RunToolset, signal: AbortSignal) {
     const prepared = stepActions.map((action): PreparedCall => {
       const tool = toolset.find(action.functionCallName);
       const call = { id: action.toolCallId, name: action.functionCallName, arguments: '' };
-      const interrupted = wasCutWhileRunning(action);
+      const unsafe = wasCutWhileRunning(action) && !(tool && isSafeToRepeat(tool));
       return {
         call,
         tool,
         params: action.params,
-        problem: interrupted
-          ? 'The service restarted while this tool ran; it was not run again.'
-          : tool
-            ? null
-            : `The tool ${action.functionCallName} is no longer offered to this agent.`,
+        problem: !tool
+          ? `The tool ${action.functionCallName} is no longer offered to this agent.`
+          : unsafe
+            ? INTERRUPTED_TEXT
+            : null,
       };
     });
     return this.settleAll(run, stepActions, prepared, toolset, signal);
@@ -188,6 +193,8 @@ export class ToolCallsService {
         outputMaxBytes,
       );
     } catch (error) {
+      // The process stops: the call stays running, for the runner that resumes the run to judge.
+      if (signal.reason instanceof ShutdownSignal) throw error;
       if (signal.aborted) {
         await this.actions.settle(run, action, 'running', {
           status: 'failed',
@@ -256,6 +263,16 @@ export class ToolCallsService {
       }
     }
   }
+}
+
+/** What the model is told of a call cut while it ran, which its tool does not say is safe to repeat. */
+export const INTERRUPTED_TEXT =
+  'This tool call was interrupted when the service restarted. It may or may not have taken effect, ' +
+  'and it was not run again: check its effect before calling the tool again.';
+
+/** The tool says a call only reads, or has no further effect when repeated. */
+function isSafeToRepeat(tool: OfferedTool): boolean {
+  return tool.tool.readOnlyHint === true || tool.tool.idempotentHint === true;
 }
 
 /** Why a call did not end: its run stopped (cancelled, interrupted, or out of budget). */

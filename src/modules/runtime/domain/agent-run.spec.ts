@@ -31,7 +31,11 @@ function action(step: number, status: RunAction['status'], approvalDeadline: Dat
   };
 }
 
-function run(actions: RunAction[], status: AgentRunState['status'] = 'running'): AgentRun {
+function run(
+  actions: RunAction[],
+  status: AgentRunState['status'] = 'running',
+  stepTexts: AgentRunState['stepTexts'] = {},
+): AgentRun {
   return new AgentRun({
     id: 7,
     workspaceId: 1,
@@ -42,6 +46,7 @@ function run(actions: RunAction[], status: AgentRunState['status'] = 'running'):
     runnerId: 'runner-a',
     heartbeatAt: new Date(0),
     actions,
+    stepTexts,
   });
 }
 
@@ -60,13 +65,23 @@ describe('AgentRun', () => {
     expect(run([action(UNAVAILABLE_STEP, 'failed')]).nextStep).toBe(0);
   });
 
-  it('can be resumed while a call waits for an answer or was approved and never started, and only then', () => {
-    const deadline = new Date(60_000);
-    expect(run([action(0, 'blocked_validation_required', deadline)]).resumable).toBe(true);
-    expect(run([action(0, 'running', deadline)]).resumable).toBe(true);
-    expect(run([action(0, 'running')]).resumable).toBe(false);
-    expect(run([action(0, 'succeeded'), action(1, 'denied')]).resumable).toBe(false);
-    expect(run([action(0, 'blocked_validation_required', deadline)], 'cancelled').resumable).toBe(false);
+  it("resumes past the text of its steps: what the message has beyond them is the cut step's", () => {
+    const steps = [action(0, 'succeeded'), action(1, 'running')];
+    const recorded = run(steps, 'running', { 0: 'Let me look. ', 1: 'Now the second. ' });
+
+    expect(recorded.resumePoint('Let me look. Now the second. The answer is')).toEqual({
+      stepTexts: ['Let me look. ', 'Now the second. '],
+      cutText: 'The answer is',
+    });
+    expect(recorded.resumePoint('Let me look. Now the second. ').cutText).toBe('');
+    expect(run([]).resumePoint('Half an ans')).toEqual({ stepTexts: [], cutText: 'Half an ans' });
+  });
+
+  it('continues nothing when a step has no text recorded or the content does not follow the steps', () => {
+    expect(run([action(0, 'succeeded')]).resumePoint('Older run text').cutText).toBe('');
+    expect(run([action(0, 'succeeded')], 'running', { 0: 'Mine. ' }).resumePoint('Other text').cutText).toBe(
+      '',
+    );
   });
 
   it('records the calls of a step: those that need approval wait for the member until the deadline', () => {

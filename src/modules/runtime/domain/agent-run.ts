@@ -1,5 +1,5 @@
 import { generatePrefixedSId } from 'src/platform/ids/sid';
-import { NewRunAction, RunAction, awaitsApprovalOrStart } from 'src/modules/runtime/domain/run-action';
+import type { NewRunAction, RunAction } from 'src/modules/runtime/domain/run-action';
 
 /** The step of the calls that say which toolset entries a run was not offered: before the first model step. */
 export const UNAVAILABLE_STEP = -1;
@@ -42,6 +42,8 @@ export interface AgentRunState {
   heartbeatAt: Date | null;
   /** Its tool calls, in call order. */
   actions: RunAction[];
+  /** The text of each step that called tools, by step, as the step wrote it. */
+  stepTexts: Record<number, string>;
 }
 
 /**
@@ -106,11 +108,19 @@ export class AgentRun {
   }
 
   /**
-   * A run whose runner stopped can be resumed only while it waits on a member: a call waits for an
-   * answer, or was approved and never started. Any other was cut mid-answer and fails.
+   * Where the run's answer stands when another runner resumes it: the text of each step it made,
+   * given back to the model with that step's calls, and the text the message has past them, which
+   * a step cut mid-answer streamed (the model is asked to continue it). The message's content is
+   * the text of its steps in order: a step recorded without its text (runs from before texts were
+   * kept) leaves nothing to continue.
    */
-  get resumable(): boolean {
-    return this.state.status === 'running' && this.state.actions.some(awaitsApprovalOrStart);
+  resumePoint(content: string): { stepTexts: string[]; cutText: string } {
+    const steps = this.steps;
+    const known = steps.every(({ step }) => this.state.stepTexts[step] !== undefined);
+    const stepTexts = steps.map(({ step }) => this.state.stepTexts[step] ?? '');
+    const written = stepTexts.join('');
+    const cutText = known && content.startsWith(written) ? content.slice(written.length) : '';
+    return { stepTexts, cutText };
   }
 
   /**

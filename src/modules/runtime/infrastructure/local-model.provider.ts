@@ -20,7 +20,7 @@ import {
 /**
  * The built-in deterministic model: no network, answers streamed in word groups. A user message of
  * `/tool <function> {json}` lines makes it call those functions (when the run offers them), then
- * answer with their outputs.
+ * answer with their outputs. Asked to continue a cut answer, it streams what follows it.
  */
 @Injectable()
 export class LocalModelProvider extends ModelProvider {
@@ -52,7 +52,11 @@ export class LocalModelProvider extends ModelProvider {
         return;
       }
       const names = [...offered].join(', ') || 'none';
-      yield* this.say(`I have no tool named ${asked[0].name}. The tools I can call: ${names}.`, signal);
+      yield* this.say(
+        `I have no tool named ${asked[0].name}. The tools I can call: ${names}.`,
+        request,
+        signal,
+      );
       return;
     }
     const results = toolResults(sinceUser);
@@ -60,12 +64,15 @@ export class LocalModelProvider extends ModelProvider {
       results.length > 0
         ? localToolAnswer(results)
         : localAnswer(request.instructions, request.messages.flatMap(asTurn)),
+      request,
       signal,
     );
   }
 
-  private async *say(answer: string, signal: AbortSignal): AsyncIterable<ModelChunk> {
-    for (const chunk of chunkAnswer(answer)) {
+  private async *say(answer: string, request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
+    const said = request.continueFrom ?? '';
+    const rest = answer.startsWith(said) ? answer.slice(said.length) : answer;
+    for (const chunk of chunkAnswer(rest)) {
       if (this.config.runs.localModelChunkDelayMs > 0) {
         await sleep(this.config.runs.localModelChunkDelayMs, undefined, { signal });
       }

@@ -384,7 +384,11 @@ function requestBody(request: ModelRequest): Record<string, unknown> {
     // a model with a lower ceiling refuses a higher one, so none is sent unless configured.
     ...(request.maxOutputTokens !== null ? { max_completion_tokens: request.maxOutputTokens } : {}),
     ...(effort ? { reasoning_effort: effort } : {}),
-    messages: [{ role: 'system', content: request.instructions }, ...request.messages.map(toWire)],
+    messages: [
+      { role: 'system', content: request.instructions },
+      ...request.messages.map(toWire),
+      ...(request.continueFrom ? continuation(request.continueFrom) : []),
+    ],
     ...(request.tools.length > 0
       ? {
           tools: request.tools.map((tool) => ({
@@ -394,6 +398,21 @@ function requestBody(request: ModelRequest): Record<string, unknown> {
         }
       : {}),
   };
+}
+
+/**
+ * Chat completions take no partial answer to extend: the cut answer goes back as the model's turn,
+ * and an instruction asks for the rest of it alone.
+ */
+function continuation(said: string): Record<string, unknown>[] {
+  return [
+    { role: 'assistant', content: said },
+    {
+      role: 'system',
+      content:
+        'Your answer above was cut off mid-way. Continue it from exactly where it stops: do not repeat any of it, and do not comment on the interruption.',
+    },
+  ];
 }
 
 function toWire(message: ModelMessage): Record<string, unknown> {

@@ -1,7 +1,10 @@
 import type { RunStatus } from 'src/modules/runtime/domain/agent-run';
 import type { ActionOutput, ActionStatus } from 'src/modules/runtime/domain/run-action';
 // Foreign keys to the workspace and to the agent message a run generates need their entities.
-import { MessageEntity } from 'src/modules/conversations/infrastructure/conversations.entities';
+import {
+  ConversationEntity,
+  MessageEntity,
+} from 'src/modules/conversations/infrastructure/conversations.entities';
 import { UserEntity, WorkspaceEntity } from 'src/modules/identity/infrastructure/identity.entities';
 import {
   Column,
@@ -80,6 +83,13 @@ export class AgentRunEntity {
 
   @Column({ name: 'reasoning_tokens', type: 'int', nullable: true })
   reasoningTokens!: number | null;
+
+  /**
+   * The text each model step that called tools wrote, by step: a resumed run gives the model its
+   * own words back, and tells the text of a step cut mid-answer from that of the steps before.
+   */
+  @Column({ name: 'step_texts', type: 'jsonb', default: () => "'{}'" })
+  stepTexts!: Record<string, string>;
 
   /** What the run's calls under way hold of its month's budget (`workspace_run_tokens`); bigint, as text. */
   @Column({ name: 'reserved_tokens', type: 'bigint', default: 0 })
@@ -264,8 +274,68 @@ export class ClientMcpRequestEntity {
   createdAt!: Date;
 }
 
+/**
+ * The answers posted messages ask for, from the transaction that writes the message until the one
+ * that starts their runs (which deletes the request): any process may take one, in turn.
+ */
+@Entity('run_requests')
+@Index('IDX_run_requests_workspace', ['workspaceId', 'id'])
+export class RunRequestEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Column({ name: 'workspace_id', type: 'int' })
+  workspaceId!: number;
+
+  @ManyToOne(() => WorkspaceEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id' })
+  workspace?: WorkspaceEntity;
+
+  @Column({ name: 'conversation_id', type: 'int' })
+  conversationId!: number;
+
+  @ManyToOne(() => ConversationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'conversation_id' })
+  conversation?: ConversationEntity;
+
+  /** The user message to answer. */
+  @Column({ name: 'message_id', type: 'int' })
+  messageId!: number;
+
+  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'message_id' })
+  message?: MessageEntity;
+
+  @Column({ name: 'user_id', type: 'int' })
+  userId!: number;
+
+  @Column({ name: 'key_id', type: 'varchar', length: 64 })
+  keyId!: string;
+
+  @Column({ type: 'jsonb' })
+  scopes!: string[];
+
+  @Column({ name: 'new_agent_mentions', type: 'jsonb' })
+  newAgentMentions!: string[];
+
+  @Column({ name: 'rerun_message_ids', type: 'jsonb' })
+  rerunMessageIds!: number[];
+
+  /** Starts that failed: each puts the request off for longer, until it is given up. */
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  /** Not claimed before then: a request whose start failed waits before it is tried again. */
+  @Column({ name: 'available_at', ...timestamptz, default: () => 'now()' })
+  availableAt!: Date;
+
+  @Column({ name: 'created_at', ...timestamptz, default: () => 'now()' })
+  createdAt!: Date;
+}
+
 export const RUNTIME_ENTITIES = [
   AgentRunEntity,
+  RunRequestEntity,
   WorkspaceRunTokensEntity,
   RunActionEntity,
   ClientMcpServerEntity,

@@ -22,6 +22,7 @@ interface RunRow {
   status: RunStatus;
   runner_id: string | null;
   runner_heartbeat_at: Date | null;
+  step_texts: Record<string, string>;
 }
 
 interface ActionRow {
@@ -119,6 +120,7 @@ function toRun(row: RunRow, actions: RunAction[]): AgentRun {
     runnerId: row.runner_id,
     heartbeatAt: row.runner_heartbeat_at,
     actions: actions.filter((action) => action.runId === row.id),
+    stepTexts: row.step_texts,
   });
 }
 
@@ -287,6 +289,23 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
     await this.query(
       "UPDATE agent_runs SET runner_heartbeat_at = now() WHERE runner_id = $1 AND status = 'running'",
       [runnerId],
+    );
+  }
+
+  async handOver(workspaceId: number, messageId: number, runnerId: string): Promise<void> {
+    // Stale by any measure at once: the sweeps of the other processes take it on their next look.
+    await this.query(
+      `UPDATE agent_runs SET runner_id = NULL, runner_heartbeat_at = 'epoch'
+        WHERE workspace_id = $1 AND message_id = $2 AND runner_id = $3 AND status = 'running'`,
+      [workspaceId, messageId, runnerId],
+    );
+  }
+
+  async recordStepText(workspaceId: number, runId: number, step: number, text: string): Promise<void> {
+    await this.query(
+      `UPDATE agent_runs SET step_texts = step_texts || jsonb_build_object($3::text, $4::text)
+        WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, runId, String(step), text],
     );
   }
 

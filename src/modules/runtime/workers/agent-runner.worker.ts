@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OnCommittedEvent, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { Metrics } from 'src/platform/observability/metrics';
-import { currentTraceContext, inTraceContext } from 'src/platform/observability/spans';
+import { TraceContext, currentTraceContext, inTraceContext } from 'src/platform/observability/spans';
 import { Permits } from 'src/platform/scheduling/permits';
 import {
   AgentMessageCancelled,
@@ -16,22 +16,34 @@ import type { Run } from 'src/modules/runtime/application/run';
 import { ActionAnswered } from 'src/modules/runtime/application/runtime.events';
 import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import { RunRecoveryService } from 'src/modules/runtime/application/run-recovery.service';
+import { RunRequestsService } from 'src/modules/runtime/application/run-requests.service';
 import { ShutdownSignal } from 'src/modules/runtime/application/run-signals';
-import { RunSlots } from 'src/modules/runtime/application/run-slots';
+import { RunSlots, SlotReservation } from 'src/modules/runtime/application/run-slots';
 import { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.service';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** While draining, how often the runs still under way are counted. */
 const DRAIN_CHECK_MS = 100;
+/** How long a post queued here is kept in memory for the process that takes it: another may have. */
+const KNOWN_POST_MS = 60_000;
+
+/** A post this process queued, kept so that taking it here reads nothing back. */
+interface KnownPost {
+  posted: MessagePosted;
+  trace: TraceContext;
+  queuedAt: number;
+}
 
 /**
  * Answers mentions outside the HTTP request: the loop and lifecycle of agent runs (what a run does
- * is `AgentRunsService`'s). Runs are recorded with this process's id and a heartbeat, so the runs
- * of a process that died are failed by the others (or by itself after a restart), or resumed when
- * they wait for an approval. Each posted message waits for a slot of `RunSlots` (round-robin
- * across workspaces) before its agent messages are created; the runs answering it, and the runs
- * they ask through `run_agent`, share one budget of model and tool calls.
+ * is `AgentRunsService`'s). A posted message queues a run request in its own transaction; each
+ * process with a free slot of `RunSlots` takes the next request in turn (round-robin across
+ * workspaces, through the shared queue) and starts its runs. Runs are recorded with this process's
+ * id and a heartbeat: when a process stops, it hands its runs over, and the runs of a process that
+ * died are taken over once silent for `staleAfterMs`; either way another process resumes them from
+ * their last step. The runs answering one message, and those they ask through `run_agent`, share
+ * one budget of model and tool calls.
  */
 @Injectable()
 export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -39,18 +51,20 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   /** Identifies this process's runs; a restart is a new runner. */
   readonly runnerId = randomUUID();
   private readonly running = new Map<number, AbortController>();
-  /** Answers waiting for a slot or under way, and resumed runs. */
+  /** Answers and resumed runs under way. */
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly known = new Map<number, KnownPost>();
   private stopping = false;
   /** A sweep is under way: a slow one is not overlapped by the next tick. */
   private sweeping = false;
+  /** Transactions taking requests from the queue now. */
+  private claiming = 0;
   private timers: NodeJS.Timeout[] = [];
-  /** Answers waiting for a slot. */
-  private queued = 0;
   private readonly starts: Permits;
 
   constructor(
     private readonly runs: AgentRunsService,
+    private readonly requests: RunRequestsService,
     private readonly recovery: RunRecoveryService,
     private readonly toolCalls: ToolCallsService,
     private readonly config: RuntimeConfig,
@@ -60,10 +74,11 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     metrics: Metrics,
   ) {
     this.starts = new Permits(config.runs.startsAtOnce);
+    slots.onFree(() => this.claim());
     metrics.gauge(
       'agent_runs_queued',
-      'Posted messages waiting for a run slot on this process.',
-      () => this.queued,
+      'Messages posted on this process in the last minute whose runs no process has started here yet.',
+      () => this.known.size,
     );
     metrics.gauge(
       'agent_runs_running',
@@ -73,16 +88,15 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   onApplicationBootstrap(): void {
-    const { heartbeatMs } = this.config.runs;
-    this.timers = [setInterval(() => this.beat(), heartbeatMs), setInterval(() => this.sweep(), heartbeatMs)];
-    this.sweep();
+    const { heartbeatMs, claimPollMs } = this.config.runs;
+    this.timers = [setInterval(() => this.beat(), heartbeatMs), setInterval(() => this.tick(), claimPollMs)];
+    this.tick();
   }
 
   /**
-   * Runs of this process cannot outlive it: those under way may finish for `drainMs` (heartbeating,
-   * so no other process takes them for stale), then the rest are stopped and failed before the
-   * database closes. Waiting answers get their agent messages, failed at once, so no mention is
-   * left unanswered.
+   * Stops taking requests; runs under way may finish for `drainMs` (heartbeating), then the rest
+   * are stopped and handed over, their lease given up so that another process resumes them at once.
+   * Queued requests stay queued for the other processes.
    */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
@@ -92,19 +106,21 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     for (const controller of this.running.values()) controller.abort(new ShutdownSignal());
     this.slots.stop();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    this.known.clear();
   }
 
   /**
-   * A posted message waits its turn for an answer slot. Its runs join the trace of the request that
-   * posted it, though they go on after its answer.
+   * Queues the answer a posted message asks for, in its transaction; once that commits, this
+   * process tries to take it at once. Its runs join the trace of the request that posted it.
    */
-  @OnCommittedEvent(MessagePosted)
-  enqueue(posted: MessagePosted): void {
+  @OnEventInTransaction(MessagePosted)
+  async enqueue(posted: MessagePosted): Promise<void> {
+    const requestId = await this.requests.enqueue(posted);
+    if (requestId === null) return;
     const trace = currentTraceContext();
-    this.queued += 1;
-    this.inSlot(posted.conversation.workspaceId, () => {
-      this.queued -= 1;
-      return inTraceContext(trace, () => this.answer(posted));
+    this.db.afterCommit(() => {
+      this.known.set(requestId, { posted, trace, queuedAt: Date.now() });
+      this.claim();
     });
   }
 
@@ -134,36 +150,60 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     return this.running.size;
   }
 
-  /** Runs `work` once a slot is free in the workspace's turn, and frees the slot after. */
-  private inSlot(workspaceId: number, work: () => Promise<void>): void {
-    const done = this.slots.acquire(workspaceId).then(async (release) => {
-      try {
-        await work();
-      } finally {
-        release();
-      }
+  /**
+   * Takes the next queued request while a slot is free: one transaction at a time per free slot,
+   * up to `startsAtOnce`; each that finds a request asks for the next.
+   */
+  private claim(): void {
+    if (this.stopping || this.claiming >= this.config.runs.startsAtOnce) return;
+    const reservation = this.slots.reserve();
+    if (!reservation) return;
+    this.claiming += 1;
+    void this.claimOne(reservation).then((took) => {
+      this.claiming -= 1;
+      if (took) this.claim();
     });
-    const tracked = done.finally(() => this.inFlight.delete(tracked));
+  }
+
+  private async claimOne(reservation: SlotReservation): Promise<boolean> {
+    let started;
+    try {
+      started = await this.requests.startNext(
+        this.runnerId,
+        reservation.fullWorkspaces,
+        (requestId) => this.known.get(requestId)?.posted,
+      );
+    } catch {
+      // Logged where it failed; the request stays queued, put off.
+      reservation.cancel();
+      return false;
+    }
+    if (!started) {
+      reservation.cancel();
+      return false;
+    }
+    const release = reservation.bind(started.workspaceId);
+    const trace = this.known.get(started.requestId)?.trace ?? currentTraceContext();
+    this.known.delete(started.requestId);
+    const { runs } = started;
+    this.track(inTraceContext(trace, () => this.answer(runs)).finally(release));
+    return true;
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
   }
 
   /**
-   * Starts the runs in a turn of `starts`, given back once each has read its history (or ended):
-   * opening tool servers and calling the model, which may take long, happen outside it.
+   * Generates the runs of one request, each reading its history in a turn of `starts`, given back
+   * once read: opening tool servers and calling the model, which may take long, happen outside it.
    */
-  private async answer(posted: MessagePosted): Promise<void> {
+  private async answer(runs: Run[]): Promise<void> {
+    if (runs.length === 0) return;
     const release = await this.starts.acquire();
-    let runs: Run[];
-    try {
-      runs = await this.runs.start(posted, this.runnerId);
-    } catch (error) {
-      release();
-      this.logger.error({ err: error }, 'Could not start the runs of the mentioned agents');
-      return;
-    }
     const budget = RunTreeBudget.of(this.config.runBudget);
     let starting = runs.length;
-    if (starting === 0) release();
     const started = () => {
       starting -= 1;
       if (starting === 0) release();
@@ -173,7 +213,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async execute(run: Run, budget: RunTreeBudget, started = () => {}): Promise<void> {
     const controller = new AbortController();
-    // Started while the process stops: failed at once, as the runs it interrupts.
+    // Started while the process stops: handed over at once, as the runs it interrupts.
     if (this.stopping) controller.abort(new ShutdownSignal());
     this.running.set(run.message.id, controller);
     try {
@@ -205,9 +245,18 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
       .catch((error: unknown) => this.logger.warn({ err: error }, 'Run heartbeat failed'));
   }
 
+  /** Takes queued requests the other processes left, resumes runs that lost their process. */
+  private tick(): void {
+    const forgetBefore = Date.now() - KNOWN_POST_MS;
+    for (const [requestId, known] of this.known)
+      if (known.queuedAt < forgetBefore) this.known.delete(requestId);
+    this.claim();
+    this.sweep();
+  }
+
   /**
-   * Handles the runs of processes that stopped heartbeating (including this process before a
-   * restart): those waiting for an approval are resumed here, the others failed.
+   * Takes over the runs of processes that stopped heartbeating or handed them over (including this
+   * process before a restart), and resumes them here from their last step.
    */
   private sweep(): void {
     if (this.stopping || this.sweeping) return;
@@ -216,12 +265,18 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
       .recover(
         this.runnerId,
         this.config.runs.staleAfterMs,
-        'The process running the agent stopped before it finished.',
+        'The agent could not be resumed after the process running it stopped.',
       )
       .then((resumed) => {
         for (const run of resumed) {
-          this.inSlot(run.caller.workspaceId, () =>
-            this.execute(run, RunTreeBudget.of(this.config.runBudget)),
+          this.track(
+            this.slots.acquire(run.caller.workspaceId).then(async (release) => {
+              try {
+                await this.execute(run, RunTreeBudget.of(this.config.runBudget));
+              } finally {
+                release();
+              }
+            }),
           );
         }
       })

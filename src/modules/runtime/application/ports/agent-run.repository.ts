@@ -70,6 +70,13 @@ export abstract class AgentRunRepository {
   ): Promise<void>;
   /** Every running run of this runner is alive now. */
   abstract heartbeat(runnerId: string): Promise<void>;
+  /**
+   * This runner stops holding the run (its process stops): it is stale at once, for another
+   * runner to take over and resume. Nothing when another runner holds it or it ended.
+   */
+  abstract handOver(workspaceId: number, messageId: number, runnerId: string): Promise<void>;
+  /** Keeps the text a step of a running run wrote before its calls, for a runner that resumes it. */
+  abstract recordStepText(workspaceId: number, runId: number, step: number, text: string): Promise<void>;
   /** Running runs silent for longer than `staleAfterMs`, oldest first, at most `limit`, with their calls. */
   abstract findStale(staleAfterMs: number, limit: number): Promise<AgentRun[]>;
   /**

@@ -42,6 +42,11 @@ export interface ModelRequest {
   tools: ModelTool[];
   /** The most tokens the call may write, reasoning included; null: the model's own ceiling. */
   maxOutputTokens: number | null;
+  /**
+   * The answer the model had streamed when its call was cut (its process stopped): the model is
+   * asked to go on from its last character, and streams only what follows.
+   */
+  continueFrom?: string;
 }
 
 /** The tokens a model call cost, as its provider counts them; reasoning tokens are part of completion tokens. */

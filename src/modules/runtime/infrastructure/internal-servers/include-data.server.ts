@@ -19,6 +19,7 @@ export function includeDataServer(search: DocumentSearchService, context: Intern
   server.registerTool(
     'include_data',
     {
+      annotations: { readOnlyHint: true },
       description:
         'Returns the most recent documents of the data sources you can read, newest first, with their ' +
         'title, URL, date and text. Cite the title or URL of what you use.',

@@ -35,6 +35,7 @@ export function reasoningServer(
   server.registerTool(
     'reason',
     {
+      annotations: { readOnlyHint: true },
       description:
         'Hands a hard problem (maths, logic, planning, tricky code) to a reasoning model and returns its ' +
         'answer. State the whole problem in the question: the model sees nothing else.',

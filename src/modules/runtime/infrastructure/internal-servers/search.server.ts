@@ -35,6 +35,7 @@ export function searchServer(search: DocumentSearchService, context: InternalToo
   server.registerTool(
     'search',
     {
+      annotations: { readOnlyHint: true },
       description:
         'Searches the documents of the data sources you can read and returns the best passages, each ' +
         'in a <document> element with its title and URL. Cite the title or URL of what you use. Quote a phrase with "…", ' +

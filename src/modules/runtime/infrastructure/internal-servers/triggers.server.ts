@@ -85,7 +85,10 @@ export function triggersServer(deps: TriggersServerDeps, context: InternalToolCo
 
   server.registerTool(
     'list_schedules',
-    { description: "Lists this agent's schedules, enabled or disabled, with who set each up." },
+    {
+      annotations: { readOnlyHint: true },
+      description: "Lists this agent's schedules, enabled or disabled, with who set each up.",
+    },
     () =>
       guarded('list_schedules', async () => {
         const schedules = (await deps.schedules.list(caller, agentSId)).filter(
@@ -99,6 +102,7 @@ export function triggersServer(deps: TriggersServerDeps, context: InternalToolCo
   server.registerTool(
     'disable_schedule',
     {
+      annotations: { idempotentHint: true },
       description:
         'Disables a schedule of this agent, by the id create_schedule or list_schedules gave: it no ' +
         'longer fires. Only one you set up for this member, unless they may edit the agent.',

@@ -107,6 +107,7 @@ export function wakeUpsServer(deps: WakeUpsServerDeps, context: InternalToolCont
   server.registerTool(
     'list_wake_ups',
     {
+      annotations: { readOnlyHint: true },
       description:
         'Lists the wake-ups scheduled in this conversation (not those already fired or cancelled).',
     },
@@ -131,6 +132,7 @@ export function wakeUpsServer(deps: WakeUpsServerDeps, context: InternalToolCont
   server.registerTool(
     'cancel_wake_up',
     {
+      annotations: { idempotentHint: true },
       description: 'Cancels a scheduled wake-up of this conversation, by the id schedule_wake_up gave.',
       inputSchema: { wakeUpId: z.string().min(1).max(64).describe('The wake-up id, e.g. "wku_8fK2mQ1xZa".') },
     },
