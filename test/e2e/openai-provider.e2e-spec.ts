@@ -6,8 +6,9 @@ import type {
   ModelTool,
   ReasoningEffort,
 } from 'src/modules/runtime/application/ports/model-provider';
+import { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
-import { FakeOpenAi } from 'test/support/fake-openai';
+import { FakeOpenAi, FakeReply } from 'test/support/fake-openai';
 
 const weather: ModelTool = {
   name: 'weather__forecast',
@@ -437,6 +438,247 @@ describe('openai provider against an OpenAI-compatible server', () => {
     await expect(collect(request())).rejects.toMatchObject({
       code: 'model_error',
       message: expect.stringContaining('longer than 4194304 characters') as unknown,
+    });
+  });
+});
+
+describe('openai provider retries', () => {
+  const openai = new FakeOpenAi();
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    baseUrl = await openai.start();
+  });
+  afterAll(() => openai.stop());
+
+  /** A provider that retries at once (a 1 ms back-off base) and gives up on a silent request after 200 ms. */
+  const retrying = (env: Record<string, string> = {}) =>
+    new OpenAiModelProvider(
+      AgentsConfig.from({
+        OPENAI_BASE_URL: baseUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_TIMEOUT_MS: '5000',
+        OPENAI_FIRST_BYTE_TIMEOUT_MS: '200',
+        OPENAI_MAX_RETRIES: '3',
+        OPENAI_RETRY_BASE_MS: '1',
+        ...env,
+      }),
+    );
+
+  const request = (retries?: RetryBudget): ModelRequest => ({
+    modelId: 'gpt-test',
+    instructions: 'You are a helpful agent.',
+    temperature: 0.2,
+    reasoningEffort: 'none',
+    messages: [{ role: 'user', content: 'Hello?' }],
+    tools: [],
+    maxOutputTokens: null,
+    retries,
+  });
+
+  /** The text `provider` streams for one call, and the requests the fake received meanwhile. */
+  const answer = async (provider: OpenAiModelProvider, retries?: RetryBudget) => {
+    const before = openai.requests.length;
+    let text = '';
+    try {
+      await provider.stream(request(retries), new AbortController().signal, (chunk) => {
+        if (chunk.type === 'text') text += chunk.text;
+        return true;
+      });
+    } finally {
+      // A failed call leaves what it did not take for the next test otherwise.
+      openai.unscript();
+    }
+    return { text, requests: openai.requests.slice(before) };
+  };
+
+  /** The error a call fails with, and the requests the fake received meanwhile. */
+  const failure = async (provider: OpenAiModelProvider, retries?: RetryBudget) => {
+    const before = openai.requests.length;
+    const error = await answer(provider, retries).then(
+      () => {
+        throw new Error('expected the call to fail');
+      },
+      (failed: unknown) => failed as { code: string; message: string },
+    );
+    return { code: error.code, message: error.message, requests: openai.requests.slice(before) };
+  };
+
+  const gap = (requests: { at: number }[], index: number) => requests[index].at - requests[index - 1].at;
+
+  it('waits what a 429 asks, in retry-after-ms or Retry-After seconds, then streams the answer', async () => {
+    openai.script(
+      { kind: 'status', status: 429, headers: { 'retry-after-ms': '300' } },
+      { kind: 'status', status: 429, headers: { 'retry-after': '1' } },
+      { kind: 'stream', chunks: ['Back', ' again.'] },
+    );
+    const { text, requests } = await answer(retrying());
+    expect(text).toBe('Back again.');
+    expect(requests).toHaveLength(3);
+    // Lower bounds only: timers fire no earlier than asked, a busy machine fires them later.
+    expect(gap(requests, 1)).toBeGreaterThanOrEqual(290);
+    expect(gap(requests, 2)).toBeGreaterThanOrEqual(990);
+  });
+
+  it('retries server errors, a reset connection and requests that get no first byte', async () => {
+    openai.script(
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 503 },
+      { kind: 'stream', chunks: ['Fine.'] },
+    );
+    expect(await answer(retrying())).toMatchObject({ text: 'Fine.', requests: { length: 3 } });
+
+    openai.script({ kind: 'reset' }, { kind: 'stream', chunks: ['Reconnected.'] });
+    expect(await answer(retrying())).toMatchObject({ text: 'Reconnected.', requests: { length: 2 } });
+
+    // Silent before its head, then after a 200 head: each is given up after the first-byte timeout.
+    openai.script(
+      { kind: 'stall' },
+      { kind: 'stall', headFirst: true },
+      { kind: 'stream', chunks: ['Awake.'] },
+    );
+    const { text, requests } = await answer(retrying());
+    expect(text).toBe('Awake.');
+    expect(requests).toHaveLength(3);
+    expect(gap(requests, 1)).toBeGreaterThanOrEqual(190);
+    expect(gap(requests, 2)).toBeGreaterThanOrEqual(190);
+  });
+
+  it('fails at once, with one request, on answers that will not pass later', async () => {
+    const cases: [FakeReply, string, string][] = [
+      [
+        { kind: 'status', status: 401, error: { message: 'Incorrect API key provided.' } },
+        'model_auth_error',
+        'The model endpoint answered 401 (the API key was refused): Incorrect API key provided. Check OPENAI_API_KEY.',
+      ],
+      [
+        {
+          kind: 'status',
+          status: 400,
+          error: {
+            code: 'context_length_exceeded',
+            message: "This model's maximum context length is 128000 tokens.",
+          },
+        },
+        'model_context_too_long',
+        "The model endpoint answered 400 (the conversation is longer than the model's context window): This model's maximum context length is 128000 tokens.",
+      ],
+      [
+        { kind: 'status', status: 404, error: { message: 'The model gpt-test does not exist.' } },
+        'model_error',
+        "The model endpoint answered 404 (no such model or endpoint): The model gpt-test does not exist. Check the agent's model id and OPENAI_BASE_URL.",
+      ],
+      [
+        {
+          kind: 'status',
+          status: 429,
+          error: { code: 'insufficient_quota', message: 'You exceeded your quota.' },
+        },
+        'model_rate_limited',
+        'The model endpoint answered 429 (quota exceeded): You exceeded your quota.',
+      ],
+    ];
+    for (const [reply, code, message] of cases) {
+      openai.script(reply);
+      expect(await failure(retrying(), new RetryBudget(6))).toEqual({
+        code,
+        message,
+        requests: [expect.anything()],
+      });
+    }
+  });
+
+  it("fails once the run's retries are spent, with the endpoint's reason, after budget + 1 requests", async () => {
+    const limited = {
+      kind: 'status',
+      status: 429,
+      error: { message: 'Rate limit reached for gpt-test.' },
+    } as const;
+    openai.script(limited, limited, limited, limited);
+    const { code, message, requests } = await failure(
+      retrying({ OPENAI_MAX_RETRIES: '10' }),
+      new RetryBudget(2),
+    );
+    expect(code).toBe('model_rate_limited');
+    expect(message).toBe(
+      'The model endpoint answered 429 (rate limited) after 2 retries: Rate limit reached for gpt-test. The run has no retries left (RUN_MODEL_RETRY_BUDGET).',
+    );
+    expect(requests).toHaveLength(3);
+  });
+
+  it("shares one budget between a run's calls, each call still retrying at most OPENAI_MAX_RETRIES times", async () => {
+    const provider = retrying({ OPENAI_MAX_RETRIES: '2' });
+    const budget = new RetryBudget(3);
+    openai.script(
+      { kind: 'status', status: 502 },
+      { kind: 'status', status: 502 },
+      { kind: 'stream', chunks: ['One.'] },
+    );
+    expect(await answer(provider, budget)).toMatchObject({ text: 'One.', requests: { length: 3 } });
+    openai.script(
+      { kind: 'status', status: 502 },
+      { kind: 'status', status: 502 },
+      { kind: 'stream', chunks: ['Two.'] },
+    );
+    expect(await failure(provider, budget)).toEqual({
+      code: 'model_error',
+      message:
+        'The model endpoint answered 502 (bad gateway) after 1 retry: scripted 502. The run has no retries left (RUN_MODEL_RETRY_BUDGET).',
+      requests: [expect.anything(), expect.anything()],
+    });
+
+    openai.script(
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+    );
+    expect(await failure(provider)).toMatchObject({
+      code: 'model_error',
+      message: 'The model endpoint answered 503 (service unavailable) after 2 retries: scripted 503.',
+      requests: { length: 3 },
+    });
+  });
+
+  it('does not retry once text was handed on, nor wait past the timeout for a retry the endpoint defers', async () => {
+    openai.script(
+      { kind: 'stream', chunks: ['Half', ' an'], cutOff: true },
+      { kind: 'stream', chunks: ['again'] },
+    );
+    const broken = await failure(retrying());
+    expect(broken).toMatchObject({ code: 'model_unavailable', requests: { length: 1 } });
+    expect(broken.message).toMatch(/^The connection to the model endpoint broke mid-answer: /);
+
+    openai.script({ kind: 'status', status: 429, headers: { 'retry-after': '60' } });
+    expect(await failure(retrying())).toEqual({
+      code: 'model_rate_limited',
+      message:
+        "The model endpoint answered 429 (rate limited): scripted 429. Another try would wait 60000 ms, past the call's timeout of 5000 ms (OPENAI_TIMEOUT_MS).",
+      requests: [expect.anything()],
+    });
+  });
+
+  it('bounds the call and its retries by OPENAI_TIMEOUT_MS, naming the last failure', async () => {
+    openai.script({ kind: 'stall' }, { kind: 'stall' }, { kind: 'stall' }, { kind: 'stall' });
+    const { code, message, requests } = await failure(
+      retrying({ OPENAI_TIMEOUT_MS: '500', OPENAI_MAX_RETRIES: '10' }),
+    );
+    expect(code).toBe('model_timeout');
+    expect(message).toBe(
+      'The model did not answer within 500 ms. Its last attempt: The model endpoint sent nothing within 200 ms.',
+    );
+    expect(requests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('retries an endpoint that refuses connections, then says it could not be reached', async () => {
+    const closed = new FakeOpenAi();
+    const closedUrl = await closed.start();
+    await closed.stop();
+    const provider = retrying({ OPENAI_BASE_URL: closedUrl, OPENAI_MAX_RETRIES: '1' });
+    await expect(provider.stream(request(), new AbortController().signal, () => true)).rejects.toMatchObject({
+      code: 'model_unavailable',
+      message: expect.stringMatching(
+        /^The model endpoint could not be reached after 1 retry: connect ECONNREFUSED/,
+      ) as unknown,
     });
   });
 });

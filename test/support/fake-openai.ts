@@ -15,9 +15,14 @@ export interface FakeUsage {
 }
 
 export type FakeReply =
-  | { kind: 'stream'; chunks: string[]; usage?: FakeUsage }
-  | { kind: 'status'; status: number }
-  | { kind: 'stall' }
+  /** With `cutOff`, the connection is closed after the chunks, before the answer's end. */
+  | { kind: 'stream'; chunks: string[]; usage?: FakeUsage; cutOff?: boolean }
+  /** An error answer: `{"error": error}` (by default a message naming the status), with `headers`. */
+  | { kind: 'status'; status: number; headers?: Record<string, string>; error?: Record<string, unknown> }
+  /** Never answers; with `headFirst`, sends a 200 event-stream head and then nothing. */
+  | { kind: 'stall'; headFirst?: boolean }
+  /** Resets the connection without answering. */
+  | { kind: 'reset' }
   /** Streams `text` word by word, then the calls' fragments interleaved, then `finish_reason: "tool_calls"`. */
   | { kind: 'tool_calls'; calls: FakeToolCall[]; text?: string; usage?: FakeUsage }
   /** Writes these `data:` payloads as they are, then ends the body (no `[DONE]` unless listed). */
@@ -34,6 +39,8 @@ export class FakeOpenAi {
     /** The W3C trace context the caller sent on (when it traces). */
     traceparent: string | undefined;
     body: Record<string, unknown>;
+    /** When it arrived, on `performance.now()`'s clock. */
+    at: number;
   }[] = [];
   private readonly replies: FakeReply[] = [];
   private readonly stalled: ServerResponse[] = [];
@@ -70,6 +77,7 @@ export class FakeOpenAi {
       authorization: req.headers.authorization,
       traceparent: req.headers.traceparent as string | undefined,
       body,
+      at: performance.now(),
     });
     const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
     const sendUsage = async (usage: FakeUsage | undefined) => {
@@ -78,16 +86,28 @@ export class FakeOpenAi {
     const reply = this.replies.shift() ?? { kind: 'status', status: 500 };
     switch (reply.kind) {
       case 'status':
-        res.writeHead(reply.status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `scripted ${reply.status}` } }));
+        res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
+        res.end(JSON.stringify({ error: reply.error ?? { message: `scripted ${reply.status}` } }));
         return;
       case 'stall':
+        if (reply.headFirst) {
+          res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+          res.flushHeaders();
+        }
         this.stalled.push(res);
+        return;
+      case 'reset':
+        req.socket.resetAndDestroy();
         return;
       case 'stream':
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         for (const chunk of reply.chunks) {
           await send(res, { choices: [{ delta: { content: chunk } }] });
+        }
+        if (reply.cutOff) {
+          // Closed, not reset: a reset may drop the chunks the client has not read yet.
+          req.socket.destroy();
+          return;
         }
         await send(res, { choices: [{ delta: {}, finish_reason: 'stop' }] });
         await sendUsage(reply.usage);

@@ -20,7 +20,9 @@ describe('AgentsConfig', () => {
         baseUrl: 'http://127.0.0.1:11434/v1',
         apiKey: 'sk-x',
         timeoutMs: 60_000,
-        maxRetries: 2,
+        firstByteTimeoutMs: 30_000,
+        maxRetries: 3,
+        retryBaseMs: 250,
         textOnlyModels: ['qwen2.5:7b', 'llama3.1:8b'],
       },
       reasoningModelId: 'o3-mini',
@@ -41,6 +43,14 @@ describe('AgentsConfig', () => {
     [
       { OPENAI_BASE_URL: 'http://llm:8080/v1', OPENAI_TIMEOUT_MS: '5' },
       /^OPENAI_TIMEOUT_MS must be a number of milliseconds/,
+    ],
+    [
+      { OPENAI_BASE_URL: 'http://llm:8080/v1', OPENAI_FIRST_BYTE_TIMEOUT_MS: 'soon' },
+      /^OPENAI_FIRST_BYTE_TIMEOUT_MS must be a number of milliseconds/,
+    ],
+    [
+      { OPENAI_BASE_URL: 'http://llm:8080/v1', OPENAI_RETRY_BASE_MS: '0' },
+      /^OPENAI_RETRY_BASE_MS must be an integer between 1 and 60000, got "0"\.$/,
     ],
   ];
   for (const [env, message] of refused) {

@@ -13,13 +13,27 @@ const agentsConfig = ConfigSchema.of({
     ),
     timeoutMs: duration('OPENAI_TIMEOUT_MS', {
       default: 60_000,
-      description: 'Per-request timeout of the `openai` provider.',
+      description:
+        'Timeout of one model call of the `openai` provider, its retries and their waits included (`model_timeout`).',
+    }).onlyWith('OPENAI_BASE_URL'),
+    firstByteTimeoutMs: duration('OPENAI_FIRST_BYTE_TIMEOUT_MS', {
+      default: 30_000,
+      description:
+        'A request whose answer has not begun (no byte of its body) after this long is given up and retried; keep it above the longest a model may take to its first chunk (at or above `OPENAI_TIMEOUT_MS`: off). From the first byte on, only `OPENAI_TIMEOUT_MS` bounds the call.',
     }).onlyWith('OPENAI_BASE_URL'),
     maxRetries: integer('OPENAI_MAX_RETRIES', {
-      default: 2,
+      default: 3,
       min: 0,
       max: 10,
-      description: 'Retries of a 429 / 5xx answer (exponential backoff, `Retry-After` honoured).',
+      description:
+        "Retries of one model call, made while none of its answer was streamed: a 429, 408, 409 or 5xx answer, a connection refused or broken, no first byte in time. A run's calls also share `RUN_MODEL_RETRY_BUDGET`.",
+    }).onlyWith('OPENAI_BASE_URL'),
+    retryBaseMs: integer('OPENAI_RETRY_BASE_MS', {
+      default: 250,
+      min: 1,
+      max: 60_000,
+      description:
+        'Back-off of the retries: the n-th waits a random time from 0 to this × 2ⁿ⁻¹ (at most 32 × this), or longer when the endpoint asks (`Retry-After`, `retry-after-ms`).',
     }).onlyWith('OPENAI_BASE_URL'),
     textOnlyModels: list('OPENAI_TEXT_ONLY_MODELS', {
       description:

@@ -5,6 +5,9 @@ import { request as httpsRequest } from 'node:https';
 import { finished } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentsConfig, OpenAiSettings } from 'src/modules/agents/agents.config';
+import { backoffDelayMs } from 'src/modules/runtime/domain/backoff';
+import type { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
+import { errorAnswer, retryAfterMs } from 'src/modules/runtime/infrastructure/model-endpoint-answers';
 import {
   ModelChunk,
   ModelChunkHandler,
@@ -17,10 +20,10 @@ import {
   ReasoningEffort,
 } from 'src/modules/runtime/application/ports/model-provider';
 
-const RETRY_BASE_MS = 250;
-const RETRY_AFTER_MAX_MS = 10_000;
-/** Of an error answer's body, what its message quotes. */
-const ERROR_DETAIL_CHARS = 300;
+/** A retry waits at most this many times the back-off base. */
+const RETRY_CEILING_FACTOR = 32;
+/** Of an error answer's body, what is read to find its error: more than any JSON error OpenAI sends. */
+const ERROR_BODY_CHARS = 16 * 1024;
 /** A streamed line is one chunk of the answer: a few kilobytes, far less than this. */
 const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
@@ -62,9 +65,78 @@ interface ChatCompletionChunk {
   error?: { message?: string };
 }
 
+/** One model call's request, the same for each of its attempts. */
+interface Exchange {
+  url: URL;
+  headers: OutgoingHttpHeaders;
+  body: string;
+}
+
 /**
- * Any OpenAI-compatible chat-completions endpoint, streaming. Retries 429 and 5xx answers with
- * backoff before the first token; a request that takes longer than the timeout fails the run.
+ * A failed attempt that another may pass: an answer that may pass later (429, 5xx…), a connection
+ * refused or broken, no first byte in time. `retryAfterMs` is the wait the endpoint asked for.
+ */
+class TransientFailure extends Error {
+  constructor(
+    readonly code: string,
+    readonly reason: string,
+    readonly detail: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(failureMessage(reason, 0, detail));
+  }
+}
+
+/** "<reason> after <n> retries: <detail>. <extra>", each part left out when it has nothing to say. */
+function failureMessage(reason: string, retries: number, detail: string, extra = ''): string {
+  const after = retries === 0 ? '' : ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}`;
+  return `${reason}${after}${detail ? `: ${detail.replace(/\.$/, '')}` : ''}.${extra ? ` ${extra}` : ''}`;
+}
+
+/** Where a call stands when an attempt failed. */
+interface FailedAttempt {
+  retries: number;
+  /** Whether some of the answer already reached the caller. */
+  answering: boolean;
+  /** What the next attempt would wait. */
+  waitMs: number;
+  /** When the call times out (`Date.now()` time). */
+  deadline: number;
+}
+
+/**
+ * Why `failure` is not tried again, as the error the call fails with; null when it is, the retry
+ * then taken from `budget`. Past the call's timeout a wait would only end in `model_timeout`: the
+ * call fails at once instead, with the endpoint's own reason.
+ */
+function finalFailure(
+  failure: TransientFailure,
+  attempt: FailedAttempt,
+  settings: OpenAiSettings,
+  budget: RetryBudget | undefined,
+): ModelError | null {
+  const fail = (extra = '') =>
+    new ModelError(failure.code, failureMessage(failure.reason, attempt.retries, failure.detail, extra));
+  if (attempt.answering) {
+    return new ModelError(failure.code, failureMessage(`${failure.reason} mid-answer`, 0, failure.detail));
+  }
+  if (Date.now() + attempt.waitMs >= attempt.deadline) {
+    return fail(
+      `Another try would wait ${attempt.waitMs} ms, past the call's timeout of ${settings.timeoutMs} ms (OPENAI_TIMEOUT_MS).`,
+    );
+  }
+  if (attempt.retries >= settings.maxRetries) return fail();
+  if (budget && !budget.take()) return fail('The run has no retries left (RUN_MODEL_RETRY_BUDGET).');
+  return null;
+}
+
+/**
+ * Any OpenAI-compatible chat-completions endpoint, streaming. An attempt that fails before any of
+ * the answer reached the caller is made again after a jittered exponential back-off (or the wait
+ * the endpoint asks for): 429, 408, 409 and 5xx answers, a connection refused or broken, no first
+ * byte within `firstByteTimeoutMs`. A call retries at most `maxRetries` times, and no more than its
+ * run's `RetryBudget` grants; `timeoutMs` bounds the call, its retries and their waits included.
+ * Answers that will not pass later (a bad request, a refused key, an unknown model) fail at once.
  */
 @Injectable()
 export class OpenAiModelProvider extends ModelProvider {
@@ -82,12 +154,41 @@ export class OpenAiModelProvider extends ModelProvider {
     }
     const timeout = AbortSignal.timeout(settings.timeoutMs);
     const combined = AbortSignal.any([signal, timeout]);
+    const deadline = Date.now() + settings.timeoutMs;
+    const exchange = exchangeOf(settings, request);
+    const backoff = { baseMs: settings.retryBaseMs, maxMs: settings.retryBaseMs * RETRY_CEILING_FACTOR };
+    // Once a chunk reached the caller, another attempt would hand it the answer twice.
+    let answering = false;
+    const handOn: ModelChunkHandler = (chunk) => {
+      answering = true;
+      return onChunk(chunk);
+    };
+    let lastFailure: TransientFailure | null = null;
     try {
-      const response = await this.connect(settings, request, combined);
-      return await readAnswer(response, onChunk);
+      for (let retries = 0; ; retries++) {
+        try {
+          return await this.attempt(settings, exchange, combined, handOn);
+        } catch (error) {
+          if (combined.aborted || !(error instanceof TransientFailure)) throw error;
+          lastFailure = error;
+          const waitMs = Math.max(error.retryAfterMs ?? 0, backoffDelayMs(retries, backoff));
+          const final = finalFailure(
+            error,
+            { retries, answering, waitMs, deadline },
+            settings,
+            request.retries,
+          );
+          if (final) throw final;
+          await sleep(waitMs, undefined, { signal: combined });
+        }
+      }
     } catch (error) {
       if (timeout.aborted && !signal.aborted) {
-        throw new ModelError('model_timeout', `The model did not answer within ${settings.timeoutMs} ms.`);
+        const last = lastFailure ? ` Its last attempt: ${lastFailure.message}` : '';
+        throw new ModelError(
+          'model_timeout',
+          `The model did not answer within ${settings.timeoutMs} ms.${last}`,
+        );
       }
       throw error;
     }
@@ -98,50 +199,73 @@ export class OpenAiModelProvider extends ModelProvider {
     return !(this.config.openai?.textOnlyModels ?? []).includes(modelId);
   }
 
-  private async connect(
+  /**
+   * One request of a call: resolves as `stream` does once its answer was read. Fails with a
+   * `TransientFailure` what another attempt may pass, with a `ModelError` what it will not.
+   */
+  private async attempt(
     settings: OpenAiSettings,
-    request: ModelRequest,
+    exchange: Exchange,
     signal: AbortSignal,
-  ): Promise<IncomingMessage> {
-    const body = JSON.stringify(requestBody(request));
-    const url = new URL(`${settings.baseUrl}/chat/completions`);
-    const headers: OutgoingHttpHeaders = {
+    onChunk: ModelChunkHandler,
+  ): Promise<boolean> {
+    // An endpoint that accepted the request but sends nothing may be stuck: another try may not be.
+    const firstByte = new AbortController();
+    const timer = setTimeout(() => firstByte.abort(), settings.firstByteTimeoutMs);
+    const attemptSignal = AbortSignal.any([signal, firstByte.signal]);
+    const noFirstByte = () =>
+      new TransientFailure(
+        'model_timeout',
+        `The model endpoint sent nothing within ${settings.firstByteTimeoutMs} ms`,
+        '',
+      );
+    try {
+      let response: IncomingMessage;
+      try {
+        response = await post(exchange.url, exchange.headers, exchange.body, attemptSignal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (firstByte.signal.aborted) throw noFirstByte();
+        throw new TransientFailure(
+          'model_unavailable',
+          'The model endpoint could not be reached',
+          (error as Error).message,
+        );
+      }
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        const answer = errorAnswer(status, await readPrefix(response, ERROR_BODY_CHARS).catch(() => ''));
+        if (!answer.retryable) {
+          throw new ModelError(answer.code, failureMessage(answer.reason, 0, answer.detail, answer.hint));
+        }
+        const asked = retryAfterMs(response.headers, Date.now());
+        throw new TransientFailure(answer.code, answer.reason, answer.detail, asked);
+      }
+      try {
+        return await readAnswer(response, onChunk, () => clearTimeout(timer));
+      } catch (error) {
+        if (firstByte.signal.aborted && !signal.aborted) throw noFirstByte();
+        throw error;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The request a call sends, as JSON, to the endpoint's chat completions. */
+function exchangeOf(settings: OpenAiSettings, request: ModelRequest): Exchange {
+  const body = JSON.stringify(requestBody(request));
+  return {
+    url: new URL(`${settings.baseUrl}/chat/completions`),
+    body,
+    headers: {
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(body),
       Accept: 'text/event-stream',
       ...(settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {}),
-    };
-    for (let attempt = 0; ; attempt++) {
-      let response: IncomingMessage;
-      try {
-        response = await post(url, headers, body, signal);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        if (attempt >= settings.maxRetries) {
-          throw new ModelError(
-            'model_unavailable',
-            `The model endpoint could not be reached: ${(error as Error).message}`,
-          );
-        }
-        await sleep(RETRY_BASE_MS * 2 ** attempt, undefined, { signal });
-        continue;
-      }
-      const status = response.statusCode ?? 0;
-      if (status >= 200 && status < 300) return response;
-      const retryable = status === 429 || status >= 500;
-      const detail = (await readPrefix(response, ERROR_DETAIL_CHARS).catch(() => '')).trim();
-      if (!retryable || attempt >= settings.maxRetries) {
-        throw new ModelError(
-          status === 429 ? 'model_rate_limited' : 'model_error',
-          `The model endpoint answered ${status}${detail ? `: ${detail}` : ''}.`,
-        );
-      }
-      const retryAfter = Number(response.headers['retry-after']);
-      const wait =
-        retryAfter > 0 ? Math.min(retryAfter * 1000, RETRY_AFTER_MAX_MS) : RETRY_BASE_MS * 2 ** attempt;
-      await sleep(wait, undefined, { signal });
-    }
-  }
+    },
+  };
 }
 
 /**
@@ -246,9 +370,14 @@ class LineSplitter {
  * body's end), then its usage when the server sends it. The usage chunk comes after the finish,
  * so the body is read on to `[DONE]`, the usage or the end. The body flows straight into the
  * handler; a handler's promise pauses it until it settles. Resolves true once the answer ended,
- * false when `onChunk` stopped it; either way the connection is not read further.
+ * false when `onChunk` stopped it; either way the connection is not read further. `onFirstData` is
+ * told when the body's first bytes arrive; a connection that breaks fails with a `TransientFailure`.
  */
-function readAnswer(response: IncomingMessage, onChunk: ModelChunkHandler): Promise<boolean> {
+function readAnswer(
+  response: IncomingMessage,
+  onChunk: ModelChunkHandler,
+  onFirstData: () => void,
+): Promise<boolean> {
   const answer = new StreamedAnswer();
   const lines = new LineSplitter();
   return new Promise<boolean>((resolve, reject) => {
@@ -316,11 +445,14 @@ function readAnswer(response: IncomingMessage, onChunk: ModelChunkHandler): Prom
     // The body may end while a handler holds it: its last line then waits for the handler.
     const stopWatching = finished(response, { writable: false }, (error) => {
       if (settled) return;
-      if (error) settle(error, false);
-      else if (!held) lastLine();
+      if (error) {
+        const reason = 'The connection to the model endpoint broke';
+        settle(new TransientFailure('model_unavailable', reason, error.message), false);
+      } else if (!held) lastLine();
       else bodyEnded = true;
     });
     response.setEncoding('utf8');
+    response.once('data', onFirstData);
     response.on('data', onData);
   });
 }

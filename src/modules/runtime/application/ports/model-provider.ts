@@ -1,4 +1,5 @@
 import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import type { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
 
 /** The model settings of an agent, as the agents' application gives them. */
 type AgentModel = AgentDetails['agent']['model'];
@@ -47,6 +48,11 @@ export interface ModelRequest {
    * asked to go on from its last character, and streams only what follows.
    */
   continueFrom?: string;
+  /**
+   * The retries the calls of the run share: a provider takes one before each retry, and fails the
+   * call once none is left. Without it, a call retries as often as its provider allows.
+   */
+  retries?: RetryBudget;
 }
 
 /** The tokens a model call cost, as its provider counts them; reasoning tokens are part of completion tokens. */
