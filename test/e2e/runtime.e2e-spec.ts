@@ -234,6 +234,24 @@ describe('agent runtime', () => {
       expect(openai.requests.length - before).toBe(2);
     });
 
+    it('waits what a 429 asks, then streams the answer to the message', async () => {
+      openai.script(
+        { kind: 'status', status: 429, headers: { 'retry-after-ms': '200' } },
+        { kind: 'stream', chunks: ['After', ' the limit.'] },
+      );
+      const before = openai.requests.length;
+      const { sId: cId } = await world.conversation(a.admin, {
+        message: 'Busy?',
+        mentions: [agents.gpt],
+      });
+      const [, reply] = await world.settled(a.admin, cId);
+      expect(reply).toMatchObject({ status: 'succeeded', content: 'After the limit.' });
+      const [limited, answered] = openai.requests.slice(before);
+      expect(openai.requests.length - before).toBe(2);
+      // A lower bound only: the retry comes no earlier than asked.
+      expect(answered.at - limited.at).toBeGreaterThanOrEqual(190);
+    });
+
     it('fails the message, marks the conversation and says why when the model times out', async () => {
       openai.script({ kind: 'stall' });
       const { sId: cId } = await world.conversation(a.admin, {

@@ -15,7 +15,7 @@ describe('RuntimeConfig', () => {
         startsAtOnce: 8,
       },
       runBudget: { maxModelCalls: 64, maxToolCalls: 128 },
-      modelCalls: { maxOutputTokens: null },
+      modelCalls: { maxOutputTokens: null, retryBudget: 6 },
       tools: { maxCallsPerStep: 8, approvalTimeoutMs: 600_000, approvalPollMs: 1_000, runAgentMaxDepth: 2 },
       clientServers: { timeoutMs: 600_000, requestsWaitMs: 60_000, connectTimeoutMs: 10_000 },
     });
@@ -33,6 +33,7 @@ describe('RuntimeConfig', () => {
         RUN_MAX_MODEL_CALLS: '10',
         RUN_MAX_TOOL_CALLS: '20',
         RUN_MAX_OUTPUT_TOKENS: '4096',
+        RUN_MODEL_RETRY_BUDGET: '0',
         TOOL_MAX_CALLS_PER_STEP: '3',
         TOOL_APPROVAL_TIMEOUT_MS: '60000',
         TOOL_APPROVAL_POLL_MS: '100',
@@ -52,7 +53,7 @@ describe('RuntimeConfig', () => {
         startsAtOnce: 2,
       },
       runBudget: { maxModelCalls: 10, maxToolCalls: 20 },
-      modelCalls: { maxOutputTokens: 4_096 },
+      modelCalls: { maxOutputTokens: 4_096, retryBudget: 0 },
       tools: { maxCallsPerStep: 3, approvalTimeoutMs: 60_000, approvalPollMs: 100, runAgentMaxDepth: 5 },
       clientServers: { timeoutMs: 30_000, requestsWaitMs: 5_000, connectTimeoutMs: 2_000 },
     });
@@ -63,6 +64,7 @@ describe('RuntimeConfig', () => {
     [{ RUN_MAX_MODEL_CALLS: '0' }, /^RUN_MAX_MODEL_CALLS must be an integer between 1 and 100000/],
     [{ RUN_MAX_TOOL_CALLS: 'many' }, /^RUN_MAX_TOOL_CALLS must be an integer between 1 and 100000/],
     [{ RUN_MAX_OUTPUT_TOKENS: '0' }, /^RUN_MAX_OUTPUT_TOKENS must be an integer between 1 and 1000000/],
+    [{ RUN_MODEL_RETRY_BUDGET: '101' }, /^RUN_MODEL_RETRY_BUDGET must be an integer between 0 and 100/],
     [{ RUN_HEARTBEAT_MS: '1s' }, /^RUN_HEARTBEAT_MS must be a number of milliseconds/],
     [
       { LOCAL_MODEL_CHUNK_DELAY_MS: '10001' },

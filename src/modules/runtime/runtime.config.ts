@@ -76,6 +76,14 @@ const runtimeConfig = ConfigSchema.of({
       description:
         "Tokens one model call may write, reasoning included, sent as `max_completion_tokens`; unset, none is sent and the model's own ceiling holds. Under a monthly token budget, each call reserves this much (16,384 when unset) plus its prompt's estimate before it starts.",
     }),
+    // A run of many steps against a struggling endpoint would otherwise wait out every call's retries.
+    retryBudget: integer('RUN_MODEL_RETRY_BUDGET', {
+      default: 6,
+      min: 0,
+      max: 100,
+      description:
+        "Retries the model calls of one run may make between them (each call also at most `OPENAI_MAX_RETRIES`); once spent, a call fails with its endpoint's last reason. A `run_agent` run has its own.",
+    }),
   },
   tools: {
     maxCallsPerStep: integer('TOOL_MAX_CALLS_PER_STEP', {

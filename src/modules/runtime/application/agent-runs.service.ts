@@ -30,6 +30,7 @@ import { ToolCallsService } from 'src/modules/runtime/application/tool-calls.ser
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 import type { Run } from 'src/modules/runtime/application/run';
 import type { RunStep } from 'src/modules/runtime/domain/agent-run';
+import { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
 import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
@@ -176,6 +177,7 @@ export class AgentRunsService {
       const resumed = record?.resumePoint(content) ?? { stepTexts: [], cutText: '' };
       // The text a cut step had streamed: the next call continues it, and its step's text starts with it.
       let cutText = resumed.cutText;
+      const retries = new RetryBudget(this.config.modelCalls.retryBudget);
       if (steps.length > 0) {
         await this.replay(run, steps, resumed.stepTexts, toolset, messages, signal, budget);
       } else if (!record?.actions.length && toolset.unavailable.length > 0) {
@@ -189,6 +191,7 @@ export class AgentRunsService {
           tokens,
           {
             ...this.request(run),
+            retries,
             messages,
             tools: last ? [] : toolset.modelTools,
             ...(cutText && { continueFrom: cutText }),

@@ -13,6 +13,7 @@ import { LendableSlot, RunSlots } from 'src/modules/runtime/application/run-slot
 import type { RunTokens } from 'src/modules/runtime/application/ports/run-tokens';
 import { RunToolset, RunToolsService } from 'src/modules/runtime/application/run-tools.service';
 import type { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
+import { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
 import type { RunTreeBudget } from 'src/modules/runtime/application/run-tree-budget';
 import { parseToolArguments } from 'src/modules/runtime/domain/tool-arguments';
 import { capToolOutput } from 'src/modules/runtime/domain/tool-output';
@@ -95,6 +96,7 @@ export class SubAgentRunsService {
   ): Promise<string> {
     const messages: ModelMessage[] = [{ role: 'user', content: query }];
     const provider = this.models.get(agent.model.providerId);
+    const retries = new RetryBudget(this.config.modelCalls.retryBudget);
     let answer = '';
     for (let step = 0; step < agent.maxStepsPerRun; step++) {
       const last = step === agent.maxStepsPerRun - 1;
@@ -110,6 +112,7 @@ export class SubAgentRunsService {
           messages,
           tools: last ? [] : toolset.modelTools,
           maxOutputTokens: this.config.modelCalls.maxOutputTokens,
+          retries,
         },
         signal,
         () => true,
