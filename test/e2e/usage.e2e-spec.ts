@@ -412,13 +412,52 @@ describe('usage accounting', () => {
         [run.id],
       );
       const [stale] = (await runs.findStale(60_000, 100)).filter((record) => record.id === run.id);
-      expect(await runs.takeOver('another-runner', stale, 60_000)).toBe(true);
+      expect(await runs.takeOver('another-runner', [stale], 60_000)).toEqual(new Set([stale.id]));
       expect(await month()).toEqual({ used: 0, reserved: 0 });
 
       // The stalled call times out and settles later, giving back nothing more.
       const [answer] = (await world.settled(f.admin, built.sId)).filter((m) => m.type === 'agent_message');
       expect(answer.error?.code).toBe('model_timeout');
       expect(await month()).toEqual({ used: 0, reserved: 0 });
+    });
+
+    it("gives back every hold of a workspace's runs taken over together, in one statement", async () => {
+      const h = await world.workspace();
+      const agent = await gptAgent(h.admin, 'Sorter');
+      await api(t, h.admin).patch(budgetPath(h.workspace.sId)).send({ monthlyTokens: 100_000 }).expect(200);
+      const reserved = async () =>
+        (
+          await t.dataSource.query<{ reserved: number }[]>(
+            'SELECT reserved_tokens::int AS reserved FROM workspace_run_tokens WHERE workspace_id = $1',
+            [h.workspace.id],
+          )
+        )[0]?.reserved ?? 0;
+      const holding = async () =>
+        t.dataSource.query<{ id: number; reserved: number }[]>(
+          'SELECT id, reserved_tokens::int AS reserved FROM agent_runs WHERE workspace_id = $1 AND reserved_tokens > 0',
+          [h.workspace.id],
+        );
+      openai.script({ kind: 'stall' }, { kind: 'stall' });
+      const built = [
+        await world.conversation(h.admin, { message: 'Sort these.', mentions: [agent] }),
+        await world.conversation(h.admin, { message: 'And those.', mentions: [agent] }),
+      ];
+      const held = await until(holding, (rows) => rows.length === 2);
+      expect(await reserved()).toBe(held[0].reserved + held[1].reserved);
+
+      await t.dataSource.query(
+        `UPDATE agent_runs SET runner_heartbeat_at = now() - interval '1 hour' WHERE workspace_id = $1`,
+        [h.workspace.id],
+      );
+      const runs = t.app.get(AgentRunRepository);
+      const stale = (await runs.findStale(60_000, 100)).filter(
+        (record) => record.workspaceId === h.workspace.id,
+      );
+      expect(await runs.takeOver('another-runner', stale, 60_000)).toEqual(
+        new Set(held.map((run) => run.id)),
+      );
+      expect(await reserved()).toBe(0);
+      for (const { sId } of built) await world.settled(h.admin, sId);
     });
 
     it("keeps an ended run's holds off the month's row until they are given back in a statement of their own", async () => {

@@ -206,15 +206,20 @@ export class InMemoryAgentRunRepository extends AgentRunRepository {
       .map((run) => this.toRun(run));
   }
 
-  async takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean> {
-    return this.releasingHolds(
-      (row) =>
-        row.id === run.id &&
-        row.workspaceId === run.workspaceId &&
-        row.status === 'running' &&
-        this.isStale(row, staleAfterMs),
-      (row) => Object.assign(row, { runnerId, heartbeatAt: this.now() }),
-    );
+  async takeOver(runnerId: string, runs: AgentRun[], staleAfterMs: number): Promise<Set<number>> {
+    const taken = new Set<number>();
+    for (const run of runs) {
+      const changed = this.releasingHolds(
+        (row) =>
+          row.id === run.id &&
+          row.workspaceId === run.workspaceId &&
+          row.status === 'running' &&
+          this.isStale(row, staleAfterMs),
+        (row) => Object.assign(row, { runnerId, heartbeatAt: this.now() }),
+      );
+      if (changed) taken.add(run.id);
+    }
+    return taken;
   }
 
   async insertActions(actions: NewRunAction[]): Promise<RunAction[]> {

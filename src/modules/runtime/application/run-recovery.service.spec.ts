@@ -124,7 +124,7 @@ describe('RunRecoveryService.recover', () => {
     const findStale = runRepository.findStale.bind(runRepository);
     runRepository.findStale = async (staleAfterMs, limit) => {
       const stale = await findStale(staleAfterMs, limit);
-      for (const record of stale) await runRepository.takeOver('runner-c', record, staleAfterMs);
+      await runRepository.takeOver('runner-c', stale, staleAfterMs);
       return stale;
     };
 

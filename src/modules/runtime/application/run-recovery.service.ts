@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
+import type { Caller } from 'src/platform/auth/caller';
+import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
@@ -34,11 +35,13 @@ export class RunRecoveryService {
     const stale = await this.runs.findStale(staleAfterMs, STALE_BATCH);
     const toFail: AgentRun[] = [];
     const resumed: Run[] = [];
+    const rebuilt = await this.rebuild(stale, runnerId);
+    // Only the sweep that takes a run over decides what becomes of it: another sweep (here or in
+    // another process) may have taken it meanwhile, and be running it.
+    const taken = await this.runs.takeOver(runnerId, stale, staleAfterMs);
     for (const record of stale) {
-      const run = await this.rebuild(record, runnerId);
-      // Only the sweep that takes a run over decides what becomes of it: another sweep (here or
-      // in another process) may have taken it meanwhile, and be running it.
-      if (!(await this.runs.takeOver(runnerId, record, staleAfterMs))) continue;
+      if (!taken.has(record.id)) continue;
+      const run = rebuilt.get(record.id);
       if (run) resumed.push(run);
       else toFail.push(record);
     }
@@ -54,19 +57,54 @@ export class RunRecoveryService {
     return resumed;
   }
 
-  /** The run as its first runner held it: the member it acts for (with their access now) and the agent. */
-  private async rebuild(record: AgentRun, runnerId: string): Promise<Run | null> {
-    if (record.userId === null) return null;
-    const [[answer], [caller]] = await Promise.all([
-      this.agentMessages.findAnswers(record.workspaceId, [record.messageId]),
-      this.workspaces.callersFor([
-        { workspaceId: record.workspaceId, userId: record.userId, keyId: RESUMED_RUN_KEY },
-      ]),
+  /**
+   * The runs as their first runners held them, by run id: the member each acts for (with their
+   * access now) and its agent. Read for the whole batch at once (a process that stops hands over
+   * all its runs together), so resuming a hundred runs takes a few reads, not a few hundred. A run
+   * whose member left, whose message ended or whose agent is gone is not among them.
+   */
+  private async rebuild(stale: AgentRun[], runnerId: string): Promise<Map<number, Run>> {
+    const records = stale.filter((record): record is AgentRun & { userId: number } => record.userId !== null);
+    const workspaceIds = [...new Set(records.map((record) => record.workspaceId))];
+    const [answers, callers] = await Promise.all([
+      Promise.all(
+        workspaceIds.map((workspaceId) =>
+          this.agentMessages.findAnswers(
+            workspaceId,
+            records.filter((record) => record.workspaceId === workspaceId).map((record) => record.messageId),
+          ),
+        ),
+      ),
+      this.workspaces.callersFor(
+        records.map(({ workspaceId, userId }) => ({ workspaceId, userId, keyId: RESUMED_RUN_KEY })),
+      ),
     ]);
-    if (answer?.message.status !== 'created' || !caller) return null;
-    const [details] = await this.agents.describe(caller, [answer.message.agentSId]);
-    if (!details) return null;
-    return { ...answer, caller, agent: details.agent, runId: record.id, runnerId };
+    const answerOf = new Map(answers.flat().map((answer) => [answer.message.id, answer]));
+    const members = new Map<string, { caller: Caller; agentSIds: Set<string> }>();
+    for (const [index, record] of records.entries()) {
+      const [caller, answer] = [callers[index], answerOf.get(record.messageId)];
+      if (!caller || answer?.message.status !== 'created') continue;
+      const key = `${caller.workspaceId}:${caller.userId}`;
+      const member = members.get(key) ?? { caller, agentSIds: new Set<string>() };
+      member.agentSIds.add(answer.message.agentSId);
+      members.set(key, member);
+    }
+    const agents = new Map<string, AgentDetails['agent']>();
+    await Promise.all(
+      [...members].map(async ([key, { caller, agentSIds }]) => {
+        for (const details of await this.agents.describe(caller, [...agentSIds]))
+          agents.set(`${key}:${details.agent.sId}`, details.agent);
+      }),
+    );
+    const runs = new Map<number, Run>();
+    for (const record of records) {
+      const answer = answerOf.get(record.messageId);
+      const member = members.get(`${record.workspaceId}:${record.userId}`);
+      const agent = answer && agents.get(`${record.workspaceId}:${record.userId}:${answer.message.agentSId}`);
+      if (!answer || !member || !agent || answer.message.status !== 'created') continue;
+      runs.set(record.id, { ...answer, caller: member.caller, agent, runId: record.id, runnerId });
+    }
+    return runs;
   }
 
   /**

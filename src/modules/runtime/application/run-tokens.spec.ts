@@ -164,7 +164,7 @@ describe('the holds of a run', () => {
     const { runRepository, run, month } = await holding(3_000);
     runRepository.ageHeartbeat(run.message.id, 60_000);
     const [stale] = await runRepository.findStale(30_000, 10);
-    expect(await runRepository.takeOver('runner-b', stale, 30_000)).toBe(true);
+    expect(await runRepository.takeOver('runner-b', [stale], 30_000)).toEqual(new Set([stale.id]));
     expect(month()).toEqual({ usedTokens: 0, reservedTokens: 0 });
     expect(runRepository.allRuns()[0]).toMatchObject({ runnerId: 'runner-b', reservedTokens: 0 });
   });

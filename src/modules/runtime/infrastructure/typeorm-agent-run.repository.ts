@@ -73,14 +73,18 @@ function releasingHolds(locked: string, changes: string | null): string {
     run AS (
       UPDATE agent_runs SET ${changes ? `${changes}, ` : ''}reserved_tokens = 0
         FROM before WHERE agent_runs.id = before.id
-      RETURNING agent_runs.workspace_id, ${RUN_MONTH} AS period_start, before.reserved_tokens AS released),
+      RETURNING agent_runs.id, agent_runs.workspace_id, ${RUN_MONTH} AS period_start,
+                before.reserved_tokens AS released),
+    -- Summed per month first: an UPDATE … FROM applies one joined row per target row.
+    month AS (
+      SELECT workspace_id, period_start, sum(released) AS released FROM run
+       WHERE released > 0 GROUP BY workspace_id, period_start),
     given AS (
       UPDATE workspace_run_tokens AS month_tokens
-         SET reserved_tokens = greatest(month_tokens.reserved_tokens - run.released, 0)
-        FROM run
-       WHERE run.released > 0 AND month_tokens.workspace_id = run.workspace_id
-         AND month_tokens.period_start = run.period_start)
-    SELECT count(*)::int AS changed FROM run`;
+         SET reserved_tokens = greatest(month_tokens.reserved_tokens - month.released, 0)
+        FROM month
+       WHERE month_tokens.workspace_id = month.workspace_id AND month_tokens.period_start = month.period_start)
+    SELECT count(*)::int AS changed, coalesce(array_agg(run.id), '{}') AS ids FROM run`;
 }
 
 function toAction(row: ActionRow): RunAction {
@@ -318,17 +322,20 @@ export class TypeormAgentRunRepository extends AgentRunRepository {
     return rows.map((row) => toRun(row, actions));
   }
 
-  async takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean> {
-    // Its stopped runner's calls will never settle: what they held is given back.
-    const [{ changed }] = await this.query<{ changed: number }>(
+  async takeOver(runnerId: string, runs: AgentRun[], staleAfterMs: number): Promise<Set<number>> {
+    if (runs.length === 0) return new Set();
+    // Their stopped runner's calls will never settle: what they held is given back.
+    const [{ ids }] = await this.query<{ ids: number[] }>(
       releasingHolds(
-        `SELECT id, reserved_tokens FROM agent_runs
-          WHERE id = $3 AND workspace_id = $4 AND status = 'running' AND ${STALE} FOR UPDATE`,
+        `SELECT r.id, r.reserved_tokens FROM agent_runs r
+           JOIN unnest($3::int[], $4::int[]) AS t(id, workspace_id)
+             ON r.id = t.id AND r.workspace_id = t.workspace_id
+          WHERE r.status = 'running' AND r.${STALE} ORDER BY r.id FOR UPDATE OF r`,
         `runner_id = $2, runner_heartbeat_at = now()`,
       ),
-      [staleAfterMs, runnerId, run.id, run.workspaceId],
+      [staleAfterMs, runnerId, runs.map((run) => run.id), runs.map((run) => run.workspaceId)],
     );
-    return changed > 0;
+    return new Set(ids);
   }
 
   async insertActions(actions: NewRunAction[]): Promise<RunAction[]> {

@@ -80,10 +80,11 @@ export abstract class AgentRunRepository {
   /** Running runs silent for longer than `staleAfterMs`, oldest first, at most `limit`, with their calls. */
   abstract findStale(staleAfterMs: number, limit: number): Promise<AgentRun[]>;
   /**
-   * Takes a stale run over for this runner, giving back the tokens its stopped runner's calls held;
-   * false when it is no longer stale (another took it, or it ended).
+   * Takes stale runs over for this runner, in one change, giving back the tokens their stopped
+   * runners' calls held; answers the ids of those taken (not those no longer stale: another took
+   * them, or they ended).
    */
-  abstract takeOver(runnerId: string, run: AgentRun, staleAfterMs: number): Promise<boolean>;
+  abstract takeOver(runnerId: string, runs: AgentRun[], staleAfterMs: number): Promise<Set<number>>;
 
   abstract insertActions(actions: NewRunAction[]): Promise<RunAction[]>;
   abstract findAction(workspaceId: number, id: number): Promise<RunAction | null>;
