@@ -45,6 +45,15 @@ export interface AgentAnswer {
 /** The agent message an answer writes to, and its conversation. */
 export type AnswerTarget = Pick<AgentAnswer, 'conversation' | 'message'>;
 
+/**
+ * What writing to an answer reads of its target: the ids its rows and events name it by (the
+ * runtime, which writes answers, holds no more of them).
+ */
+export interface AnswerRef {
+  conversation: Pick<Conversation, 'id' | 'sId' | 'workspaceId'>;
+  message: Pick<AgentMessage, 'id' | 'sId' | 'agentSId' | 'parentMessageId' | 'rank'>;
+}
+
 /** Agent messages: created at the next ranks, filled while generating, finished once (by the runtime's runs). */
 @Injectable()
 export class AgentMessagesService {
@@ -138,7 +147,7 @@ export class AgentMessagesService {
    * The latest version of every message before the run's own slot, and the content fragments among
    * them with their text (within the configured budget): the model's view of the conversation.
    */
-  async history({ conversation, message }: AnswerTarget): Promise<ConversationMessage[]> {
+  async history({ conversation, message }: AnswerRef): Promise<ConversationMessage[]> {
     const { workspaceId } = conversation;
     const [messages, fragments] = await this.unitOfWork.all([
       () => this.messages.listLatestUpTo(workspaceId, conversation.id, message.rank - 1),
@@ -155,7 +164,7 @@ export class AgentMessagesService {
    * when the run was cancelled meanwhile. `urgent` (a run's first chunk) writes without waiting.
    */
   appendTokens(
-    target: AnswerTarget,
+    target: AnswerRef,
     text: string,
     classification: TokensClassification = 'tokens',
     urgent = false,
@@ -170,7 +179,7 @@ export class AgentMessagesService {
    * `agent_message_success` with the final message, or `agent_error`.
    */
   finish(
-    run: AnswerTarget & { agent?: AgentAnswer['agent']; runId?: number },
+    run: AnswerRef & { agent?: AgentAnswer['agent']; runId?: number },
     outcome: AgentMessageOutcome,
   ): Promise<boolean> {
     const { conversation, message } = run;
@@ -220,7 +229,7 @@ export class AgentMessagesService {
 
   /** The message stream's outcome: `agent_message_success` with the final message, or `agent_error`. */
   private async outcomeEvent(
-    run: AnswerTarget & { agent?: AgentAnswer['agent']; runId?: number },
+    run: AnswerRef & { agent?: AgentAnswer['agent']; runId?: number },
     outcome: AgentMessageOutcome,
     common: { created: number; configurationId: string; messageId: string },
   ): Promise<ConversationEvent> {

@@ -7,10 +7,10 @@ import { MessageRepository } from 'src/modules/conversations/application/ports/m
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage } from 'src/modules/conversations/domain/message';
 
-/** The agent message an answer streams to, and its conversation. */
+/** The agent message an answer streams to, and its conversation: the ids its writes name. */
 export interface StreamTarget {
-  conversation: Conversation;
-  message: AgentMessage;
+  conversation: Pick<Conversation, 'id' | 'workspaceId'>;
+  message: Pick<AgentMessage, 'id' | 'sId' | 'agentSId'>;
 }
 
 /**
