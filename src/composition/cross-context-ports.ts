@@ -13,7 +13,6 @@ import { FeedbackModule } from 'src/modules/feedback/feedback.module';
 import { FileAttachmentsService } from 'src/modules/files/application/file-attachments.service';
 import { FilesModule } from 'src/modules/files/files.module';
 import { RunActionsReader } from 'src/modules/runtime/application/run-actions.reader';
-import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
 import { RuntimeModule } from 'src/modules/runtime/runtime.module';
 import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
 import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
@@ -25,6 +24,13 @@ import { TokenBudgetService } from 'src/modules/usage/application/token-budget.s
 import { UsageModule } from 'src/modules/usage/usage.module';
 import { AgentStatisticsAdapter } from 'src/composition/agent-statistics.adapter';
 import { ConversationParticipantsAdapter } from 'src/composition/conversation-participants.adapter';
+import { ActionApprovalsAdapter } from 'src/composition/action-approvals.adapter';
+import { AnswerSinkAdapter } from 'src/composition/answer-sink.adapter';
+import { ConversationAccessAdapter } from 'src/composition/conversation-access.adapter';
+import { ConversationHistoryAdapter } from 'src/composition/conversation-history.adapter';
+import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
+import { ConversationAccess } from 'src/modules/runtime/application/ports/conversation-access';
+import { ConversationHistory } from 'src/modules/runtime/application/ports/conversation-history';
 
 /**
  * Every port that one context declares and a context depending on it answers, in one place. The
@@ -44,7 +50,13 @@ export const crossContextPorts: CrossContextPort[] = [
   // Conversations show the tool calls of answers, which the runtime records.
   bindPort(AnswerActions, { useExisting: RunActionsReader }, [RuntimeModule]),
   // Conversations' routes answer the calls waiting for approval through the runtime, which owns them.
-  bindPort(ActionApprovalsService, { useExisting: ToolCallApprovalsService }, [RuntimeModule]),
+  bindPort(ActionApprovalsService, { useClass: ActionApprovalsAdapter }, [RuntimeModule]),
+  // The runtime writes its answers to conversations' agent messages, and what their calls change.
+  bindPort(AnswerSink, { useClass: AnswerSinkAdapter }, [ConversationsModule]),
+  // The runtime's models read the conversation before the answer (messages, content fragments).
+  bindPort(ConversationHistory, { useClass: ConversationHistoryAdapter }, [ConversationsModule]),
+  // The runtime's approval routes reach a conversation and its messages with conversations' checks.
+  bindPort(ConversationAccess, { useClass: ConversationAccessAdapter }, [ConversationsModule]),
   // Usage reads what runs cost from the runtime, which records them.
   bindPort(RunUsageRecords, { useExisting: TypeormRunUsageRecords }, [RuntimeModule]),
   // Conversations refuse a post that would start a run once the workspace's token budget is spent.

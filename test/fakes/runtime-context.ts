@@ -1,4 +1,8 @@
 import { McpConfig } from 'src/platform/mcp/mcp.config';
+import { ActionApprovalsAdapter } from 'src/composition/action-approvals.adapter';
+import { AnswerSinkAdapter } from 'src/composition/answer-sink.adapter';
+import { ConversationAccessAdapter } from 'src/composition/conversation-access.adapter';
+import { ConversationHistoryAdapter } from 'src/composition/conversation-history.adapter';
 import { AgentMessageFinished } from 'src/modules/conversations/application/conversations.events';
 import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { UrgentWork } from 'src/platform/scheduling/urgent-work';
@@ -54,33 +58,26 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
   // The quickest poll the settings allow: a waiting call sees a clock moved past its deadline at once.
   const config = RuntimeConfig.from({ TOOL_APPROVAL_POLL_MS: '10', ...options.env });
   const mcp = McpConfig.from({});
-  const actions = new AgentActionsService(
-    runRepository,
-    conversations.answerEffects,
-    eventLog,
-    unitOfWork,
-    clock,
-  );
-  const approvals = new ToolCallApprovalsService(
-    conversations.conversations,
-    conversations.messages,
-    conversations.agentMessages,
+  // The runtime's ports into conversations, bound to the adapters src/composition binds them to.
+  const sink = new AnswerSinkAdapter(conversations.agentMessages, conversations.answerEffects);
+  const history = new ConversationHistoryAdapter(conversations.agentMessages, ConversationsConfig.from({}));
+  const access = new ConversationAccessAdapter(conversations.conversations, conversations.messages);
+  const actions = new AgentActionsService(runRepository, sink, eventLog, unitOfWork, clock);
+  const toolCallApprovals = new ToolCallApprovalsService(
+    access,
+    sink,
     directory.agents,
     runRepository,
     actions,
     unitOfWork,
     inProcessEvents,
   );
+  // Conversations' routes answer calls through it, as src/composition binds it.
+  const approvals = new ActionApprovalsAdapter(toolCallApprovals);
   const outcomes = new RunOutcomesService(runRepository, actions, unitOfWork, log);
   inProcessEvents.on(AgentMessageFinished, (finished) => outcomes.endRun(finished));
-  inProcessEvents.on(MemberRemoved, (removed) => approvals.declineForRemovedMember(removed));
-  const recovery = new RunRecoveryService(
-    runRepository,
-    conversations.agentMessages,
-    directory.workspaces,
-    directory.agents,
-    log,
-  );
+  inProcessEvents.on(MemberRemoved, (removed) => toolCallApprovals.declineForRemovedMember(removed));
+  const recovery = new RunRecoveryService(runRepository, sink, directory.workspaces, directory.agents, log);
   const model = new ScriptedModel(options.model ?? (() => [{ type: 'text', text: 'Done.' }]));
   const models = new ScriptedModelProviders(model);
   const toolServer = new FakeToolServer(options.tools ?? []);
@@ -92,14 +89,15 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
   } satisfies Pick<FileAttachmentsService, 'imageOfFragment'> as unknown as FileAttachmentsService;
   const budgets = { monthlyTokens: options.monthlyTokens ?? (async () => null) };
   const runs = new AgentRunsService(
-    conversations.agentMessages,
+    sink,
+    history,
     actions,
     toolServer.tools,
     toolCalls,
     subAgents,
     runRepository,
     models,
-    new ModelHistoryService(noImages, ConversationsConfig.from({})),
+    new ModelHistoryService(noImages, history),
     new RunTokensService(budgets, runRepository, clock),
     unitOfWork,
     config,

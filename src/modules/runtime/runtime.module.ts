@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from 'src/modules/agents/agents.module';
-import { ConversationsModule } from 'src/modules/conversations/conversations.module';
 import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { IdentityModule } from 'src/modules/identity/identity.module';
@@ -46,17 +45,10 @@ import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-swe
 
 // RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
 // ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords; usage answers
-// WorkspaceTokenBudget (bound in src/composition).
+// WorkspaceTokenBudget, and conversations the runtime's AnswerSink, ConversationHistory and
+// ConversationAccess (all bound in src/composition), so this module does not import conversations'.
 @Module({
-  imports: [
-    ConversationsModule,
-    AgentsModule,
-    DataSourcesModule,
-    FilesModule,
-    IdentityModule,
-    TriggersModule,
-    WakeUpsModule,
-  ],
+  imports: [AgentsModule, DataSourcesModule, FilesModule, IdentityModule, TriggersModule, WakeUpsModule],
   controllers: [ClientMcpServersController],
   providers: [
     ClientMcpServersService,

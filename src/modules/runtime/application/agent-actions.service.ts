@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
-import { renderAction } from 'src/modules/conversations/application/action-views';
-import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
 import type { Run } from 'src/modules/runtime/application/run';
 import { AgentRun, StepCall } from 'src/modules/runtime/domain/agent-run';
 import type { ActionOutcome, ActionStatus, RunAction } from 'src/modules/runtime/domain/run-action';
@@ -28,7 +27,7 @@ export const EXPIRED_TEXT =
 export class AgentActionsService {
   constructor(
     private readonly runs: AgentRunRepository,
-    private readonly effects: AnswerEffectsService,
+    private readonly sink: AnswerSink,
     private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -59,7 +58,7 @@ export class AgentActionsService {
         await this.events.append(caller.workspaceId, conversation.id, {
           type: 'tool_params',
           ...common,
-          action: renderAction(action),
+          action: this.sink.actionView(action),
         });
         if (action.status !== 'blocked_validation_required') continue;
         await this.events.append(caller.workspaceId, conversation.id, {
@@ -73,11 +72,11 @@ export class AgentActionsService {
             mcpServerName: action.mcpServerName,
             agentName: run.agent.name,
           },
-          action: renderAction(action),
+          action: this.sink.actionView(action),
         });
       }
       if (recorded.some((action) => action.status === 'blocked_validation_required'))
-        await this.effects.requireAction(conversation, caller.userId, true);
+        await this.sink.requireAction(conversation, caller.userId, true);
       return recorded;
     });
   }
@@ -110,7 +109,7 @@ export class AgentActionsService {
   ): Promise<boolean> {
     return this.unitOfWork.run(async () => {
       if (!(await this.runs.settleAction(action.workspaceId, action.id, from, outcome))) return false;
-      await this.effects.requestSpaces(target.conversation, dataSpaceSIds);
+      await this.sink.requestSpaces(target.conversation, dataSpaceSIds);
       await this.announceSettled(target, { ...action, ...outcome });
       if (from === 'blocked_validation_required') await this.refreshActionRequired(action);
       return true;
@@ -182,7 +181,7 @@ export class AgentActionsService {
 
   private async announceSettled(target: ActionTarget, action: RunAction): Promise<void> {
     const common = this.common(target);
-    const view = renderAction(action);
+    const view = this.sink.actionView(action);
     await this.events.append(
       target.conversation.workspaceId,
       target.conversation.id,
@@ -209,7 +208,7 @@ export class AgentActionsService {
       action.conversationId,
       action.approverId,
     );
-    await this.effects.requireAction(
+    await this.sink.requireAction(
       { id: action.conversationId, workspaceId: action.workspaceId },
       action.approverId,
       waiting,

@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import {
-  AgentMessagesService,
-  ConversationMessage,
-} from 'src/modules/conversations/application/agent-messages.service';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
+import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
+import {
+  ConversationHistory,
+  HistoryEntry,
+  HistoryUserMessage,
+} from 'src/modules/runtime/application/ports/conversation-history';
 import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
 import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
 import {
@@ -35,9 +37,9 @@ import { RunDataSpaces } from 'src/modules/runtime/domain/run-data-spaces';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** The client-side servers the answered message lends to its run: its author's own, by id. */
-function lentServers(run: Run, history: ConversationMessage[]): LentServers | null {
+function lentServers(run: Run, history: HistoryEntry[]): LentServers | null {
   const asked = history.find(
-    (message): message is Extract<ConversationMessage, { type: 'user_message' }> =>
+    (message): message is HistoryUserMessage =>
       message.type === 'user_message' && message.id === run.message.parentMessageId,
   );
   const serverIds = asked?.context.clientSideMCPServerIds ?? [];
@@ -52,7 +54,8 @@ function lentServers(run: Run, history: ConversationMessage[]): LentServers | nu
 @Injectable()
 export class AgentRunsService {
   constructor(
-    private readonly agentMessages: AgentMessagesService,
+    private readonly sink: AnswerSink,
+    private readonly conversationHistory: ConversationHistory,
     private readonly actions: AgentActionsService,
     private readonly tools: RunToolsService,
     private readonly toolCalls: ToolCallsService,
@@ -75,7 +78,7 @@ export class AgentRunsService {
     if (posted.newAgentMentions.length === 0 && !posted.rerun?.length) return [];
     const { caller } = posted;
     return this.unitOfWork.run(async () => {
-      const answers = await this.agentMessages.start(posted);
+      const answers = await this.sink.start(posted);
       const runIds = await this.runRecords.start(
         runnerId,
         answers.map(({ conversation, message, agent }) => ({
@@ -131,12 +134,7 @@ export class AgentRunsService {
       // Reasoning is streamed, but it is not the answer.
       if (!reasoning) content += text;
       // The first chunk is written at once: the time to the first token is the stream's latency.
-      lastAppend = this.agentMessages.appendTokens(
-        run,
-        text,
-        reasoning ? 'chain_of_thought' : 'tokens',
-        firstChunk,
-      );
+      lastAppend = this.sink.appendTokens(run, text, reasoning ? 'chain_of_thought' : 'tokens', firstChunk);
       firstChunk = false;
       lastAppend.then(
         (running) => (stopped ||= !running),
@@ -151,7 +149,7 @@ export class AgentRunsService {
       const tokens = this.runTokens.of(run.caller.workspaceId, run.runId);
       const asker = { budget, slot: new LendableSlot(), dataSpaces, tokens };
       const [history, record] = await Promise.all([
-        this.agentMessages.history(run),
+        this.conversationHistory.history(run),
         run.fresh ? null : this.runRecords.findByMessage(run.caller.workspaceId, run.message.id),
       ]);
       historyRead();
@@ -208,7 +206,7 @@ export class AgentRunsService {
         messages.push(...stepMessages({ text, calls: result.calls }, results));
       }
       if (!(await flush())) return;
-      await this.agentMessages.finish(run, { status: 'succeeded', content, error: null });
+      await this.sink.finish(run, { status: 'succeeded', content, error: null });
     } catch (error) {
       // The text handed to the writer goes on the stream before the outcome, or the hand-over.
       await lastAppend.catch(() => false);
@@ -291,7 +289,7 @@ export class AgentRunsService {
         : { code: 'agent_run_error', message: 'The agent could not answer because of an internal error.' };
     if (!(error instanceof ModelError) && !signal.aborted)
       this.log.error(AgentRunsService.name, { err: error }, 'Agent run failed');
-    await this.agentMessages
+    await this.sink
       .finish(run, { status: 'failed', content, error: outcome })
       .catch((finishError: unknown) =>
         this.log.error(AgentRunsService.name, { err: finishError }, 'Could not record a failed run'),

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { markupElement } from 'src/platform/text/model-markup';
-import type { ConversationMessage } from 'src/modules/conversations/application/agent-messages.service';
-import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import {
   FileAttachmentsService,
   FragmentImage,
 } from 'src/modules/files/application/file-attachments.service';
+import {
+  ConversationHistory,
+  HistoryEntry,
+  HistoryFragment,
+} from 'src/modules/runtime/application/ports/conversation-history';
 import type { ModelImage, ModelMessage } from 'src/modules/runtime/application/ports/model-provider';
-
-type Fragment = Extract<ConversationMessage, { type: 'content_fragment' }>;
 
 /** Why an image fragment reaches the model as its title only, said in the text it reads. */
 type ImageShown = { image: ModelImage } | { reason: string };
@@ -23,12 +24,12 @@ type ImageShown = { image: ModelImage } | { reason: string };
 export class ModelHistoryService {
   constructor(
     private readonly files: FileAttachmentsService,
-    private readonly config: ConversationsConfig,
+    private readonly conversationHistory: ConversationHistory,
   ) {}
 
   async messages(
     workspaceId: number,
-    history: ConversationMessage[],
+    history: HistoryEntry[],
     acceptsImages: boolean,
   ): Promise<ModelMessage[]> {
     const images = acceptsImages ? await this.images(workspaceId, history) : new Map<string, ImageShown>();
@@ -40,15 +41,12 @@ export class ModelHistoryService {
   }
 
   /** The image fragments of the history that carry a file, read newest first while the bytes last. */
-  private async images(
-    workspaceId: number,
-    history: ConversationMessage[],
-  ): Promise<Map<string, ImageShown>> {
-    const budget = this.config.contentFragmentImageMaxBytes;
+  private async images(workspaceId: number, history: HistoryEntry[]): Promise<Map<string, ImageShown>> {
+    const budget = this.conversationHistory.imageBytesPerRequest();
     let left = budget;
     const shown = new Map<string, ImageShown>();
     const fragments = history.filter(
-      (message): message is Fragment =>
+      (message): message is HistoryFragment =>
         message.type === 'content_fragment' &&
         message.fileSId !== null &&
         message.contentType.startsWith('image/'),
@@ -80,7 +78,7 @@ export class ModelHistoryService {
  * A fragment as an `<attachment>` element: its title (a file name, a webhook delivery's), type and
  * text come from outside, so they are encoded and cannot close the element or write the next turn.
  */
-function fragmentMessage(fragment: Fragment, image: ImageShown | undefined): ModelMessage {
+function fragmentMessage(fragment: HistoryFragment, image: ImageShown | undefined): ModelMessage {
   const attributes = { title: fragment.title, contentType: fragment.contentType };
   if (image && 'image' in image) {
     return {

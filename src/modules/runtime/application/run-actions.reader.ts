@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { AnswerAction, AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import type { RunAction } from 'src/modules/runtime/domain/run-action';
 
-/** Conversations' `AnswerActions` port: the calls of the runs of agent messages, as their views show them. */
+/**
+ * The calls of the runs of agent messages, as their views show them: it answers conversations'
+ * `AnswerActions` port (bound in src/composition, which checks that it fits).
+ */
 @Injectable()
-export class RunActionsReader extends AnswerActions {
-  constructor(private readonly runs: AgentRunRepository) {
-    super();
-  }
+export class RunActionsReader {
+  constructor(private readonly runs: AgentRunRepository) {}
 
-  listForMessages(workspaceId: number, messageIds: number[]): Promise<AnswerAction[]> {
+  /** The calls of these agent messages, each message's in call order. */
+  listForMessages(workspaceId: number, messageIds: number[]): Promise<RunAction[]> {
     return this.runs.listActionsOfMessages(workspaceId, messageIds);
   }
 }

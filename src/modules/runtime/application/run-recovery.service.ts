@@ -3,8 +3,8 @@ import { OperatorLog } from 'src/platform/logging/operator-log';
 import type { Caller } from 'src/platform/auth/caller';
 import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
-import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
 import type { Run } from 'src/modules/runtime/application/run';
 import type { AgentRun } from 'src/modules/runtime/domain/agent-run';
 
@@ -23,7 +23,7 @@ const RESUMED_RUN_KEY = 'resumed_run';
 export class RunRecoveryService {
   constructor(
     private readonly runs: AgentRunRepository,
-    private readonly agentMessages: AgentMessagesService,
+    private readonly sink: AnswerSink,
     private readonly workspaces: WorkspacesService,
     private readonly agents: AgentsService,
     private readonly log: OperatorLog,
@@ -69,7 +69,7 @@ export class RunRecoveryService {
     const [answers, callers] = await Promise.all([
       Promise.all(
         workspaceIds.map((workspaceId) =>
-          this.agentMessages.findAnswers(
+          this.sink.findAnswers(
             workspaceId,
             records.filter((record) => record.workspaceId === workspaceId).map((record) => record.messageId),
           ),
@@ -115,12 +115,12 @@ export class RunRecoveryService {
   private async failInterrupted(stale: AgentRun[], reason: string): Promise<number> {
     let failed = 0;
     for (const record of stale) {
-      const [answer] = await this.agentMessages.findAnswers(record.workspaceId, [record.messageId]);
+      const [answer] = await this.sink.findAnswers(record.workspaceId, [record.messageId]);
       if (answer?.message.status !== 'created') {
         await this.runs.finish(record.workspaceId, record.messageId, answer?.message.status ?? 'failed');
         continue;
       }
-      const done = await this.agentMessages.finish(answer, {
+      const done = await this.sink.finish(answer, {
         status: 'failed',
         content: answer.message.content,
         error: { code: 'run_interrupted', message: reason },

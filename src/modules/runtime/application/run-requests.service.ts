@@ -3,10 +3,10 @@ import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
-import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
+import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
 import { RunRequest, RunRequestQueue } from 'src/modules/runtime/application/ports/run-requests';
 import type { Run } from 'src/modules/runtime/application/run';
 
@@ -30,7 +30,7 @@ export class RunRequestsService {
   constructor(
     private readonly queue: RunRequestQueue,
     private readonly runs: AgentRunsService,
-    private readonly agentMessages: AgentMessagesService,
+    private readonly sink: AnswerSink,
     private readonly workspaces: WorkspacesService,
     private readonly agents: AgentsService,
     private readonly unitOfWork: UnitOfWork,
@@ -95,7 +95,7 @@ export class RunRequestsService {
     ]);
     const posted =
       member &&
-      (await this.agentMessages.postedMessage(
+      (await this.sink.postedMessage(
         request.workspaceId,
         request.conversationId,
         request.messageId,

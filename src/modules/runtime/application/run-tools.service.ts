@@ -3,8 +3,8 @@ import { McpConnector, McpSession, McpToolDescriptor, McpToolOutput } from 'src/
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { RunToolServer, RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
 import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
-import type { ConversationMessage } from 'src/modules/conversations/application/agent-messages.service';
 import type { Run } from 'src/modules/runtime/application/run';
+import type { HistoryEntry } from 'src/modules/runtime/application/ports/conversation-history';
 import {
   InternalToolContext,
   InternalToolServers,
@@ -117,7 +117,7 @@ export const NOTHING_ASKED: AskedTools = { viewSIds: [], skipApproval: false };
  * run's calls is the member it acts for (a retry by another member waits for theirs).
  */
 export function askedBy(
-  history: readonly ConversationMessage[],
+  history: readonly HistoryEntry[],
   parentMessageId: number,
   userId: number,
 ): AskedTools {

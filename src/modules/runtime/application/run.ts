@@ -1,8 +1,8 @@
 import type { Caller } from 'src/platform/auth/caller';
-import type { AgentAnswer } from 'src/modules/conversations/application/agent-messages.service';
+import type { RunAnswer } from 'src/modules/runtime/application/ports/answer-sink';
 
 /** A run under way: the answer it writes, the member it acts for, and its record (an `AgentRun`). */
-export interface Run extends AgentAnswer {
+export interface Run extends RunAnswer {
   caller: Caller;
   /** The `AgentRun`'s id. */
   runId: number;

@@ -4,18 +4,11 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { ConflictError, DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
-import {
-  ActionApprovalsService,
-  ApprovalAnswer,
-} from 'src/modules/conversations/application/action-approvals.service';
-import { renderAction } from 'src/modules/conversations/application/action-views';
-import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { MemberRemoved } from 'src/modules/identity/application/identity.events';
-import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
+import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
+import { ConversationAccess } from 'src/modules/runtime/application/ports/conversation-access';
 import { ActionAnswered } from 'src/modules/runtime/application/runtime.events';
 import type { RunAction } from 'src/modules/runtime/domain/run-action';
 
@@ -24,34 +17,54 @@ export const DECLINED_TEXT = 'The user declined to run this tool. Do not call it
 export const APPROVER_LEFT_TEXT =
   'The member this agent acts for left the workspace before anyone answered, so this tool call did not run.';
 
+/** A member's answer to a tool call that waits for approval. */
+export type ApprovalAnswer = 'approved' | 'rejected';
+
+/** A call waiting for approval, as `actions/blocked` lists it. */
+export interface BlockedToolCall {
+  conversationId: string;
+  messageId: string;
+  configurationId: string;
+  actionId: string;
+  /** Why it waits: for its approver's answer. */
+  status: 'blocked_validation_required';
+  functionCallName: string;
+  inputs: Record<string, unknown>;
+  metadata: { toolName: string; mcpServerName: string; agentName: string };
+  createdAt: number;
+  expiresAt: number | null;
+}
+
 /**
  * The answers to tool calls that wait for approval, and what waits: conversations' routes serve
- * them through its `ActionApprovalsService` port, which this implements.
+ * them through their `ActionApprovalsService` port, which this answers (src/composition shows the
+ * answered call as conversations' views do).
  */
 @Injectable()
-export class ToolCallApprovalsService extends ActionApprovalsService {
+export class ToolCallApprovalsService {
   constructor(
-    private readonly conversations: ConversationsService,
-    private readonly messages: MessagesService,
-    private readonly agentMessages: AgentMessagesService,
+    private readonly access: ConversationAccess,
+    private readonly sink: AnswerSink,
     private readonly agents: AgentsService,
     private readonly runs: AgentRunRepository,
     private readonly actions: AgentActionsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
-  ) {
-    super();
-  }
+  ) {}
 
+  /**
+   * Answers a call that waits for approval: approved, it moves to `running` (its run executes it);
+   * rejected, it is `denied` at once. The run's member or an admin may answer; an answer to a call
+   * that no longer waits is a conflict. Answers the call as it is now.
+   */
   async validate(
     caller: Caller,
     conversationSId: string,
     messageSId: string,
     actionSId: string,
     answer: ApprovalAnswer,
-  ): Promise<ActionView> {
-    const conversation = await this.conversations.get(caller, conversationSId);
-    const message = await this.messages.findMessage(caller, conversation, messageSId);
+  ): Promise<RunAction> {
+    const { conversation, message } = await this.access.message(caller, conversationSId, messageSId);
     const action = await this.runs.findActionBySId(caller.workspaceId, actionSId);
     if (message.type !== 'agent_message' || !action || action.messageId !== message.id)
       throw new DomainError('not_found', `Action ${actionSId} not found on message ${messageSId}.`);
@@ -75,7 +88,7 @@ export class ToolCallApprovalsService extends ActionApprovalsService {
         `This tool call is not waiting for approval (it is ${now?.status ?? 'gone'}); it cannot be answered again.`,
       );
     }
-    return renderAction(now ?? action);
+    return now ?? action;
   }
 
   /**
@@ -85,7 +98,7 @@ export class ToolCallApprovalsService extends ActionApprovalsService {
   @OnEventInTransaction(MemberRemoved)
   async declineForRemovedMember({ workspaceId, user }: MemberRemoved): Promise<void> {
     const waiting = await this.runs.listAwaitingApprover(workspaceId, user.id);
-    const answers = await this.agentMessages.findAnswers(workspaceId, [
+    const answers = await this.sink.findAnswers(workspaceId, [
       ...new Set(waiting.map((action) => action.messageId)),
     ]);
     for (const answer of answers) {
@@ -95,11 +108,12 @@ export class ToolCallApprovalsService extends ActionApprovalsService {
     }
   }
 
-  async blocked(caller: Caller, conversationSId: string): Promise<BlockedActionView[]> {
-    const conversation = await this.conversations.get(caller, conversationSId);
+  /** The calls of a conversation that wait for approval, oldest first. */
+  async blocked(caller: Caller, conversationSId: string): Promise<BlockedToolCall[]> {
+    const conversation = await this.access.conversation(caller, conversationSId);
     const blocked = await this.runs.listBlocked(caller.workspaceId, conversation.id);
     if (blocked.length === 0) return [];
-    const answers = await this.agentMessages.findAnswers(caller.workspaceId, [
+    const answers = await this.sink.findAnswers(caller.workspaceId, [
       ...new Set(blocked.map((action) => action.messageId)),
     ]);
     const agentSIds = [...new Set(answers.map(({ message }) => message.agentSId))];

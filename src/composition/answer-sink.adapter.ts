@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type { TokensClassification } from 'src/platform/events/conversation-event';
+import { renderAction } from 'src/modules/conversations/application/action-views';
+import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
+import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
+import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
+import {
+  AnswerOutcome,
+  AnswerSink,
+  AnswerTarget,
+  ConversationIds,
+  PostedMessage,
+  RunAnswer,
+} from 'src/modules/runtime/application/ports/answer-sink';
+import type { RunAction } from 'src/modules/runtime/domain/run-action';
+
+/** Where the runtime writes its answers: conversations' agent messages, and what their calls change. */
+@Injectable()
+export class AnswerSinkAdapter extends AnswerSink {
+  constructor(
+    private readonly agentMessages: AgentMessagesService,
+    private readonly effects: AnswerEffectsService,
+  ) {
+    super();
+  }
+
+  start(posted: MessagePosted): Promise<RunAnswer[]> {
+    return this.agentMessages.start(posted);
+  }
+
+  appendTokens(
+    target: AnswerTarget,
+    text: string,
+    classification?: TokensClassification,
+    urgent?: boolean,
+  ): Promise<boolean> {
+    return this.agentMessages.appendTokens(target, text, classification, urgent);
+  }
+
+  finish(
+    answer: AnswerTarget & { agent?: RunAnswer['agent']; runId?: number },
+    outcome: AnswerOutcome,
+  ): Promise<boolean> {
+    return this.agentMessages.finish(answer, outcome);
+  }
+
+  findAnswers(workspaceId: number, messageIds: number[]): Promise<AnswerTarget[]> {
+    return this.agentMessages.findAnswers(workspaceId, messageIds);
+  }
+
+  postedMessage(
+    workspaceId: number,
+    conversationId: number,
+    messageId: number,
+    rerunIds: number[],
+  ): Promise<PostedMessage | null> {
+    return this.agentMessages.postedMessage(workspaceId, conversationId, messageId, rerunIds);
+  }
+
+  requireAction(conversation: ConversationIds, userId: number, required: boolean): Promise<void> {
+    return this.effects.requireAction(conversation, userId, required);
+  }
+
+  requestSpaces(conversation: ConversationIds, spaceSIds: readonly string[]): Promise<void> {
+    return this.effects.requestSpaces(conversation, spaceSIds);
+  }
+
+  actionView(action: RunAction): unknown {
+    return renderAction(action);
+  }
+}
