@@ -37,6 +37,26 @@ function foreignInternals(context) {
   };
 }
 
+/**
+ * Contexts that reach another only through ports they own (bound in src/composition): of that
+ * context, they import the typed in-process events it declares, nothing else. The runtime's
+ * infrastructure still imports conversations' entities for its foreign keys (rule of infrastructure/).
+ */
+const throughOwnPorts = {
+  runtime: [
+    {
+      group: [
+        'src/modules/conversations/*',
+        '!src/modules/conversations/application',
+        'src/modules/conversations/application/*',
+        '!src/modules/conversations/application/conversations.events',
+      ],
+      message:
+        'The runtime reaches conversations through its own ports (application/ports, bound in src/composition); of conversations it imports only the events (conversations.events).',
+    },
+  ],
+};
+
 const ownAdapters = {
   group: ['**/infrastructure', '**/http'],
   message: 'The core does not depend on adapters.',
@@ -45,6 +65,7 @@ const ownAdapters = {
 /** @param {string} context */
 function contextBlocks(context) {
   const root = `src/modules/${context}`;
+  const ownPorts = throughOwnPorts[context] ?? [];
   return [
     {
       files: [`${root}/domain/**/*.ts`],
@@ -92,6 +113,7 @@ function contextBlocks(context) {
               { group: ['@nestjs/*', '!@nestjs/common'], message: 'Application code is plain TypeScript.' },
               ownAdapters,
               foreignInternals(context),
+              ...ownPorts,
             ],
           },
         ],
@@ -103,10 +125,19 @@ function contextBlocks(context) {
       rules: {
         'no-restricted-imports': [
           'error',
-          { patterns: [...frameworkEdges, ownAdapters, foreignInternals(context)] },
+          { patterns: [...frameworkEdges, ownAdapters, foreignInternals(context), ...ownPorts] },
         ],
       },
     },
+    // Its module imports none of the modules it reaches through its own ports either.
+    ...(ownPorts.length > 0
+      ? [
+          {
+            files: [`${root}/*.module.ts`],
+            rules: { 'no-restricted-imports': ['error', { patterns: ownPorts }] },
+          },
+        ]
+      : []),
     {
       files: [`${root}/infrastructure/**/*.ts`],
       rules: {

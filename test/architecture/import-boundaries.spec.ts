@@ -107,6 +107,36 @@ describe('import boundaries (npm run lint)', () => {
     expect(problems[0]).toContain('typeorm-message.repository');
   });
 
+  it('keeps the runtime on its own ports into conversations: only their events may be imported', async () => {
+    const imports = [
+      importOf('{ AgentMessagesService }', 'src/modules/conversations/application/agent-messages.service'),
+      importOf('{ AnswerActions }', 'src/modules/conversations/application/ports/answer-actions'),
+      importOf('{ ConversationsModule }', 'src/modules/conversations/conversations.module'),
+      importOf('{ MessagePosted }', 'src/modules/conversations/application/conversations.events'),
+      importOf('{ SpacesService }', 'src/modules/identity/application/spaces.service'),
+    ].join('\n');
+    const refusedImports = [
+      'src/modules/conversations/application/agent-messages.service',
+      'src/modules/conversations/application/ports/answer-actions',
+      'src/modules/conversations/conversations.module',
+    ];
+    for (const file of [
+      'src/modules/runtime/application/fixture.service.ts',
+      'src/modules/runtime/workers/fixture.worker.ts',
+      'src/modules/runtime/runtime.module.ts',
+    ]) {
+      const problems = await lintAt(file, imports);
+      expect(refused(problems)).toEqual(refusedImports);
+      expect(problems[0]).toContain('The runtime reaches conversations through its own ports');
+    }
+    // Its infrastructure still points foreign keys at conversations' entities.
+    const entities = await lintAt(
+      'src/modules/runtime/infrastructure/runtime.entities.ts',
+      importOf('{ MessageEntity }', 'src/modules/conversations/infrastructure/conversations.entities'),
+    );
+    expect(entities).toEqual([]);
+  });
+
   it('gives background loops their room: workers may use Nest lifecycle hooks but not TypeORM', async () => {
     const problems = await lintAt(
       'src/modules/wakeups/workers/fixture.worker.ts',
