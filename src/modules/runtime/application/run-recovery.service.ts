@@ -29,9 +29,13 @@ export class RunRecoveryService {
     private readonly log: OperatorLog,
   ) {}
 
+  /** Gives back the holds of ended runs whose process stopped before it did. */
+  releaseEndedHolds(): Promise<void> {
+    return this.runs.releaseEndedHolds(STALE_BATCH);
+  }
+
   /** Takes over the runs silent for `staleAfterMs`; answers those to resume, now this runner's, and fails the others. */
   async recover(runnerId: string, staleAfterMs: number, reason: string): Promise<Run[]> {
-    await this.runs.releaseEndedHolds(STALE_BATCH);
     const stale = await this.runs.findStale(staleAfterMs, STALE_BATCH);
     const toFail: AgentRun[] = [];
     const resumed: Run[] = [];

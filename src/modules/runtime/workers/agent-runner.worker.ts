@@ -59,6 +59,11 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   private sweeping = false;
   /** Transactions taking requests from the queue now. */
   private claiming = 0;
+  /**
+   * The last look found the queue empty, and nothing was posted here since: a slot given back
+   * does not look again (the next tick does, for the requests of other processes).
+   */
+  private queueSeenEmpty = false;
   private timers: NodeJS.Timeout[] = [];
   private readonly starts: Permits;
 
@@ -74,7 +79,9 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     metrics: Metrics,
   ) {
     this.starts = new Permits(config.runs.startsAtOnce);
-    slots.onFree(() => this.claim());
+    slots.onFree(() => {
+      if (!this.queueSeenEmpty) this.claim();
+    });
     metrics.gauge(
       'agent_runs_queued',
       'Messages posted on this process in the last minute whose runs no process has started here yet.',
@@ -120,6 +127,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     const trace = currentTraceContext();
     this.db.afterCommit(() => {
       this.known.set(requestId, { posted, trace, queuedAt: Date.now() });
+      this.queueSeenEmpty = false;
       this.claim();
     });
   }
@@ -179,6 +187,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
       return false;
     }
     if (!started) {
+      this.queueSeenEmpty = true;
       reservation.cancel();
       return false;
     }
@@ -239,6 +248,9 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private beat(): void {
+    this.recovery
+      .releaseEndedHolds()
+      .catch((error: unknown) => this.logger.warn({ err: error }, "Could not give back ended runs' holds"));
     if (this.running.size === 0) return;
     this.runs
       .heartbeat(this.runnerId)
@@ -250,6 +262,7 @@ export class AgentRunner implements OnApplicationBootstrap, BeforeApplicationShu
     const forgetBefore = Date.now() - KNOWN_POST_MS;
     for (const [requestId, known] of this.known)
       if (known.queuedAt < forgetBefore) this.known.delete(requestId);
+    this.queueSeenEmpty = false;
     this.claim();
     this.sweep();
   }
