@@ -72,6 +72,12 @@ async function startService({ env = {}, dataDir, nodeArgs = [] } = {}) {
       await exited;
       if (ownsDataDir) rmSync(dir, { recursive: true, force: true });
     },
+    // kill -9: the process ends at once, handing nothing over (its data directory stays).
+    kill: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Preloaded (`--require`) into a service process whose SQL a scenario counts: every query a
- * request makes through pg is counted, from the request's own work only (the listeners of
- * in-process events, such as agent runs starting after commit, and the timers are left out).
+ * request makes through pg is counted, from the request's own work only (what runs once its
+ * transaction commits, such as the agent runs a post queued, and the timers are left out).
  * It also counts every statement of the process (`statements`), and among them the streams' reads
  * of the event log (`logReads`, never counted as a request's). On SIGUSR2 it writes {requests, queries, statements, logReads}
  * as JSON to the file named by BENCH_QUERY_REPORT.
@@ -42,6 +42,14 @@ Client.prototype.query = function (...args) {
 const emitEvent = EventEmitter2.prototype.emit;
 EventEmitter2.prototype.emit = function (...args) {
   return inRequest.exit(() => emitEvent.apply(this, args));
+};
+
+// Nor is what a request's transaction sets going once it commits (the runs a post queued, started
+// by this process): the service's own module, the one its code loads, is patched.
+const { TypeormUnitOfWork } = require('../dist/src/platform/database/typeorm-unit-of-work.js');
+const afterCommit = TypeormUnitOfWork.prototype.afterCommit;
+TypeormUnitOfWork.prototype.afterCommit = function (callback) {
+  return afterCommit.call(this, () => inRequest.exit(callback));
 };
 
 process.on('SIGUSR2', () => {

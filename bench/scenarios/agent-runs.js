@@ -2,7 +2,8 @@
  * 200 agent runs streaming at once: an OpenAI-compatible fake model on loopback (in this process)
  * streams a 500-token answer at 50 tokens a second to each run; 200 messages mentioning an agent
  * on that model are posted at once, one in each of 200 conversations, each conversation with one
- * SSE subscriber. Measured on a second service process: tokens delivered a second, delivery lag
+ * SSE subscriber. Measured on a service process of its own (on its own PostgreSQL: another process
+ * on the database would take some of the queued answers): tokens delivered a second, delivery lag
  * from the model's chunk to the subscriber, the service's CPU per 1,000 tokens, SQL statements and
  * WAL bytes written per token and per flush, runs finished and lost, every stream's text against
  * the model's. First, post to first token: one message at a time, the fake answering at once.
@@ -168,7 +169,7 @@ const ascending = (values) => Float64Array.from(values).sort();
 
 module.exports = {
   name: 'agent-runs',
-  async run({ service }) {
+  async run() {
     const model = fakeModel();
     const modelUrl = await model.start();
     const reportDir = mkdtempSync(join(tmpdir(), 'wa-bench-runs-'));
@@ -183,15 +184,14 @@ module.exports = {
         SSE_MAX_WORKSPACE_STREAMS: String(RUNS * 2),
         BENCH_QUERY_REPORT: report,
       },
-      dataDir: service.dataDir,
       nodeArgs: ['--require', join(__dirname, '..', 'query-counter.js')],
     });
     const agent = streamAgent();
-    const db = new Client(databaseConfig(service.dataDir));
+    const db = new Client(databaseConfig(measured.dataDir));
     const subscribers = [];
     try {
       await db.connect();
-      const { workspace, apiKey } = await bootstrap(service, 'Agent runs bench');
+      const { workspace, apiKey } = await bootstrap(measured, 'Agent runs bench');
       const headers = { Authorization: `Bearer ${apiKey.secret}`, 'Content-Type': 'application/json' };
       const base = `${measured.baseUrl}/api/w/${workspace.sId}/assistant`;
       const { agentConfiguration } = await fetchJson(`${base}/agent_configurations`, {
