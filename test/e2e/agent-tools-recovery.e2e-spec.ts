@@ -60,7 +60,7 @@ describe('tool calls waiting for approval across processes', () => {
       .expect(200);
 
   beforeAll(async () => {
-    mcp = await startMcpTestServer();
+    mcp = await startMcpTestServer({ idempotentLookup: true });
     t = await createTestApp({ env: { ...runs, TOOL_APPROVAL_POLL_MS: 100 } });
     world = new World(t);
     a = await world.workspace();
@@ -163,5 +163,67 @@ describe('tool calls waiting for approval across processes', () => {
     } finally {
       await hurried.close();
     }
+  });
+
+  describe('a call cut while it ran, when its process stops', () => {
+    let ledgerAgent: string;
+
+    beforeAll(async () => {
+      const space = await world.globalSpace(a.admin);
+      const server = await api(t, a.admin)
+        .post(paths.toolServers(wId))
+        .send({ name: 'ledger', url: mcp.url, description: 'Lookups and writes' })
+        .expect(200);
+      await api(t, a.admin)
+        .post(paths.toolServerViews(wId, space))
+        .send({ mcpServerId: server.body.mcpServer.sId })
+        .expect(200);
+      ledgerAgent = (
+        await world.agent(a.admin, {
+          model: { providerId: 'local', modelId: 'local-1', temperature: 0 },
+          actions: [{ name: 'ledger', mcpServerName: 'ledger' }],
+        })
+      ).sId;
+    });
+
+    /** Asks on a process that stops while the call runs; answers the message once another ended it. */
+    async function cutWhileRunning(content: string) {
+      const stopping = await sibling();
+      const conversation = await new ApiWorld(stopping).conversation(a.admin, {
+        message: content,
+        mentions: [ledgerAgent],
+      });
+      await until(
+        () => agentMessage(stopping, a.admin, conversation.sId),
+        (found) => found?.actions?.[0]?.status === 'running',
+      );
+      await stopping.close();
+      return until(
+        () => agentMessage(t, a.admin, conversation.sId),
+        (message) => message !== undefined && message.status !== 'created',
+        20_000,
+      );
+    }
+
+    it('does not call a tool not declared safe to repeat again: the model is told it may have taken effect', async () => {
+      const done = await cutWhileRunning('/tool ledger__slow {"ms": 60000}');
+      expect(done).toMatchObject({
+        status: 'succeeded',
+        actions: [expect.objectContaining({ status: 'failed' })],
+      });
+      expect(done!.actions[0].output![0].text).toContain('may or may not have taken effect');
+      expect(done!.content).toContain('may or may not have taken effect');
+      expect(mcp.calls.filter((call) => call.name === 'slow' && call.args.ms === 60000)).toHaveLength(1);
+    });
+
+    it('calls an idempotent tool again, and the answer uses what it gave', async () => {
+      const done = await cutWhileRunning('/tool ledger__slow_lookup {"ms": 1500, "key": "k-restart"}');
+      expect(done).toMatchObject({
+        status: 'succeeded',
+        content: 'ledger__slow_lookup answered: found k-restart',
+        actions: [expect.objectContaining({ status: 'succeeded' })],
+      });
+      expect(mcp.calls.filter((call) => call.args.key === 'k-restart')).toHaveLength(2);
+    });
   });
 });

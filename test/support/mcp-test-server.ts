@@ -15,6 +15,8 @@ export interface McpTestServerOptions {
   port?: number;
   /** The Streamable HTTP path (`/mcp` by default): a server may put a key there. */
   mcpPath?: string;
+  /** Also lists `slow_lookup`, a slow tool that declares itself safe to call again (`idempotentHint`). */
+  idempotentLookup?: boolean;
 }
 
 /** A tool call the server received; `aborted` turns true when the caller cancelled it. */
@@ -45,7 +47,7 @@ const MESSAGES_PATH = '/messages';
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
-function buildServer(calls: McpTestCall[]): McpServer {
+function buildServer(calls: McpTestCall[], idempotentLookup: boolean): McpServer {
   const server = new McpServer({ name: 'mcp-test-server', version: '1.0.0' });
   const record = (name: string, args: Record<string, unknown>): McpTestCall => {
     const call: McpTestCall = { name, args };
@@ -82,6 +84,25 @@ function buildServer(calls: McpTestCall[]): McpServer {
       return text(`waited ${args.ms} ms`);
     },
   );
+  if (idempotentLookup)
+    server.registerTool(
+      'slow_lookup',
+      {
+        description: 'Looks a key up, slowly: waits the given milliseconds; safe to call again.',
+        inputSchema: { ms: z.number(), key: z.string() },
+        annotations: { idempotentHint: true },
+      },
+      async (args, extra) => {
+        const call = record('slow_lookup', args);
+        try {
+          await sleep(args.ms, undefined, { signal: extra.signal });
+        } catch {
+          call.aborted = true;
+          return text('aborted');
+        }
+        return text(`found ${args.key}`);
+      },
+    );
   server.registerTool('fail', { description: 'Always fails.', inputSchema: {} }, (args) => {
     record('fail', args);
     throw new Error('The tool failed on purpose.');
@@ -110,7 +131,7 @@ export async function startMcpTestServer(options: McpTestServerOptions = {}): Pr
   const servers = new Set<McpServer>();
 
   const connect = async (transport: StreamableHTTPServerTransport | SSEServerTransport): Promise<void> => {
-    const server = buildServer(calls);
+    const server = buildServer(calls, options.idempotentLookup === true);
     servers.add(server);
     await server.connect(transport);
   };
