@@ -331,14 +331,14 @@ describe('openai provider against an OpenAI-compatible server', () => {
     const call = JSON.stringify({
       choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_1', function: { name: 'clock__now' } }] } }],
     });
-    // The first and the last read are held; the body ends while the last is: nothing is handed
-    // before the handler lets go, nothing is lost, the order is kept.
+    // Every text piece is held; the body ends while the last is: nothing is handed before the
+    // handler lets go, nothing is lost, the order is kept.
     openai.script({ kind: 'raw', data: [text('one'), text(' two'), call, text(' three')] });
     const handed: string[] = [];
     let holding = false;
     const ended = await provider.stream(request(), new AbortController().signal, (chunk) => {
       handed.push(`${holding ? 'while held: ' : ''}${chunk.type === 'text' ? chunk.text : chunk.type}`);
-      if (chunk.type !== 'text' || chunk.text === ' two') return true;
+      if (chunk.type !== 'text') return true;
       holding = true;
       return new Promise((resolve) =>
         setTimeout(() => {
@@ -349,7 +349,15 @@ describe('openai provider against an OpenAI-compatible server', () => {
       );
     });
     expect(ended).toBe(true);
-    expect(handed).toEqual(['one', 'let go', ' two', ' three', 'let go', 'tool_calls']);
+    // How the text is cut depends on the reads (a busy machine may read two writes at once):
+    // whatever the cuts, each piece is let go before the next, and the text is whole and in order.
+    expect(handed.filter((entry) => entry.startsWith('while held'))).toEqual([]);
+    expect(handed.at(-1)).toBe('tool_calls');
+    const pieces = handed.slice(0, -1);
+    expect(pieces.filter((_, index) => index % 2 === 1)).toEqual(
+      pieces.map(() => 'let go').slice(0, pieces.length / 2),
+    );
+    expect(pieces.filter((_, index) => index % 2 === 0).join('')).toBe('one two three');
 
     openai.script({ kind: 'raw', data: [text('one'), text(' two'), text(' three'), '[DONE]'] });
     const stopped: ModelChunk[] = [];
