@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The import boundaries of ARCHITECTURE §2, one ESLint block per context so a pattern can say
+ * The import boundaries of docs/architecture.md (the dependency rules), one ESLint block per context so a pattern can say
  * "another context's". `no-restricted-imports` takes the last block that matches a file, so each
  * block carries every pattern its files obey.
  */
@@ -188,7 +188,7 @@ function contextBlocks(context) {
 }
 
 /**
- * Only platform modules are global (rule 7b): a global context module hides who depends on it.
+ * Only platform modules are global : a global context module hides who depends on it.
  * A port that one context declares and another answers is bound in src/composition.
  */
 const globalModulesOutsidePlatform = {

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Lint gate (ARCHITECTURE §2, rule 7b): no import cycle between the files of src/, and none between
+ * Lint gate (docs/architecture.md, the dependency rules): no import cycle between the files of src/, and none between
  * contexts. dependency-cruiser reads the imports (type-only ones too: a type is a dependency) and
  * finds the file cycles. A context cycle needs no file cycle (a file of agents imports one of
  * conversations, another file of conversations imports one of agents), so each context
@@ -179,7 +179,7 @@ async function main() {
   }
   if (fileCycles.length + contextCycles.length > 0) {
     console.error(
-      'Break each cycle: a port bound in src/composition, or an event (ARCHITECTURE §2, rule 7b).',
+      'Break each cycle: a port bound in src/composition, or an event (docs/architecture.md, the dependency rules).',
     );
     process.exitCode = 1;
   }

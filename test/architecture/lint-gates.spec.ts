@@ -28,7 +28,7 @@ async function checkCycles(projectRoot: string): Promise<{ code: number; lines: 
 }
 
 const HOW_TO_BREAK =
-  'Break each cycle: a port bound in src/composition, or an event (ARCHITECTURE §2, rule 7b).';
+  'Break each cycle: a port bound in src/composition, or an event (docs/architecture.md, the dependency rules).';
 
 describe('import cycle gate (npm run lint)', () => {
   let fixtures: string;

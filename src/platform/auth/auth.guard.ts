@@ -26,7 +26,7 @@ interface RouteAccess {
 }
 
 /**
- * The one global guard, deny by default. Order (ARCHITECTURE §3): header missing → malformed →
+ * The one global guard, deny by default. Order: header missing → malformed →
  * invalid key → other workspace → rate limit of the key → scope → role. The limit counts every
  * authenticated request, so a key cannot probe routes it lacks the scope for without limit. A
  * route with @AllowSignedUrl whose query carries a signature is checked by that signature instead

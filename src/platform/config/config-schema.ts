@@ -108,7 +108,7 @@ export type ConfigToken<T = unknown> = (abstract new () => T) & {
 };
 
 /**
- * The base of a context's configuration class (ARCHITECTURE rule 1: the abstract class is its
+ * The base of a context's configuration class (the abstract class is its
  * own token): `abstract class FilesConfig extends configToken(schema) {}` has the schema's type.
  */
 export function configToken<T extends object>(schema: ConfigSchema<T>): ConfigToken<Readonly<T>> {

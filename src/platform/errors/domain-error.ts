@@ -1,4 +1,4 @@
-/** Every error code the API answers with, and its HTTP status (ARCHITECTURE §4). */
+/** Every error code the API answers with, and its HTTP status. */
 export const ERROR_STATUS = {
   invalid_request_error: 400,
   file_too_large: 400,

@@ -1,5 +1,5 @@
 /**
- * The events of a conversation's log (ARCHITECTURE §5). Payloads are built by the contexts that
+ * The events of a conversation's log (docs/decisions/conversations.md, "The event log and the streams"). Payloads are built by the contexts that
  * own them; the log stores and replays them as they are.
  */
 export const CONVERSATION_EVENT_TYPES = [
@@ -136,7 +136,7 @@ export interface EventPosition {
   afterId: bigint;
 }
 
-/** Port: the ordered, durable event log of conversations (an outbox; see ARCHITECTURE §5). */
+/** Port: the ordered, durable event log of conversations (an outbox; see docs/decisions/conversations.md). */
 export abstract class ConversationEventLog {
   /** Appends in the current transaction; the doorbell rings once it commits. */
   abstract append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint>;

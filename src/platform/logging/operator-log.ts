@@ -4,7 +4,7 @@ export type LogFields = Record<string, unknown>;
 
 /**
  * Port: what application code reports to the operator. Application code may import nothing from
- * `@nestjs/common` but `Injectable` (ARCHITECTURE §2 rule 2), so it logs through this, not Nest's Logger.
+ * `@nestjs/common` but `Injectable` (docs/architecture.md, the dependency rules), so it logs through this, not Nest's Logger.
  */
 export abstract class OperatorLog {
   abstract info(context: string, fields: LogFields, message: string): void;

@@ -31,7 +31,7 @@ type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
 
 /**
  * Builds the wire form of messages. It lives in the application, not in a presenter, because the
- * event log stores messages in this form when they are written (ARCHITECTURE §5).
+ * event log stores messages in this form when they are written (docs/decisions/conversations.md, "The event log and the streams").
  */
 @Injectable()
 export class MessageViews {

@@ -30,7 +30,7 @@ import {
   parseEmoji,
 } from 'src/modules/conversations/domain/reaction';
 
-/** The messages of a conversation: posted, found, listed and reacted to (edits: MessageEditsService). */
+/** The messages of a conversation: posted, found, listed and reacted to (edits and retries: MessageVersionsService). */
 
 /** What other contexts may know of messages, without importing this context's domain. */
 export type { AgentMessage, Message, UserMessage } from 'src/modules/conversations/domain/message';

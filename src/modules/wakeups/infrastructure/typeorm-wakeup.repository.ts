@@ -90,7 +90,7 @@ export class TypeormWakeUpRepository extends WakeUpRepository {
         [workspaceId, ownerId],
       );
     if (cancelled.length === 0) return [];
-    // The conversations' sIds name them in the announcements (a read across contexts, as in ARCHITECTURE).
+    // The conversations' sIds name them in the announcements (a read of another context's table, through its entity's foreign key).
     const rows = await this.wakeUps
       .createQueryBuilder('w')
       .innerJoinAndSelect('w.conversation', 'c')
