@@ -120,6 +120,45 @@ function contextBlocks(context) {
       },
     },
     {
+      // A view is the one declaration of a wire shape, so it carries its documentation: of Swagger,
+      // the decorators that say what a type cannot (docs/architecture.md, wire shapes).
+      files: [`${root}/application/views/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: [
+              {
+                name: '@nestjs/swagger',
+                allowImportNames: [
+                  'ApiProperty',
+                  'ApiPropertyOptional',
+                  'ApiSchema',
+                  'ApiHideProperty',
+                  'getSchemaPath',
+                ],
+                message: 'A view takes only the documentation decorators from Swagger.',
+              },
+            ],
+            patterns: [
+              ...frameworkEdges.filter((edge) => !edge.group.includes('@nestjs/swagger')),
+              {
+                group: ['@nestjs/typeorm', '@nestjs/platform-express'],
+                message: 'Framework adapters stay out of the core.',
+              },
+              {
+                group: ['@nestjs/*', '!@nestjs/swagger'],
+                message: 'A view is plain TypeScript and its documentation.',
+              },
+              ownAdapters,
+              foreignInternals(context),
+              ...ownPorts,
+            ],
+          },
+        ],
+      },
+    },
+    {
       // The room of background loops: Nest's lifecycle and Logger are allowed, storage and HTTP are not.
       files: [`${root}/workers/**/*.ts`],
       rules: {

@@ -7,11 +7,11 @@ import { ConversationParams, MessageParams } from 'src/platform/http/route-param
 import { WorkspaceController } from 'src/platform/http/api-families';
 import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
 import { GiveFeedbackDto } from 'src/modules/feedback/http/dto/feedback.dto';
-import { presentFeedback } from 'src/modules/feedback/http/feedback.presenter';
 import {
   FeedbackSuccessResponse,
   FeedbacksResponse,
-} from 'src/modules/feedback/http/schemas/feedback.schema';
+  renderFeedback,
+} from 'src/modules/feedback/application/views/feedback.view';
 
 /** Endpoint 10 of the specification and the routes that give feedback, in the public (`/api/v1`) family. */
 @ApiTags('feedback')
@@ -70,6 +70,6 @@ export class FeedbackController {
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
   ): Promise<FeedbacksResponse> {
-    return { feedbacks: (await this.feedback.list(caller, params.cId)).map(presentFeedback) };
+    return { feedbacks: (await this.feedback.list(caller, params.cId)).map(renderFeedback) };
   }
 }
