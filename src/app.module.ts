@@ -25,7 +25,7 @@ import { UrlSigningModule } from 'src/platform/auth/url-signing.module';
 import { LoggingModule } from 'src/platform/logging/app-logger';
 import { McpModule } from 'src/platform/mcp/mcp.module';
 import { ObservabilityModule } from 'src/platform/observability/observability.module';
-import { CrossContextPortsModule } from 'src/platform/wiring/cross-context-ports.module';
+import { CrossContextPortsModule } from 'src/platform/ports/cross-context-ports.module';
 import { crossContextPorts } from 'src/composition/cross-context-ports';
 
 @Module({})

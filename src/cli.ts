@@ -17,7 +17,7 @@ import { generateMigration } from 'src/platform/database/generate-migration';
 import { CHUNK_SEARCH_SCHEMA } from 'src/modules/data-sources/infrastructure/data-sources.entities';
 import { migrateWithLock } from 'src/platform/database/migrate';
 import { DomainError } from 'src/platform/errors/domain-error';
-import { exitOnUnsupportedNode } from 'src/platform/runtime/node-version';
+import { exitOnUnsupportedNode } from 'src/platform/process/node-version';
 import { DataSource } from 'typeorm';
 
 /** A failure the operator caused (bad arguments, unknown names): printed without a stack. */

@@ -14,8 +14,8 @@ import type { DatabaseHandle } from 'src/platform/database/embedded-postgres';
 import { migrateWithLock } from 'src/platform/database/migrate';
 import { HealthConfig } from 'src/platform/health/health.config';
 import { ProcessReadiness } from 'src/platform/health/process-readiness';
-import { exitOnUnsupportedNode } from 'src/platform/runtime/node-version';
-import { exitOnStartFailure } from 'src/platform/runtime/start-failure';
+import { exitOnUnsupportedNode } from 'src/platform/process/node-version';
+import { exitOnStartFailure } from 'src/platform/process/start-failure';
 import { DataSource } from 'typeorm';
 
 async function main(): Promise<void> {

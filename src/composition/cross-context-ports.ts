@@ -1,4 +1,4 @@
-import { bindPort, CrossContextPort } from 'src/platform/wiring/cross-context-ports.module';
+import { bindPort, CrossContextPort } from 'src/platform/ports/cross-context-ports.module';
 import { AgentStatistics } from 'src/modules/agents/application/ports/agent-statistics.read-model';
 import { ConversationParticipants } from 'src/modules/agents/application/ports/conversation-participants.port';
 import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';

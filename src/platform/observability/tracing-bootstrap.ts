@@ -1,5 +1,5 @@
 import { startTracingFromEnvironment, type Tracing } from 'src/platform/observability/tracing';
-import { exitOnStartFailure } from 'src/platform/runtime/start-failure';
+import { exitOnStartFailure } from 'src/platform/process/start-failure';
 
 function startOrExit(): Tracing | null {
   try {

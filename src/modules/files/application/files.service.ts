@@ -12,7 +12,7 @@ import {
 } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
+import { TokenBuckets } from 'src/platform/throttling/token-buckets';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';

@@ -2,7 +2,7 @@ import { Transform, TransformCallback } from 'node:stream';
 import { SIGNATURE_BYTES, matchesSignature } from 'src/modules/files/domain/content-signature';
 import { FileIsEmpty, FileTooLarge, FileTypeNotSupported } from 'src/modules/files/domain/files.errors';
 import { TextContentCheck, textContentCheck } from 'src/modules/files/domain/text-content';
-import { collectYoungGarbage } from 'src/platform/memory/young-garbage';
+import { collectYoungGeneration } from 'src/platform/memory/minor-gc';
 
 /** The read buffers an upload has passed on are collected every this many bytes. */
 const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
@@ -37,7 +37,7 @@ export class UploadInspector extends Transform {
     const before = this.received;
     this.received += chunk.length;
     if (Math.floor(this.received / COLLECT_EVERY_BYTES) > Math.floor(before / COLLECT_EVERY_BYTES)) {
-      collectYoungGarbage();
+      collectYoungGeneration();
     }
     if (this.received > this.maxBytes) {
       done(

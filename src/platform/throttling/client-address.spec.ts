@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { clientAddressKey } from 'src/platform/rate-limit/client-address';
+import { clientAddressKey } from 'src/platform/throttling/client-address';
 
 describe('clientAddressKey', () => {
   it('keeps an IPv4 address, also mapped into IPv6', () => {

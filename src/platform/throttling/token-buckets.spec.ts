@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { TokenBuckets } from 'src/platform/rate-limit/token-buckets';
+import { TokenBuckets } from 'src/platform/throttling/token-buckets';
 
 describe('TokenBuckets', () => {
   it('grants the capacity at once, then refuses with the wait until the next token', () => {

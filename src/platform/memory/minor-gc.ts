@@ -14,6 +14,6 @@ setFlagsFromString('--no-expose-gc');
  * their bytes outside the heap reach its own threshold (64 MiB): that garbage is what an upload
  * would otherwise add to the process's resident memory.
  */
-export function collectYoungGarbage(): void {
+export function collectYoungGeneration(): void {
   void collect({ type: 'minor', execution: 'async' });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { REQUIRED_NODE_MAJOR, unsupportedNodeReason } from 'src/platform/runtime/node-version';
+import { REQUIRED_NODE_MAJOR, unsupportedNodeReason } from 'src/platform/process/node-version';
 
 describe('the Node.js version check', () => {
   it('accepts Node 24 and later', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
-import { collectYoungGarbage } from 'src/platform/memory/young-garbage';
+import { collectYoungGeneration } from 'src/platform/memory/minor-gc';
 
 /** Resolves with the kind of the first garbage collection V8 reports, or null after `ms`. */
 function nextCollection(ms: number): Promise<number | null> {
@@ -19,10 +19,10 @@ function nextCollection(ms: number): Promise<number | null> {
   });
 }
 
-describe('collectYoungGarbage', () => {
+describe('collectYoungGeneration', () => {
   it('has V8 run a young-generation collection, without putting gc on the global', async () => {
     const collected = nextCollection(5_000);
-    collectYoungGarbage();
+    collectYoungGeneration();
 
     expect(await collected).toBe(constants.NODE_PERFORMANCE_GC_MINOR);
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
