@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What domain/, application/ and workers/ may never import: the framework edges (rule 2). */
+/** What domain/, application/ and workers/ may never import: the framework edges (docs/architecture.md, the dependency rules). */
 const frameworkEdges = [
   { group: ['typeorm', 'typeorm/*'], message: 'TypeORM lives in infrastructure/.' },
   { group: ['express', 'express/*', 'node:http', 'http'], message: 'HTTP lives in http/.' },
@@ -251,7 +251,7 @@ const globalModulesOutsidePlatform = {
   },
 };
 
-/** The platform carries the contexts' events and ports without knowing them (rule 6b). */
+/** The platform carries the contexts' events and ports without knowing them (docs/architecture.md, the dependency rules). */
 const genericEvents = {
   files: ['src/platform/events/**/*.ts'],
   rules: {

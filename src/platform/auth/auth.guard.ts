@@ -15,7 +15,7 @@ import { RateLimiter } from 'src/platform/auth/rate-limit/rate-limiter';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { pathOf } from 'src/platform/http/path-of';
 
-/** The scheme is case-insensitive (RFC 9110 §11.1): `bearer sk-…` is the same credential. */
+/** The scheme is case-insensitive (RFC 9110; docs/decisions/http.md, "Input"): `bearer sk-…` is the same credential. */
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
 /** What a route declares about its callers, read from its decorators once. */
