@@ -31,7 +31,8 @@ type User = Awaited<ReturnType<WorkspacesService['usersByIds']>>[number];
 
 /**
  * Builds the wire form of messages. It lives in the application, not in a presenter, because the
- * event log stores messages in this form when they are written (docs/decisions/conversations.md, "The event log and the streams").
+ * event log stores messages in this form when they are written (docs/decisions/conversations.md,
+ * "Message wire shapes are built in the application").
  */
 @Injectable()
 export class MessageViews {
