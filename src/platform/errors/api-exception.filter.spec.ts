@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { types } from 'node:util';
 import { Client } from 'pg';
 import { ApiExceptionFilter } from 'src/platform/errors/api-exception.filter';
-import { DomainError } from 'src/platform/errors/domain-error';
+import { DomainError, ForbiddenError, RateLimitError } from 'src/platform/errors/domain-error';
 import { freePort } from 'src/platform/net/free-port';
 import { QueryFailedError } from 'typeorm';
 
 interface Answer {
   status: number;
   body: unknown;
+  /** Only when the filter sent one. */
+  retryAfter?: string;
 }
 
 /** Runs the filter on `exception` and returns what it answered. */
@@ -21,7 +23,8 @@ function answer(exception: unknown): Answer {
   const response = {
     headersSent: false,
     statusCode: 200,
-    setHeader() {
+    setHeader(name: string, value: string) {
+      if (name === 'Retry-After') sent.retryAfter = value;
       return this;
     },
     end(json: string) {
@@ -119,6 +122,42 @@ describe('ApiExceptionFilter and an unreachable database', () => {
     });
     expect(answer(new ServiceUnavailableException()).body).toEqual({
       error: { type: 'service_unavailable', message: expect.any(String) },
+    });
+  });
+});
+
+describe('ApiExceptionFilter and domain errors', () => {
+  it('answers each with the status and type of its code, and its own message', () => {
+    expect(answer(new ForbiddenError('Only the author of a message can edit it.'))).toEqual({
+      status: 403,
+      body: { error: { type: 'workspace_auth_error', message: 'Only the author of a message can edit it.' } },
+    });
+    expect(
+      answer(new DomainError('workspace_auth_error', 'The API key cannot access this workspace.')),
+    ).toEqual({
+      status: 401,
+      body: { error: { type: 'workspace_auth_error', message: 'The API key cannot access this workspace.' } },
+    });
+    expect(
+      answer(
+        new DomainError('refused_in_current_state', 'This conversation already has a scheduled wake-up.'),
+      ),
+    ).toEqual({
+      status: 409,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          message: 'This conversation already has a scheduled wake-up.',
+        },
+      },
+    });
+  });
+
+  it('tells a rate-limited caller when to retry', () => {
+    expect(answer(new RateLimitError('Too many requests for this API key.', 7))).toEqual({
+      status: 429,
+      retryAfter: '7',
+      body: { error: { type: 'rate_limit_error', message: 'Too many requests for this API key.' } },
     });
   });
 });

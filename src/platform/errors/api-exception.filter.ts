@@ -1,9 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError, ErrorCode, RateLimitError } from 'src/platform/errors/domain-error';
+import { DomainError, RateLimitError } from 'src/platform/errors/domain-error';
+import type { ErrorType } from 'src/platform/errors/error-envelope';
+import { errorAnswerOf } from 'src/platform/http/error-answers';
 import { sendError } from 'src/platform/http/send-json';
 
-const CODE_BY_HTTP_STATUS: Record<number, ErrorCode> = {
+/** The type of what Nest or the HTTP layer answers with a status of its own. */
+const TYPE_BY_HTTP_STATUS: Record<number, ErrorType> = {
   400: 'invalid_request_error',
   403: 'forbidden',
   404: 'not_found',
@@ -58,7 +61,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const res = http.getResponse<ServerResponse>();
-    const { status, code, message } = this.describe(
+    const { status, type, message } = this.describe(
       exception,
       http.getRequest<IncomingMessage & { id?: string }>().id,
     );
@@ -70,26 +73,26 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof RateLimitError) {
       res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
-    sendError(res, status, code, message);
+    sendError(res, status, type, message);
   }
 
   private describe(
     exception: unknown,
     reqId: string | undefined,
-  ): { status: number; code: ErrorCode; message: string } {
+  ): { status: number; type: ErrorType; message: string } {
     if (exception instanceof DomainError) {
-      return { status: exception.status, code: exception.code, message: exception.message };
+      return { ...errorAnswerOf(exception.code), message: exception.message };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const code = CODE_BY_HTTP_STATUS[status] ?? (status < 500 ? 'invalid_request_error' : undefined);
-      if (code) return { status, code, message: httpExceptionMessage(exception) };
+      const type = TYPE_BY_HTTP_STATUS[status] ?? (status < 500 ? 'invalid_request_error' : undefined);
+      if (type) return { status, type, message: httpExceptionMessage(exception) };
     }
     const clientStatus = clientFault(exception);
     if (clientStatus !== null) {
       return {
         status: clientStatus,
-        code: CODE_BY_HTTP_STATUS[clientStatus] ?? 'invalid_request_error',
+        type: TYPE_BY_HTTP_STATUS[clientStatus] ?? 'invalid_request_error',
         message: 'The request could not be read to its end.',
       };
     }
@@ -97,7 +100,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.warn({ err: exception, reqId }, 'Database unavailable');
       return {
         status: 503,
-        code: 'service_unavailable',
+        type: 'service_unavailable',
         message: 'The service cannot reach its database; retry shortly.',
       };
     }
@@ -107,7 +110,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     );
     return {
       status: 500,
-      code: 'internal_server_error',
+      type: 'internal_server_error',
       message: 'An unexpected error occurred. The request id identifies it in the logs.',
     };
   }

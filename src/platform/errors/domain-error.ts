@@ -1,60 +1,56 @@
-/** Every error code the API answers with, and its HTTP status. */
-export const ERROR_STATUS = {
-  invalid_request_error: 400,
-  file_too_large: 400,
-  file_type_not_supported: 400,
-  file_is_empty: 400,
-  missing_authorization_header_error: 401,
-  malformed_authorization_header_error: 401,
-  invalid_api_key_error: 401,
-  workspace_auth_error: 401,
-  webhook_source_auth_error: 401,
-  insufficient_key_scope: 403,
-  conversation_access_restricted: 403,
-  forbidden: 403,
-  not_found: 404,
-  workspace_not_found: 404,
-  user_not_found: 404,
-  api_key_not_found: 404,
-  agent_configuration_not_found: 404,
-  conversation_not_found: 404,
-  message_not_found: 404,
-  file_not_found: 404,
-  wakeup_not_found: 404,
-  trigger_not_found: 404,
-  webhook_source_not_found: 404,
-  webhook_source_view_not_found: 404,
-  space_not_found: 404,
-  data_source_view_not_found: 404,
-  data_source_not_found: 404,
-  data_source_document_not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limit_error: 429,
-  internal_server_error: 500,
-  service_unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
+/**
+ * What a failure means, in the words of the contexts. Most codes are also the wire `type` the caller
+ * reads; how each is answered over HTTP is decided at the edge (`src/platform/http/error-answers.ts`).
+ */
+export type DomainErrorCode =
+  | 'invalid_request_error'
+  | 'file_too_large'
+  | 'file_type_not_supported'
+  | 'file_is_empty'
+  | 'missing_authorization_header_error'
+  | 'malformed_authorization_header_error'
+  | 'invalid_api_key_error'
+  /** The key cannot reach this workspace, or the route is not open to API keys. */
+  | 'workspace_auth_error'
+  | 'webhook_source_auth_error'
+  | 'insufficient_key_scope'
+  | 'action_not_allowed'
+  | 'conversation_access_restricted'
+  | 'not_found'
+  | 'workspace_not_found'
+  | 'user_not_found'
+  | 'api_key_not_found'
+  | 'agent_configuration_not_found'
+  | 'conversation_not_found'
+  | 'message_not_found'
+  | 'file_not_found'
+  | 'wakeup_not_found'
+  | 'trigger_not_found'
+  | 'webhook_source_not_found'
+  | 'webhook_source_view_not_found'
+  | 'space_not_found'
+  | 'data_source_view_not_found'
+  | 'data_source_not_found'
+  | 'data_source_document_not_found'
+  | 'conflict'
+  /** A sound request the conversation's present state refuses (a run still going, a wake-up held). */
+  | 'refused_in_current_state'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limit_error'
+  | 'service_unavailable';
 
 /**
- * A failure the caller can act on. Services throw these; one filter turns them into
- * `{"error":{"type","message"}}` with the status of the code.
+ * A failure the caller can act on. Services throw these with a code and a sentence; one filter
+ * answers them as `{"error":{"type","message"}}` with the status the edge gives the code.
  */
 export class DomainError extends Error {
-  readonly status: number;
-
-  /** `status` overrides the code's usual one where a rule names both (403 `workspace_auth_error`). */
   constructor(
-    readonly code: ErrorCode,
+    readonly code: DomainErrorCode,
     message: string,
-    status?: number,
   ) {
     super(message);
     this.name = new.target.name;
-    this.status = status ?? ERROR_STATUS[code];
   }
 }
 
@@ -67,7 +63,7 @@ export class InvalidRequestError extends DomainError {
 /** The caller is known but its role or relation to the resource does not allow the action. */
 export class ForbiddenError extends DomainError {
   constructor(message: string) {
-    super('workspace_auth_error', message, 403);
+    super('action_not_allowed', message);
   }
 }
 

@@ -1,9 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ERROR_STATUS, ErrorCode } from 'src/platform/errors/domain-error';
+import { ERROR_TYPES, ErrorType } from 'src/platform/errors/error-envelope';
 
 class ErrorBody {
-  @ApiProperty({ enum: Object.keys(ERROR_STATUS) }) type!: ErrorCode;
+  @ApiProperty({ enum: ERROR_TYPES }) type!: ErrorType;
   @ApiProperty() message!: string;
 }
 

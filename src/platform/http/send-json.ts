@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ErrorCode } from 'src/platform/errors/domain-error';
-import { errorEnvelope } from 'src/platform/errors/error-envelope';
+import { errorEnvelope, ErrorType } from 'src/platform/errors/error-envelope';
 
 /**
  * A JSON answer written on Node's response in one `end`: what Express's `res.json` does, without
@@ -14,6 +13,6 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(json);
 }
 
-export function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
-  sendJson(res, status, errorEnvelope(code, message));
+export function sendError(res: ServerResponse, status: number, type: ErrorType, message: string): void {
+  sendJson(res, status, errorEnvelope(type, message));
 }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
+import { errorAnswerOf } from 'src/platform/http/error-answers';
 import { sendError } from 'src/platform/http/send-json';
 import { Metrics } from 'src/platform/observability/metrics';
 import { metricsRefusal } from 'src/platform/observability/metrics-access';
@@ -28,7 +29,8 @@ export class MetricsServer implements OnApplicationBootstrap, BeforeApplicationS
       }
       const refusal = metricsRefusal(req.headers.authorization, metricsToken, false);
       if (refusal) {
-        sendError(res, refusal.status, refusal.code, refusal.message);
+        const { status, type } = errorAnswerOf(refusal.code);
+        sendError(res, status, type, refusal.message);
         return;
       }
       this.metrics.text().then(

@@ -173,7 +173,6 @@ describe('ConversationsService', () => {
     expect(await conversations.getById(grace, conversation.id)).toEqual(conversation);
     await expect(conversations.get(stranger, conversation.sId)).rejects.toMatchObject({
       code: 'conversation_not_found',
-      status: 404,
     });
     await expect(conversations.getById(stranger, conversation.id)).rejects.toMatchObject({
       code: 'conversation_not_found',
@@ -195,7 +194,6 @@ describe('ConversationsService', () => {
     for (const outsider of [grace, admin]) {
       await expect(conversations.get(outsider, conversation.sId)).rejects.toMatchObject({
         code: 'conversation_access_restricted',
-        status: 403,
       });
       expect(await conversations.canRead(outsider, conversation.sId)).toBe(false);
     }
@@ -272,7 +270,6 @@ describe('ConversationsService', () => {
     for (const title of ['   ', 'x'.repeat(201)]) {
       await expect(conversations.update(ada, conversation.sId, { title })).rejects.toMatchObject({
         code: 'invalid_request_error',
-        status: 400,
       });
     }
     expect((await conversations.get(ada, conversation.sId)).title).toBe('Draft');

@@ -183,14 +183,13 @@ describe('ForksService', () => {
     const [fragment] = fragmentRepository.allIn(conversation.id);
     const before = conversationRepository.allIn(ada.workspaceId);
 
-    const refusals: [() => Promise<unknown>, string, number][] = [
-      [() => service.fork(ada, conversation.sId, 'unknown000'), 'message_not_found', 404],
-      [() => service.fork(ada, conversation.sId, fragment.sId), 'message_not_found', 404],
-      [() => service.fork(ada, 'unknown000', answer.sId), 'conversation_not_found', 404],
-      [() => service.fork(outsider, conversation.sId, answer.sId), 'conversation_access_restricted', 403],
+    const refusals: [() => Promise<unknown>, string][] = [
+      [() => service.fork(ada, conversation.sId, 'unknown000'), 'message_not_found'],
+      [() => service.fork(ada, conversation.sId, fragment.sId), 'message_not_found'],
+      [() => service.fork(ada, 'unknown000', answer.sId), 'conversation_not_found'],
+      [() => service.fork(outsider, conversation.sId, answer.sId), 'conversation_access_restricted'],
     ];
-    for (const [refused, code, status] of refusals)
-      await expect(refused()).rejects.toMatchObject({ code, status });
+    for (const [refused, code] of refusals) await expect(refused()).rejects.toMatchObject({ code });
 
     expect(conversationRepository.allIn(ada.workspaceId)).toEqual(before);
   });

@@ -142,9 +142,8 @@ export class MessageVersionsService {
       const [current] = await this.messages.findByIds(caller.workspaceId, [message.id]);
       if (current.type !== 'agent_message' || current.status === 'created') {
         throw new DomainError(
-          'invalid_request_error',
+          'refused_in_current_state',
           'This agent message is still being generated: cancel it or wait for it to finish before retrying.',
-          409,
         );
       }
       const [parentVersion] = await this.messages.findByIds(caller.workspaceId, [current.parentMessageId]);

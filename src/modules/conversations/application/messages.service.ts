@@ -77,9 +77,8 @@ export class MessagesService {
     const owner = await this.wakeUps.ownerOfScheduled(caller.workspaceId, conversation.id);
     if (owner !== null && owner !== caller.userId) {
       throw new DomainError(
-        'invalid_request_error',
+        'refused_in_current_state',
         'This conversation has a scheduled wake-up of another member: only they or an admin can post or edit messages until it fires or is cancelled.',
-        409,
       );
     }
   }

@@ -96,7 +96,7 @@ describe('ToolCallApprovalsService.validate', () => {
   it('lets an admin answer for the member, and refuses another member, changing nothing', async () => {
     const { answer, grace, alan, current, inProcessEvents } = await setUp();
 
-    await expect(answer(grace)).rejects.toMatchObject({ code: 'workspace_auth_error', status: 403 });
+    await expect(answer(grace)).rejects.toMatchObject({ code: 'action_not_allowed' });
     expect(await current()).toMatchObject({ status: 'blocked_validation_required' });
     expect(inProcessEvents.committedOf(ActionAnswered)).toEqual([]);
 

@@ -73,9 +73,8 @@ export class WakeUpsService {
       });
       if (!created) {
         throw new DomainError(
-          'invalid_request_error',
+          'refused_in_current_state',
           'This conversation already has a scheduled wake-up.',
-          409,
         );
       }
       await this.announce(conversation, created, caller.userSId);
