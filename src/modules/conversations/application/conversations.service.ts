@@ -19,6 +19,7 @@ import {
 } from 'src/modules/conversations/application/ports/conversation.repository';
 import {
   Conversation,
+  NewConversation,
   TITLE_MAX,
   accessibleSpaces,
   assertCanReadWith,
@@ -43,19 +44,21 @@ export interface Page<T> {
 
 export const PAGE_MAX = 100;
 
-/** A new conversation: where it is, and what it starts with. */
-export interface NewConversationInput {
+/**
+ * A new conversation: the fields of the domain's a client may give (`depth`, 0 by default;
+ * `triggerId`, given by the trigger that opens it, never by a request), where it is, and what it
+ * starts with.
+ */
+export type NewConversationInput = Partial<
+  Omit<NewConversation, 'sId' | 'workspaceId' | 'title' | 'spaceId' | 'requestedSpaceIds' | 'forkedFrom'>
+> & {
   title?: string;
   spaceId?: string;
-  /** Its `depth` as the client gave it (0 by default). */
-  depth?: number;
   message?: MessageInput;
   contentFragments?: FragmentInput[];
   /** The public family answers once the first message's agents have answered. */
   blocking?: boolean;
-  /** Set by the trigger that opens it, never by a request. */
-  triggerId?: string;
-}
+};
 
 /** Conversations: created, read under the access rule, listed and updated. */
 @Injectable()
@@ -82,23 +85,32 @@ export class ConversationsService {
     message: UserMessageView | null;
     contentFragments: ContentFragmentView[];
   }> {
-    const space = input.spaceId ? await this.spaces.findAccessible(caller, input.spaceId) : null;
-    const first = input.message;
+    // `blocking` is the caller's to wait on; the rest are the domain's fields, stored as given.
+    const {
+      title,
+      spaceId,
+      message: first,
+      contentFragments: fragments,
+      blocking: _answerAwaited,
+      ...settings
+    } = input;
+    const space = spaceId ? await this.spaces.findAccessible(caller, spaceId) : null;
     const prepared = first ? await this.writer.prepare(caller, first, caller.userId) : null;
     return this.unitOfWork.run(async () => {
       const conversation = await this.conversations.create({
+        ...settings,
         sId: generateSId(),
         workspaceId: caller.workspaceId,
-        title: input.title?.trim() || null,
-        depth: input.depth ?? 0,
+        title: title?.trim() || null,
+        depth: settings.depth ?? 0,
         spaceId: space?.id ?? null,
         requestedSpaceIds: [],
         forkedFrom: null,
-        triggerId: input.triggerId ?? null,
+        triggerId: settings.triggerId ?? null,
       });
       await this.conversations.markRead(caller.workspaceId, conversation.id, caller.userId, this.clock.now());
       if (conversation.title) await this.writer.appendTitle(conversation, conversation.title);
-      const contentFragments = await this.fragments.write(caller, conversation, input.contentFragments ?? []);
+      const contentFragments = await this.fragments.write(caller, conversation, fragments ?? []);
       if (!first || !prepared) return { conversation, message: null, contentFragments };
       const draft = { caller, conversation, input: first, previous: null, authorId: caller.userId, prepared };
       const written = await this.writer.writeOne(draft);

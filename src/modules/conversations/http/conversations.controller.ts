@@ -9,16 +9,21 @@ import { PageQuery } from 'src/platform/http/page-query';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ConversationDeletionService } from 'src/modules/conversations/application/conversation-deletion.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
-import { renderConversation } from 'src/modules/conversations/application/views/conversation.view';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
-import type { Conversation } from 'src/modules/conversations/domain/conversation';
-import { ConversationDeletedResponse } from 'src/modules/conversations/http/schemas/conversation-lifecycle.schema';
 import {
+  ConversationDeletedResponse,
   ConversationResponse,
   ConversationsResponse,
   CreatedConversationResponse,
-} from 'src/modules/conversations/http/schemas/conversation.schema';
+  renderConversation,
+} from 'src/modules/conversations/application/views/conversation.view';
+import {
+  PublicConversationResponse,
+  PublicCreatedConversationView,
+  PublicUpdatedConversationView,
+} from 'src/modules/conversations/application/views/public-conversation.view';
+import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
+import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
   CreateConversationDto,
@@ -26,11 +31,6 @@ import {
 } from 'src/modules/conversations/http/dto/conversation.dto';
 import { MESSAGE_EXAMPLE } from 'src/modules/conversations/http/dto/message.dto';
 import { refuseBlocking, toNewConversation } from 'src/modules/conversations/http/message-input';
-import {
-  PublicConversationResponse,
-  PublicUpdatedConversationResponse,
-  PublicCreatedConversationResponse,
-} from 'src/modules/conversations/http/schemas/public-conversation.schema';
 
 const DEFAULT_PAGE = 50;
 
@@ -114,11 +114,11 @@ export class ConversationsController {
 
   @CreateConversation()
   @PublicFormOf('create')
-  @ApiOkResponse({ type: PublicCreatedConversationResponse })
+  @ApiOkResponse({ type: PublicCreatedConversationView })
   createPublic(
     @CurrentCaller() caller: Caller,
     @Body() body: CreateConversationDto,
-  ): Promise<PublicCreatedConversationResponse> {
+  ): Promise<PublicCreatedConversationView> {
     return this.publicConversations.create(caller, toNewConversation(body));
   }
 
@@ -180,12 +180,12 @@ export class ConversationsController {
 
   @UpdateConversation()
   @PublicFormOf('update')
-  @ApiOkResponse({ type: PublicUpdatedConversationResponse })
+  @ApiOkResponse({ type: PublicUpdatedConversationView })
   async updatePublic(
     @CurrentCaller() caller: Caller,
     @Param() params: ConversationParams,
     @Body() body: UpdateConversationDto,
-  ): Promise<PublicUpdatedConversationResponse> {
+  ): Promise<PublicUpdatedConversationView> {
     return { success: true, conversation: await this.publicConversations.update(caller, params.cId, body) };
   }
 

@@ -6,13 +6,15 @@ import { OnlyOn, PublicFormOf, WorkspaceController } from 'src/platform/http/api
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
-import { renderConversation } from 'src/modules/conversations/application/views/conversation.view';
+import {
+  ConversationResponse,
+  renderConversation,
+} from 'src/modules/conversations/application/views/conversation.view';
+import { PublicConversationResponse } from 'src/modules/conversations/application/views/public-conversation.view';
 import { ForksService } from 'src/modules/conversations/application/forks.service';
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
-import { ConversationResponse } from 'src/modules/conversations/http/schemas/conversation.schema';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import { ForkDto } from 'src/modules/conversations/http/dto/fork.dto';
-import { PublicConversationResponse } from 'src/modules/conversations/http/schemas/public-conversation.schema';
 
 /** What both families' fork routes declare; the public one answers the fork with its content. */
 const ForkConversation = () =>

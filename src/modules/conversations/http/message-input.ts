@@ -76,11 +76,12 @@ export function toMessageInput(body: PostMessageDto, field = '', skipToolsValida
 
 /** A creation's body as it is, but its message and fragments: a new optional field reaches the service without a line here. */
 export function toNewConversation(body: CreateConversationDto): NewConversationInput {
-  const { contentFragment, ...rest } = body;
+  // `visibility` can only be `unlisted`, and `skipToolsValidation` belongs to the first message.
+  const { contentFragment, visibility: _unlisted, skipToolsValidation, ...rest } = body;
   return {
     ...rest,
     title: body.title ?? undefined,
-    message: body.message && toMessageInput(body.message, 'message.', body.skipToolsValidation),
+    message: body.message && toMessageInput(body.message, 'message.', skipToolsValidation),
     blocking: body.blocking || body.message?.blocking || false,
     // Dust's singular `contentFragment` comes before the list's.
     contentFragments: [

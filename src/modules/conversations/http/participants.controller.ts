@@ -6,7 +6,7 @@ import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { ParticipantsService } from 'src/modules/conversations/application/participants.service';
-import { ParticipantsResponse } from 'src/modules/conversations/http/schemas/conversation-lifecycle.schema';
+import { ParticipantsResponse } from 'src/modules/conversations/application/views/conversation-participants.view';
 
 /** Who takes part in a conversation. */
 @ApiTags('conversations')

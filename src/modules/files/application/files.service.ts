@@ -30,13 +30,8 @@ import { checkUseCaseMetadata } from 'src/modules/files/domain/use-case-metadata
 import { FilesConfig } from 'src/modules/files/files.config';
 import { Counter, Metrics } from 'src/platform/observability/metrics';
 
-export interface NewFileInput {
-  contentType: string;
-  fileName: string;
-  fileSize: number;
-  useCase: FileUseCase;
-  useCaseMetadata?: FileUseCaseMetadata;
-}
+export type NewFileInput = Pick<FileRecord, 'contentType' | 'fileName' | 'fileSize' | 'useCase'> &
+  Partial<Pick<FileRecord, 'useCaseMetadata'>>;
 
 export interface FileContent {
   file: FileRecord;

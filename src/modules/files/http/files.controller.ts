@@ -36,8 +36,7 @@ import type { FileRecord } from 'src/modules/files/domain/file';
 import { contentDisposition } from 'src/modules/files/http/content-disposition';
 import { CreateFileDto, FileParams, FileQuery } from 'src/modules/files/http/dto/file.dto';
 import { FileUrls } from 'src/modules/files/http/file-urls';
-import { presentFile } from 'src/modules/files/http/file.presenter';
-import { FileResponse } from 'src/modules/files/http/schemas/file.schema';
+import { FileResponse, renderFile } from 'src/modules/files/application/views/file.view';
 import { FILE_PART, MultipartUpload } from 'src/modules/files/http/multipart-upload';
 
 const BINARY = { schema: { type: 'string', format: 'binary' } };
@@ -172,7 +171,7 @@ export class FilesController {
   }
 
   private present(workspaceSId: string, file: FileRecord): FileResponse {
-    return { file: presentFile(file, workspaceSId, this.urls) };
+    return { file: renderFile(file, workspaceSId, this.urls) };
   }
 
   private stream(

@@ -13,7 +13,7 @@ import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
-import type { WakeUpView } from 'src/modules/wakeups/application/views/wake-up.view';
+import { renderWakeUp } from 'src/modules/wakeups/application/views/wake-up.view';
 import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpNotFound } from 'src/modules/wakeups/domain/wakeups.errors';
 
@@ -143,27 +143,7 @@ export class WakeUpsService {
       type: 'wake_up_updated',
       created: this.clock.now().getTime(),
       conversationId: conversation.sId,
-      wakeUp: presentWakeUpEvent(wakeUp, conversation.sId, ownerSId),
+      wakeUp: renderWakeUp({ wakeUp, conversationSId: conversation.sId, ownerSId }),
     });
   }
-}
-
-/** The wake-up as the API shows it; shared by the HTTP presenter and the event payload. */
-export function presentWakeUpEvent(wakeUp: WakeUp, conversationSId: string, ownerSId: string): WakeUpView {
-  return {
-    id: wakeUp.id,
-    sId: wakeUp.sId,
-    createdAt: wakeUp.createdAt.getTime(),
-    agentConfigurationId: wakeUp.agentSId,
-    scheduleConfig:
-      wakeUp.schedule.type === 'one_shot'
-        ? { type: 'one_shot' as const, fireAt: wakeUp.schedule.fireAt.getTime() }
-        : { type: 'cron' as const, cron: wakeUp.schedule.cron, timezone: wakeUp.schedule.timezone },
-    reason: wakeUp.reason,
-    status: wakeUp.status,
-    fireCount: wakeUp.fireCount,
-    maxFires: wakeUp.maxFires,
-    conversationId: conversationSId,
-    owner: ownerSId,
-  };
 }

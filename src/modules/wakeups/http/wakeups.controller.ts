@@ -6,8 +6,11 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams } from 'src/platform/http/route-params';
 import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
 import { CreateWakeUpDto, WakeUpParams } from 'src/modules/wakeups/http/dto/wakeup.dto';
-import { presentWakeUp } from 'src/modules/wakeups/http/wakeup.presenter';
-import { WakeUpResponse, WakeUpsResponse } from 'src/modules/wakeups/http/schemas/wake-up.schema';
+import {
+  WakeUpResponse,
+  WakeUpsResponse,
+  renderWakeUp,
+} from 'src/modules/wakeups/application/views/wake-up.view';
 
 @ApiTags('wake-ups')
 @Controller('api/w/:wId/assistant/conversations/:cId/wakeups')
@@ -43,7 +46,7 @@ export class WakeUpsController {
     @Param() params: ConversationParams,
     @Body() body: CreateWakeUpDto,
   ): Promise<WakeUpResponse> {
-    return { wakeUp: presentWakeUp(await this.wakeUps.create(caller, params.cId, body)) };
+    return { wakeUp: renderWakeUp(await this.wakeUps.create(caller, params.cId, body)) };
   }
 
   @Get()
@@ -55,7 +58,7 @@ export class WakeUpsController {
   @ApiOkResponse({ type: WakeUpsResponse })
   @ApiErrors(404)
   async list(@CurrentCaller() caller: Caller, @Param() params: ConversationParams): Promise<WakeUpsResponse> {
-    return { wakeUps: (await this.wakeUps.list(caller, params.cId)).map(presentWakeUp) };
+    return { wakeUps: (await this.wakeUps.list(caller, params.cId)).map(renderWakeUp) };
   }
 
   @Delete(':wuId')
@@ -68,6 +71,6 @@ export class WakeUpsController {
   @ApiOkResponse({ type: WakeUpResponse })
   @ApiErrors(404)
   async cancel(@CurrentCaller() caller: Caller, @Param() params: WakeUpParams): Promise<WakeUpResponse> {
-    return { wakeUp: presentWakeUp(await this.wakeUps.cancel(caller, params.cId, params.wuId)) };
+    return { wakeUp: renderWakeUp(await this.wakeUps.cancel(caller, params.cId, params.wuId)) };
   }
 }

@@ -1,3 +1,6 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
+import { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import type { Role } from 'src/platform/auth/caller';
 import type {
   ConversationDetails,
@@ -7,75 +10,127 @@ import { isUnread } from 'src/modules/conversations/domain/conversation';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
 
 /** A fork's author, in the fields of Dust's UserType. */
-export interface ForkUserView {
-  sId: string;
-  id: number;
-  createdAt: number;
-  provider: string;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  image: string;
-  lastLoginAt: number | null;
+@ApiSchema({ name: 'ForkUserSchema' })
+export class ForkUserView {
+  sId!: string;
+  id!: number;
+  createdAt!: number;
+  /** @example api */
+  provider!: string;
+  username!: string;
+  email!: string;
+  firstName!: string;
+  lastName!: string;
+  fullName!: string;
+  image!: string;
+  lastLoginAt!: number | null;
 }
 
-export interface ForkedFromView {
-  parentConversationId: string;
-  parentConversationTitle: string | null;
-  sourceMessageId: string;
-  branchedAt: number;
-  user: ForkUserView | null;
-  fileCopyStatus: 'pending' | 'completed';
+@ApiSchema({ name: 'ForkedFromSchema' })
+export class ForkedFromView {
+  parentConversationId!: string;
+  parentConversationTitle!: string | null;
+  sourceMessageId!: string;
+  branchedAt!: number;
+  user!: ForkUserView | null;
+  fileCopyStatus!: 'pending' | 'completed';
 }
 
-export interface ForkedChildView {
-  childConversationId: string;
-  childConversationTitle: string | null;
-  sourceMessageId: string;
-  branchedAt: number;
-  user: ForkUserView | null;
-}
-
-export interface ForkingDataView {
-  forkedFrom: ForkedFromView | null;
-  forkedChildren: ForkedChildView[];
+@ApiSchema({ name: 'ForkedChildSchema' })
+export class ForkedChildView {
+  childConversationId!: string;
+  childConversationTitle!: string | null;
+  sourceMessageId!: string;
+  branchedAt!: number;
+  user!: ForkUserView | null;
 }
 
 /** The conversation's workspace, as Dust's WorkspaceType (with the caller's role in it). */
-export interface ConversationOwnerView {
-  id: number;
-  sId: string;
-  name: string;
-  role: Role;
-  segmentation: null;
-  whiteListedProviders: null;
-  defaultEmbeddingProvider: null;
+@ApiSchema({ name: 'ConversationOwnerSchema' })
+export class ConversationOwnerView {
+  /** @example 12 */
+  id!: number;
+  /** @example Wk3xY8qPzL */
+  sId!: string;
+  /** @example Acme */
+  name!: string;
+  /** The caller's role in the workspace */
+  role!: Role;
+  @ApiProperty({ type: String, nullable: true, description: 'Always null here (Dust field).' })
+  segmentation!: null;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'Always null: every configured provider is allowed (Dust field).',
+  })
+  whiteListedProviders!: null;
+  @ApiProperty({ type: String, nullable: true, description: 'Always null here (Dust field).' })
+  defaultEmbeddingProvider!: null;
+}
+
+@ApiSchema({ name: 'ForkingDataSchema' })
+export class ForkingDataView {
+  forkedFrom!: ForkedFromView | null;
+  forkedChildren!: ForkedChildView[];
 }
 
 /** The conversation without content (endpoint 11), as one caller sees it. */
-export interface ConversationView {
-  id: number;
-  created: number;
-  updated: number;
-  sId: string;
-  depth: number;
-  unread: boolean;
-  lastReadMs: number | null;
-  actionRequired: boolean;
-  hasError: boolean;
-  title: string | null;
-  /** The conversation's address on this service. */
-  url: string;
-  spaceId: string | null;
-  triggerId: string | null;
-  metadata: Record<string, unknown>;
-  requestedSpaceIds: string[];
-  forkingData: ForkingDataView;
-  owner: ConversationOwnerView;
-  visibility: 'unlisted';
-  requestedGroupIds: string[][];
+export class ConversationView {
+  id!: number;
+  created!: number;
+  updated!: number;
+  sId!: string;
+  depth!: number;
+  unread!: boolean;
+  /** null until the caller has read it */
+  lastReadMs!: number | null;
+  actionRequired!: boolean;
+  hasError!: boolean;
+  /** null until set or derived from the first message */
+  title!: string | null;
+  /**
+   * The conversation's address on this service: `PUBLIC_BASE_URL` and its resource path.
+   * @example https://agents.example.com/api/w/w_1/assistant/conversations/c_1
+   */
+  url!: string;
+  spaceId!: string | null;
+  triggerId!: string | null;
+  metadata!: Record<string, unknown>;
+  /**
+   * sIds of the spaces a reader must all access: those its agents need, and those whose data (search
+   * and include_data outputs) it holds. Spaces are only ever added.
+   */
+  requestedSpaceIds!: string[];
+  forkingData!: ForkingDataView;
+  owner!: ConversationOwnerView;
+  /** Dust's visibility: a conversation is seen by its participants (deleted ones are not served). */
+  visibility!: 'unlisted';
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' } },
+    description: 'requestedSpaceIds as groups: each space is its own group (Dust field).',
+  })
+  requestedGroupIds!: string[][];
+}
+
+export class ConversationDeletedResponse {
+  @ApiProperty({ enum: [true] }) success!: true;
+}
+
+export class ConversationResponse {
+  conversation!: ConversationView;
+}
+
+export class ConversationsResponse {
+  conversations!: ConversationView[];
+  nextCursor!: string | null;
+}
+
+export class CreatedConversationResponse {
+  conversation!: ConversationView;
+  message?: UserMessageView;
+  /** The content fragments given, in order */
+  contentFragments?: ContentFragmentView[];
 }
 
 function forkUser(user: ForkAuthor | null): ForkUserView | null {

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import {
   IsBoolean,
   IsIn,
@@ -80,14 +80,8 @@ export class CreateConversationDto {
   skipToolsValidation?: boolean;
 }
 
-export class UpdateConversationDto {
-  @ApiPropertyOptional({ example: 'Refunds: the 30-day rule' })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(TITLE_MAX)
-  @HumanName()
-  title?: string;
+export class UpdateConversationDto extends PickType(CreateConversationDto, ['title']) {
+  @ApiPropertyOptional({ example: 'Refunds: the 30-day rule' }) declare title?: string;
 
   @ApiPropertyOptional({ description: 'true marks the conversation read for the caller; false unread.' })
   @IsOptional()
