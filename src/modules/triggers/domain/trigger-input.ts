@@ -1,6 +1,7 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { checkName } from 'src/platform/text/names';
 import {
+  FlatConfiguration,
   NAME_MAX,
   ScheduleConfig,
   TriggerKind,
@@ -10,25 +11,11 @@ import {
 import { FilterSyntaxError, parsePayloadFilter } from 'src/modules/triggers/domain/payload-filter';
 import { firstFiring } from 'src/modules/triggers/domain/trigger-schedule';
 
-/** A trigger's configuration as a request gives it: the fields of every kind, each optional. */
-export interface ConfigurationInput {
-  type?: string;
-  cron?: string;
-  timezone?: string;
-  intervalDays?: number;
-  dayOfWeek?: number | null;
-  hour?: number;
-  minute?: number;
-  includePayload?: boolean;
-  event?: string;
-  filter?: string;
-}
-
 export interface TriggerInput {
   name: string;
   kind: TriggerKind;
   customPrompt: string;
-  configuration: ConfigurationInput;
+  configuration: FlatConfiguration;
   status?: TriggerStatus;
   webhookSourceViewSId?: string | null;
   executionPerDayLimitOverride?: number | null;
@@ -54,7 +41,7 @@ const CRON_KEYS = ['type', 'cron', 'timezone'];
 const INTERVAL_KEYS = ['type', 'intervalDays', 'dayOfWeek', 'hour', 'minute', 'timezone'];
 const WEBHOOK_KEYS = ['includePayload', 'event', 'filter'];
 
-function refuseOtherKeys(input: ConfigurationInput, allowed: string[], field: string, what: string): void {
+function refuseOtherKeys(input: FlatConfiguration, allowed: string[], field: string, what: string): void {
   const extra = Object.entries(input)
     .filter(([key, value]) => value !== undefined && !allowed.includes(key))
     .map(([key]) => key);
@@ -75,7 +62,7 @@ function required<T>(value: T | undefined, field: string, hint: string): T {
  * spacing), with its first firing after `now`. `field` names the configuration in messages.
  */
 export function scheduleFrom(
-  input: ConfigurationInput,
+  input: FlatConfiguration,
   now: Date,
   field: string,
 ): { configuration: ScheduleConfig; nextFireAt: Date } {
@@ -92,21 +79,19 @@ export function scheduleFrom(
       minute: required(input.minute, `${field}.minute`, '0 to 59'),
       timezone: timezone(),
     };
-  } else if (input.type === undefined || input.type === 'cron') {
+  } else {
     refuseOtherKeys(input, CRON_KEYS, field, 'a cron schedule');
     configuration = {
       type: 'cron',
       cron: required(input.cron, `${field}.cron`, '5 fields, e.g. "0 9 * * 1-5"').trim(),
       timezone: timezone(),
     };
-  } else {
-    throw new InvalidRequestError(`${field}.type: "cron" or "interval".`);
   }
   return { configuration, nextFireAt: firstFiring(configuration, now, field) };
 }
 
 /** A webhook's configuration, checked: its fields only, and a filter that parses. */
-export function webhookFrom(input: ConfigurationInput, field: string): WebhookConfig {
+export function webhookFrom(input: FlatConfiguration, field: string): WebhookConfig {
   refuseOtherKeys(input, WEBHOOK_KEYS, field, 'a webhook trigger');
   const configuration: WebhookConfig = {
     includePayload: required(input.includePayload, `${field}.includePayload`, 'true or false'),

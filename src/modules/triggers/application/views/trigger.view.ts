@@ -1,10 +1,19 @@
-import type { Trigger, TriggerKind, TriggerOrigin, TriggerStatus } from 'src/modules/triggers/domain/trigger';
+import { ApiSchema } from '@nestjs/swagger';
+import type {
+  FlatConfiguration,
+  Trigger,
+  TriggerKind,
+  TriggerOrigin,
+  TriggerStatus,
+} from 'src/modules/triggers/domain/trigger';
 
 /**
  * A schedule's (`cron` or `interval`) or a webhook's configuration, flattened: each kind sets its
- * own fields.
+ * own fields. The request's configuration (`TriggerConfigurationDto`) validates the same fields.
  */
-export interface TriggerConfigurationView {
+@ApiSchema({ name: 'TriggerConfiguration' })
+export class TriggerConfigurationView implements FlatConfiguration {
+  /** Schedules: `cron` or `interval` */
   type?: 'cron' | 'interval';
   cron?: string;
   timezone?: string;

@@ -1,19 +1,6 @@
 import type * as views from 'src/modules/triggers/application/views/trigger.view';
+import { TriggerConfigurationView } from 'src/modules/triggers/application/views/trigger.view';
 import type { TriggerKind, TriggerOrigin, TriggerStatus } from 'src/modules/triggers/domain/trigger';
-
-export class TriggerConfiguration implements views.TriggerConfigurationView {
-  /** Schedules: `cron` or `interval` */
-  type?: 'cron' | 'interval';
-  cron?: string;
-  timezone?: string;
-  intervalDays?: number;
-  dayOfWeek?: number | null;
-  hour?: number;
-  minute?: number;
-  includePayload?: boolean;
-  event?: string;
-  filter?: string;
-}
 
 export class Trigger implements views.TriggerView {
   id!: number;
@@ -32,7 +19,7 @@ export class Trigger implements views.TriggerView {
   origin!: TriggerOrigin;
   createdAt!: number;
   kind!: TriggerKind;
-  configuration!: TriggerConfiguration;
+  configuration!: TriggerConfigurationView;
   webhookSourceViewSId!: string | null;
   executionPerDayLimitOverride!: number | null;
   /** Enabled schedules: when it fires next, ms since the epoch */
