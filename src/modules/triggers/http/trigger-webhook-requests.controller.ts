@@ -10,7 +10,7 @@ import {
   TriggerWebhookRequestsParams,
   WebhookRequestsQuery,
 } from 'src/modules/triggers/http/dto/webhook-sources.dto';
-import { WebhookRequestsResponse } from 'src/modules/triggers/http/schemas/webhook-source.schema';
+import { WebhookRequestsResponse } from 'src/modules/triggers/application/views/webhook-source.view';
 
 @ApiTags('triggers')
 @Controller('api/w/:wId/assistant/agent_configurations/:aId/triggers')
