@@ -21,26 +21,19 @@ import {
   GENERIC_SIGNATURE_HEADER,
   GITHUB_HEADERS,
   SOURCE_NAME_MAX,
-  WebhookProvider,
+  WebhookHeaders,
   WebhookSource,
   WebhookSourceView,
   secretProblem,
 } from 'src/modules/triggers/domain/webhook-source';
 
-export interface WebhookSourceInput {
-  name: string;
-  provider?: WebhookProvider | null;
-  /** Given by the admin (e.g. the one GitHub was set up with), else generated. */
-  secret?: string | null;
-  signatureAlgorithm?: 'sha256';
-  signatureHeader?: string;
-  timestampHeader?: string | null;
-  timestampToleranceSeconds?: number;
-  eventHeader?: string | null;
-  deliveryHeader?: string | null;
-  /** Also share it to the global space, as Dust's `includeGlobal`. */
-  includeGlobal?: boolean;
-}
+export type WebhookSourceInput = Pick<WebhookSource, 'name'> &
+  Partial<WebhookHeaders & Pick<WebhookSource, 'provider' | 'signatureAlgorithm'>> & {
+    /** Given by the admin (e.g. the one GitHub was set up with), else generated. */
+    secret?: string | null;
+    /** Also share it to the global space, as Dust's `includeGlobal`. */
+    includeGlobal?: boolean;
+  };
 
 export type WebhookSourcePatch = Partial<
   Omit<WebhookSourceInput, 'provider' | 'secret' | 'signatureAlgorithm' | 'includeGlobal'>

@@ -1,33 +1,29 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { checkName } from 'src/platform/text/names';
 import {
+  CronScheduleConfig,
   FlatConfiguration,
   NAME_MAX,
   ScheduleConfig,
+  Trigger,
   TriggerKind,
-  TriggerStatus,
   WebhookConfig,
 } from 'src/modules/triggers/domain/trigger';
 import { FilterSyntaxError, parsePayloadFilter } from 'src/modules/triggers/domain/payload-filter';
 import { firstFiring } from 'src/modules/triggers/domain/trigger-schedule';
 
-export interface TriggerInput {
-  name: string;
+/** A trigger as a request gives it: its configuration flattened, its webhook source view by sId. */
+export interface TriggerInput extends Pick<Trigger, 'name'>, Partial<Pick<Trigger, 'status'>> {
   kind: TriggerKind;
   customPrompt: string;
   configuration: FlatConfiguration;
-  status?: TriggerStatus;
   webhookSourceViewSId?: string | null;
   executionPerDayLimitOverride?: number | null;
 }
 
 /** A schedule an agent asks for itself through its `triggers` tools: a cron in a time zone. */
-export interface AgentScheduleInput {
-  name: string;
-  customPrompt: string;
-  cron: string;
-  timezone: string;
-}
+export type AgentScheduleInput = Pick<TriggerInput, 'name' | 'customPrompt'> &
+  Pick<CronScheduleConfig, 'cron' | 'timezone'>;
 
 /**
  * A trigger's name, trimmed, under the rule for names people read: it becomes the title of each
