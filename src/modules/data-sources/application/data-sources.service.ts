@@ -15,7 +15,6 @@ import {
 } from 'src/modules/data-sources/domain/data-source';
 import {
   DataSourceView,
-  DataSourceViewKind,
   ParentsChange,
   changedParentsIn,
   checkViewDeletable,
@@ -29,24 +28,19 @@ import {
   UnknownTextSearchConfig,
 } from 'src/modules/data-sources/domain/data-sources.errors';
 
-export interface NewDataSourceInput {
-  name: string;
-  description?: string;
-  connectorProvider?: string | null;
-  textSearchConfig?: string | null;
-}
+/** The provider and text-search configuration come unparsed: the service checks them. */
+export type NewDataSourceInput = Pick<DataSource, 'name'> &
+  Partial<Pick<DataSource, 'description'> & Record<'connectorProvider' | 'textSearchConfig', string | null>>;
 
 /** Which views a workspace-wide search keeps (Dust's names: a vault is a space). */
-export interface ViewSearch {
+export interface ViewSearch extends Partial<Pick<DataSourceView, 'kind'>> {
   dataSourceId?: string;
-  kind?: DataSourceViewKind;
   vaultId?: string;
   vaultKind?: 'global' | 'regular';
 }
 
-export interface NewViewInput {
+export interface NewViewInput extends Partial<Pick<DataSourceView, 'parentsIn'>> {
   dataSourceId: string;
-  parentsIn?: string[] | null;
 }
 
 /**

@@ -6,8 +6,10 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { WorkspaceController } from 'src/platform/http/api-families';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
 import { SearchDataSourceViewsQuery } from 'src/modules/data-sources/http/dto/data-sources.dto';
-import { presentDataSourceView } from 'src/modules/data-sources/http/data-sources.presenter';
-import { SearchedDataSourceViewsResponse } from 'src/modules/data-sources/http/schemas/data-source.schema';
+import {
+  SearchedDataSourceViewsResponse,
+  renderDataSourceView,
+} from 'src/modules/data-sources/application/views/data-source.view';
 
 /** The data source views of the whole workspace, as Dust's `searchDataSourceViews` reads them. */
 @ApiTags('data sources')
@@ -32,6 +34,6 @@ export class DataSourceViewSearchController {
     @Query() query: SearchDataSourceViewsQuery,
   ): Promise<SearchedDataSourceViewsResponse> {
     const views = await this.dataSources.searchViews(caller, query);
-    return { data_source_views: views.map(presentDataSourceView) };
+    return { data_source_views: views.map(renderDataSourceView) };
   }
 }

@@ -13,13 +13,12 @@ import {
   PatchDataSourceViewDto,
 } from 'src/modules/data-sources/http/dto/data-sources.dto';
 import { SearchQuery } from 'src/modules/data-sources/http/dto/documents.dto';
-import { presentSearchResult } from 'src/modules/data-sources/http/documents.presenter';
-import { presentDataSourceView } from 'src/modules/data-sources/http/data-sources.presenter';
 import {
   DataSourceViewResponse,
   DataSourceViewsResponse,
-} from 'src/modules/data-sources/http/schemas/data-source.schema';
-import { SearchResponse } from 'src/modules/data-sources/http/schemas/document.schema';
+  renderDataSourceView,
+} from 'src/modules/data-sources/application/views/data-source.view';
+import { SearchResponse, renderSearchResult } from 'src/modules/data-sources/application/views/document.view';
 
 /** Endpoint 12 of the specification, in the public (`/api/v1`) path family. */
 @ApiTags('data sources')
@@ -48,7 +47,7 @@ export class DataSourceViewsController {
     @Param() params: SpaceParams,
   ): Promise<DataSourceViewsResponse> {
     const views = await this.dataSources.listViews(caller, params.spaceId);
-    return { dataSourceViews: views.map(presentDataSourceView) };
+    return { dataSourceViews: views.map(renderDataSourceView) };
   }
 
   @Patch(':dsvId')
@@ -89,7 +88,7 @@ export class DataSourceViewsController {
       ? body.parentsIn!
       : { add: body.parentsToAdd ?? [], remove: body.parentsToRemove ?? [] };
     const view = await this.dataSources.updateView(caller, params.spaceId, params.dsvId, parents);
-    return { dataSourceView: presentDataSourceView(view) };
+    return { dataSourceView: renderDataSourceView(view) };
   }
 
   @Get(':dsvId/search')
@@ -116,6 +115,6 @@ export class DataSourceViewsController {
       topK: query.top_k ?? 10,
       fullText: query.full_text === 'true',
     });
-    return { documents: presentSearchResult(found) };
+    return { documents: renderSearchResult(found) };
   }
 }

@@ -12,13 +12,11 @@ import {
   UpdateDataSourceViewDto,
 } from 'src/modules/data-sources/http/dto/data-sources.dto';
 import {
-  presentCreatedDataSource,
-  presentDataSourceView,
-} from 'src/modules/data-sources/http/data-sources.presenter';
-import {
   CreatedDataSourceResponse,
   DataSourceViewResponse,
-} from 'src/modules/data-sources/http/schemas/data-source.schema';
+  renderDataSource,
+  renderDataSourceView,
+} from 'src/modules/data-sources/application/views/data-source.view';
 
 /** Administration of data sources and of their views in the spaces of a workspace. */
 @ApiTags('data sources')
@@ -47,7 +45,7 @@ export class DataSourcesController {
     @Body() body: CreateDataSourceDto,
   ): Promise<CreatedDataSourceResponse> {
     const { dataSource, view } = await this.dataSources.create(caller, params.spaceId, body);
-    return { dataSource: presentCreatedDataSource(dataSource), dataSourceView: presentDataSourceView(view) };
+    return { dataSource: renderDataSource(dataSource), dataSourceView: renderDataSourceView(view) };
   }
 
   @Post('data_source_views')
@@ -70,7 +68,7 @@ export class DataSourcesController {
     @Body() body: CreateDataSourceViewDto,
   ): Promise<DataSourceViewResponse> {
     return {
-      dataSourceView: presentDataSourceView(await this.dataSources.addView(caller, params.spaceId, body)),
+      dataSourceView: renderDataSourceView(await this.dataSources.addView(caller, params.spaceId, body)),
     };
   }
 
@@ -89,7 +87,7 @@ export class DataSourcesController {
     @Body() body: UpdateDataSourceViewDto,
   ): Promise<DataSourceViewResponse> {
     const view = await this.dataSources.updateView(caller, params.spaceId, params.dsvId, body.parentsIn);
-    return { dataSourceView: presentDataSourceView(view) };
+    return { dataSourceView: renderDataSourceView(view) };
   }
 
   @Delete('data_source_views/:dsvId')
@@ -110,6 +108,6 @@ export class DataSourcesController {
     @Param() params: DataSourceViewParams,
   ): Promise<DataSourceViewResponse> {
     const view = await this.dataSources.deleteView(caller, params.spaceId, params.dsvId);
-    return { dataSourceView: presentDataSourceView(view) };
+    return { dataSourceView: renderDataSourceView(view) };
   }
 }

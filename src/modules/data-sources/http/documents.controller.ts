@@ -12,14 +12,15 @@ import {
   DocumentParams,
   UpsertDocumentDto,
 } from 'src/modules/data-sources/http/dto/documents.dto';
-import { presentCreatedDataSource } from 'src/modules/data-sources/http/data-sources.presenter';
-import { presentDocument, presentListedDocument } from 'src/modules/data-sources/http/documents.presenter';
+import { renderDataSource } from 'src/modules/data-sources/application/views/data-source.view';
 import {
   DeletedDocumentResponse,
   DocumentResponse,
   DocumentsResponse,
   UpsertedDocumentResponse,
-} from 'src/modules/data-sources/http/schemas/document.schema';
+  renderDocument,
+  renderListedDocument,
+} from 'src/modules/data-sources/application/views/document.view';
 
 const DEFAULT_PAGE = 50;
 
@@ -84,8 +85,8 @@ export class DocumentsController {
       },
     );
     return {
-      document: presentDocument(dataSource.sId, document, body.light_document_output === true),
-      data_source: presentCreatedDataSource(dataSource),
+      document: renderDocument(dataSource.sId, document, body.light_document_output === true),
+      data_source: renderDataSource(dataSource),
     };
   }
 
@@ -109,7 +110,7 @@ export class DocumentsController {
       limit: query.limit ?? DEFAULT_PAGE,
     });
     return {
-      documents: page.documents.map((document) => presentListedDocument(params.dsId, document)),
+      documents: page.documents.map((document) => renderListedDocument(params.dsId, document)),
       nextCursor: page.next === null ? null : encodeCursor(page.next),
       total: page.total,
     };
@@ -127,7 +128,7 @@ export class DocumentsController {
   @ApiErrors(400, 404)
   async get(@CurrentCaller() caller: Caller, @Param() params: DocumentParams): Promise<DocumentResponse> {
     const document = await this.documents.get(caller, params.spaceId, params.dsId, params.documentId);
-    return { document: presentDocument(params.dsId, document) };
+    return { document: renderDocument(params.dsId, document) };
   }
 
   @Delete(':documentId')

@@ -19,7 +19,7 @@ import { TriggerScheduled } from 'src/modules/triggers/application/triggers.even
 import {
   TriggerConversationView,
   TriggerView,
-  presentTrigger,
+  renderTrigger,
 } from 'src/modules/triggers/application/views/trigger.view';
 import { Trigger, TriggerOrigin, TriggerSpec } from 'src/modules/triggers/domain/trigger';
 import {
@@ -208,7 +208,7 @@ export class TriggersService {
       triggers.flatMap(({ spec }) => (spec.kind === 'webhook' ? [spec.webhookSourceViewId] : [])),
     );
     return triggers.map((trigger) => ({
-      ...presentTrigger(trigger, editors.get(trigger.editorId), caller.userId),
+      ...renderTrigger(trigger, editors.get(trigger.editorId), caller.userId),
       webhookSourceViewSId:
         trigger.spec.kind === 'webhook' ? (viewSIds.get(trigger.spec.webhookSourceViewId) ?? null) : null,
     }));

@@ -10,37 +10,30 @@ import {
   WebhookRepository,
   WebhookSourceChanges,
 } from 'src/modules/triggers/application/ports/webhook.repository';
-import type {
-  WebhookSourceForAdminView,
+import {
   WebhookSourceViewView,
   WebhookSourceWithViewsView,
+  renderWebhookSourceForAdmin,
+  renderWebhookSourceView,
 } from 'src/modules/triggers/application/views/webhook-source.view';
 import {
   DEFAULT_TIMESTAMP_TOLERANCE_SECONDS,
   GENERIC_SIGNATURE_HEADER,
   GITHUB_HEADERS,
   SOURCE_NAME_MAX,
-  WebhookProvider,
+  WebhookHeaders,
   WebhookSource,
   WebhookSourceView,
-  redactedSecret,
   secretProblem,
 } from 'src/modules/triggers/domain/webhook-source';
 
-export interface WebhookSourceInput {
-  name: string;
-  provider?: WebhookProvider | null;
-  /** Given by the admin (e.g. the one GitHub was set up with), else generated. */
-  secret?: string | null;
-  signatureAlgorithm?: 'sha256';
-  signatureHeader?: string;
-  timestampHeader?: string | null;
-  timestampToleranceSeconds?: number;
-  eventHeader?: string | null;
-  deliveryHeader?: string | null;
-  /** Also share it to the global space, as Dust's `includeGlobal`. */
-  includeGlobal?: boolean;
-}
+export type WebhookSourceInput = Pick<WebhookSource, 'name'> &
+  Partial<WebhookHeaders & Pick<WebhookSource, 'provider' | 'signatureAlgorithm'>> & {
+    /** Given by the admin (e.g. the one GitHub was set up with), else generated. */
+    secret?: string | null;
+    /** Also share it to the global space, as Dust's `includeGlobal`. */
+    includeGlobal?: boolean;
+  };
 
 export type WebhookSourcePatch = Partial<
   Omit<WebhookSourceInput, 'provider' | 'secret' | 'signatureAlgorithm' | 'includeGlobal'>
@@ -54,11 +47,6 @@ class WebhookSourceViewNotFound extends DomainError {
 
 function sourceNotFound(sId: string): DomainError {
   return new DomainError('webhook_source_not_found', `Webhook source ${sId} not found in this workspace.`);
-}
-
-/** The path a sender posts a source's deliveries to. */
-export function hookPath(workspaceSId: string, sourceSId: string): string {
-  return `/api/v1/w/${workspaceSId}/triggers/hooks/${sourceSId}`;
 }
 
 /**
@@ -107,8 +95,8 @@ export class WebhookSourcesService {
       return { source, views };
     });
     return {
-      ...presentForAdmin(source, workspaceSId, { showSecret: true }),
-      views: views.map((view) => presentView(view, global!.sId, source)),
+      ...renderWebhookSourceForAdmin(source, workspaceSId, { showSecret: true }),
+      views: views.map((view) => renderWebhookSourceView(view, global!.sId, source)),
     };
   }
 
@@ -120,10 +108,10 @@ export class WebhookSourcesService {
     ]);
     const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
     return sources.map((source) => ({
-      ...presentForAdmin(source, workspaceSId, { showSecret: false }),
+      ...renderWebhookSourceForAdmin(source, workspaceSId, { showSecret: false }),
       views: views
         .filter((view) => view.webhookSourceId === source.id)
-        .map((view) => presentView(view, spaceSIds.get(view.spaceId) ?? '', source)),
+        .map((view) => renderWebhookSourceView(view, spaceSIds.get(view.spaceId) ?? '', source)),
     }));
   }
 
@@ -172,7 +160,7 @@ export class WebhookSourcesService {
       this.spaces.listAll(caller),
     ]);
     const spaceSIds = new Map(spaces.map((space) => [space.id, space.sId]));
-    return views.map((view) => presentView(view, spaceSIds.get(view.spaceId) ?? '', source));
+    return views.map((view) => renderWebhookSourceView(view, spaceSIds.get(view.spaceId) ?? '', source));
   }
 
   /** The views of a space the caller can access (404 for any other space). */
@@ -183,7 +171,7 @@ export class WebhookSourcesService {
       this.webhooks.listSources(caller.workspaceId),
     ]);
     const byId = new Map(sources.map((source) => [source.id, source]));
-    return views.map((view) => presentView(view, space.sId, byId.get(view.webhookSourceId)!));
+    return views.map((view) => renderWebhookSourceView(view, space.sId, byId.get(view.webhookSourceId)!));
   }
 
   async share(caller: Caller, spaceSId: string, sourceSId: string): Promise<WebhookSourceViewView> {
@@ -191,7 +179,7 @@ export class WebhookSourcesService {
     const source = await this.webhooks.findSource(caller.workspaceId, sourceSId);
     if (!source)
       throw new InvalidRequestError(`webhookSourceId: no webhook source ${sourceSId} in this workspace.`);
-    return presentView(await this.shareTo(source, space), space.sId, source);
+    return renderWebhookSourceView(await this.shareTo(source, space), space.sId, source);
   }
 
   async unshare(caller: Caller, spaceSId: string, viewSId: string): Promise<void> {
@@ -270,47 +258,4 @@ export class WebhookSourcesService {
       );
     }
   }
-}
-
-function presentSummary(source: WebhookSource) {
-  return {
-    id: source.id,
-    sId: source.sId,
-    name: source.name,
-    provider: source.provider,
-    createdAt: source.createdAt.getTime(),
-    updatedAt: source.updatedAt.getTime(),
-  };
-}
-
-function presentForAdmin(
-  source: WebhookSource,
-  workspaceSId: string,
-  { showSecret }: { showSecret: boolean },
-): WebhookSourceForAdminView {
-  return {
-    ...presentSummary(source),
-    secret: showSecret ? source.secret : redactedSecret(source.secret),
-    signatureHeader: source.signatureHeader,
-    signatureAlgorithm: source.signatureAlgorithm,
-    timestampHeader: source.timestampHeader,
-    timestampToleranceSeconds: source.timestampToleranceSeconds,
-    eventHeader: source.eventHeader,
-    deliveryHeader: source.deliveryHeader,
-    url: hookPath(workspaceSId, source.sId),
-  };
-}
-
-function presentView(
-  view: WebhookSourceView,
-  spaceSId: string,
-  source: WebhookSource,
-): WebhookSourceViewView {
-  return {
-    id: view.id,
-    sId: view.sId,
-    spaceId: spaceSId,
-    createdAt: view.createdAt.getTime(),
-    webhookSource: presentSummary(source),
-  };
 }

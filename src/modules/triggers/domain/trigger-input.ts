@@ -1,46 +1,29 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { checkName } from 'src/platform/text/names';
 import {
+  CronScheduleConfig,
+  FlatConfiguration,
   NAME_MAX,
   ScheduleConfig,
+  Trigger,
   TriggerKind,
-  TriggerStatus,
   WebhookConfig,
 } from 'src/modules/triggers/domain/trigger';
 import { FilterSyntaxError, parsePayloadFilter } from 'src/modules/triggers/domain/payload-filter';
 import { firstFiring } from 'src/modules/triggers/domain/trigger-schedule';
 
-/** A trigger's configuration as a request gives it: the fields of every kind, each optional. */
-export interface ConfigurationInput {
-  type?: string;
-  cron?: string;
-  timezone?: string;
-  intervalDays?: number;
-  dayOfWeek?: number | null;
-  hour?: number;
-  minute?: number;
-  includePayload?: boolean;
-  event?: string;
-  filter?: string;
-}
-
-export interface TriggerInput {
-  name: string;
+/** A trigger as a request gives it: its configuration flattened, its webhook source view by sId. */
+export interface TriggerInput extends Pick<Trigger, 'name'>, Partial<Pick<Trigger, 'status'>> {
   kind: TriggerKind;
   customPrompt: string;
-  configuration: ConfigurationInput;
-  status?: TriggerStatus;
+  configuration: FlatConfiguration;
   webhookSourceViewSId?: string | null;
   executionPerDayLimitOverride?: number | null;
 }
 
 /** A schedule an agent asks for itself through its `triggers` tools: a cron in a time zone. */
-export interface AgentScheduleInput {
-  name: string;
-  customPrompt: string;
-  cron: string;
-  timezone: string;
-}
+export type AgentScheduleInput = Pick<TriggerInput, 'name' | 'customPrompt'> &
+  Pick<CronScheduleConfig, 'cron' | 'timezone'>;
 
 /**
  * A trigger's name, trimmed, under the rule for names people read: it becomes the title of each
@@ -54,7 +37,7 @@ const CRON_KEYS = ['type', 'cron', 'timezone'];
 const INTERVAL_KEYS = ['type', 'intervalDays', 'dayOfWeek', 'hour', 'minute', 'timezone'];
 const WEBHOOK_KEYS = ['includePayload', 'event', 'filter'];
 
-function refuseOtherKeys(input: ConfigurationInput, allowed: string[], field: string, what: string): void {
+function refuseOtherKeys(input: FlatConfiguration, allowed: string[], field: string, what: string): void {
   const extra = Object.entries(input)
     .filter(([key, value]) => value !== undefined && !allowed.includes(key))
     .map(([key]) => key);
@@ -75,7 +58,7 @@ function required<T>(value: T | undefined, field: string, hint: string): T {
  * spacing), with its first firing after `now`. `field` names the configuration in messages.
  */
 export function scheduleFrom(
-  input: ConfigurationInput,
+  input: FlatConfiguration,
   now: Date,
   field: string,
 ): { configuration: ScheduleConfig; nextFireAt: Date } {
@@ -92,21 +75,19 @@ export function scheduleFrom(
       minute: required(input.minute, `${field}.minute`, '0 to 59'),
       timezone: timezone(),
     };
-  } else if (input.type === undefined || input.type === 'cron') {
+  } else {
     refuseOtherKeys(input, CRON_KEYS, field, 'a cron schedule');
     configuration = {
       type: 'cron',
       cron: required(input.cron, `${field}.cron`, '5 fields, e.g. "0 9 * * 1-5"').trim(),
       timezone: timezone(),
     };
-  } else {
-    throw new InvalidRequestError(`${field}.type: "cron" or "interval".`);
   }
   return { configuration, nextFireAt: firstFiring(configuration, now, field) };
 }
 
 /** A webhook's configuration, checked: its fields only, and a filter that parses. */
-export function webhookFrom(input: ConfigurationInput, field: string): WebhookConfig {
+export function webhookFrom(input: FlatConfiguration, field: string): WebhookConfig {
   refuseOtherKeys(input, WEBHOOK_KEYS, field, 'a webhook trigger');
   const configuration: WebhookConfig = {
     includePayload: required(input.includePayload, `${field}.includePayload`, 'true or false'),

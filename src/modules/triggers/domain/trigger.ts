@@ -28,6 +28,17 @@ export interface WebhookConfig {
   filter?: string;
 }
 
+/**
+ * A configuration of either kind, flattened as the API carries it both ways: the fields of every
+ * kind, each optional; `type` tells the schedules apart.
+ */
+export type FlatConfiguration = Partial<
+  Omit<CronScheduleConfig, 'type'> &
+    Omit<IntervalScheduleConfig, 'type'> &
+    WebhookConfig &
+    Pick<ScheduleConfig, 'type'>
+>;
+
 export type TriggerSpec =
   | { kind: 'schedule'; configuration: ScheduleConfig }
   | {

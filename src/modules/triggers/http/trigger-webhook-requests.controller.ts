@@ -6,11 +6,9 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { decodeCursor, encodeCursor } from 'src/platform/http/cursor';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
 import { WebhookRequestsService } from 'src/modules/triggers/application/webhook-requests.service';
-import {
-  TriggerWebhookRequestsParams,
-  WebhookRequestsQuery,
-} from 'src/modules/triggers/http/dto/webhook-sources.dto';
-import { WebhookRequestsResponse } from 'src/modules/triggers/http/schemas/webhook-source.schema';
+import { PageQuery } from 'src/platform/http/page-query';
+import { TriggerParams } from 'src/modules/triggers/http/dto/triggers.dto';
+import { WebhookRequestsResponse } from 'src/modules/triggers/application/views/webhook-source.view';
 
 @ApiTags('triggers')
 @Controller('api/w/:wId/assistant/agent_configurations/:aId/triggers')
@@ -34,8 +32,8 @@ export class TriggerWebhookRequestsController {
   @ApiErrors(400, 404)
   async list(
     @CurrentCaller() caller: Caller,
-    @Param() params: TriggerWebhookRequestsParams,
-    @Query() query: WebhookRequestsQuery,
+    @Param() params: TriggerParams,
+    @Query() query: PageQuery,
   ): Promise<WebhookRequestsResponse> {
     const trigger = await this.triggers.get(caller, params.aId, params.tId);
     const page = await this.requests.list(caller, trigger, {

@@ -15,9 +15,9 @@ import {
 } from 'src/modules/triggers/http/dto/triggers.dto';
 import {
   TriggerConversationsResponse,
+  TriggerFiringsPage,
   TriggersResponse,
-} from 'src/modules/triggers/http/schemas/trigger.schema';
-import { TriggerFiringsResponse } from 'src/modules/triggers/http/schemas/trigger-firing.schema';
+} from 'src/modules/triggers/application/views/trigger.view';
 
 @ApiTags('triggers')
 @Controller('api/w/:wId/assistant/agent_configurations/:aId/triggers')
@@ -138,13 +138,13 @@ export class TriggersController {
     description:
       'Any member who can read the agent, with `read:agent`. Paged: give `nextCursor` as `cursor` for older firings. A firing names its conversation only when the key has `read:conversation` and the caller can read it.',
   })
-  @ApiOkResponse({ type: TriggerFiringsResponse })
+  @ApiOkResponse({ type: TriggerFiringsPage })
   @ApiErrors(400, 404)
   async listFirings(
     @CurrentCaller() caller: Caller,
     @Param() params: TriggerParams,
     @Query() query: TriggerFiringsQuery,
-  ): Promise<TriggerFiringsResponse> {
+  ): Promise<TriggerFiringsPage> {
     return this.firings.page(caller, params.aId, params.tId, query);
   }
 }

@@ -12,7 +12,7 @@ import {
 } from 'src/platform/http/json-body-parser';
 import { WebhookDeliveriesService } from 'src/modules/triggers/application/webhook-deliveries.service';
 import { HookParams } from 'src/modules/triggers/http/dto/webhook-sources.dto';
-import { HookResponse } from 'src/modules/triggers/http/schemas/webhook-source.schema';
+import { HookResponse } from 'src/modules/triggers/application/views/webhook-source.view';
 
 const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const [OPEN_OBJECT, OPEN_ARRAY] = [0x7b, 0x5b];

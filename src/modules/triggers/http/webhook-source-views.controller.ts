@@ -13,7 +13,7 @@ import {
   SpaceWebhookSourceViewsResponse,
   SuccessResponse,
   WebhookSourceViewResponse,
-} from 'src/modules/triggers/http/schemas/webhook-source.schema';
+} from 'src/modules/triggers/application/views/webhook-source.view';
 
 @ApiTags('triggers')
 @Controller('api/w/:wId/spaces/:spaceId/webhook_source_views')

@@ -15,7 +15,7 @@ import {
   WebhookSourceResponse,
   WebhookSourceViewsResponse,
   WebhookSourcesResponse,
-} from 'src/modules/triggers/http/schemas/webhook-source.schema';
+} from 'src/modules/triggers/application/views/webhook-source.view';
 
 const ADMINS = 'Workspace admins, with a key of the `admin` scope.';
 

@@ -1,10 +1,19 @@
-import type { Trigger, TriggerKind, TriggerOrigin, TriggerStatus } from 'src/modules/triggers/domain/trigger';
+import { ApiSchema } from '@nestjs/swagger';
+import type {
+  FlatConfiguration,
+  Trigger,
+  TriggerKind,
+  TriggerOrigin,
+  TriggerStatus,
+} from 'src/modules/triggers/domain/trigger';
 
 /**
  * A schedule's (`cron` or `interval`) or a webhook's configuration, flattened: each kind sets its
- * own fields.
+ * own fields. The request's configuration (`TriggerConfigurationDto`) validates the same fields.
  */
-export interface TriggerConfigurationView {
+@ApiSchema({ name: 'TriggerConfiguration' })
+export class TriggerConfigurationView implements FlatConfiguration {
+  /** Schedules: `cron` or `interval` */
   type?: 'cron' | 'interval';
   cron?: string;
   timezone?: string;
@@ -18,56 +27,80 @@ export interface TriggerConfigurationView {
 }
 
 /** A trigger as the API shows it (Dust's shape, with the reader's relation to it). */
-export interface TriggerView {
-  id: number;
-  sId: string;
-  name: string;
-  agentConfigurationId: string;
-  editor: string;
-  editorEmail: string | null;
-  isEditor: boolean;
-  customPrompt: string | null;
-  status: TriggerStatus;
-  origin: TriggerOrigin;
-  createdAt: number;
-  kind: TriggerKind;
-  configuration: TriggerConfigurationView;
-  webhookSourceViewSId: string | null;
-  executionPerDayLimitOverride: number | null;
-  nextFireAt: number | null;
+@ApiSchema({ name: 'Trigger' })
+export class TriggerView {
+  id!: number;
+  sId!: string;
+  name!: string;
+  /** sId of the agent */
+  agentConfigurationId!: string;
+  /** sId of the member whose conversations the trigger opens */
+  editor!: string;
+  editorEmail!: string | null;
+  /** Whether the caller is the trigger's editor */
+  isEditor!: boolean;
+  customPrompt!: string | null;
+  status!: TriggerStatus;
+  /** `agent` when the agent scheduled itself through its `triggers` tools */
+  origin!: TriggerOrigin;
+  createdAt!: number;
+  kind!: TriggerKind;
+  configuration!: TriggerConfigurationView;
+  webhookSourceViewSId!: string | null;
+  executionPerDayLimitOverride!: number | null;
+  /** Enabled schedules: when it fires next, ms since the epoch */
+  nextFireAt!: number | null;
+}
+
+export class TriggersResponse {
+  triggers!: TriggerView[];
 }
 
 /** A conversation a trigger opened. */
-export interface TriggerConversationView {
-  sId: string;
-  title: string | null;
-  created: number;
-  triggerId: string;
-  /** The due time (schedules) or the delivery (webhooks) it was opened for, ms since the epoch */
-  firedFor: number;
+@ApiSchema({ name: 'TriggerConversation' })
+export class TriggerConversationView {
+  /** sId of the conversation */
+  sId!: string;
+  title!: string | null;
+  created!: number;
+  triggerId!: string;
+  /** The due time (schedules) or the delivery time (webhooks) it was opened for, ms since the epoch */
+  firedFor!: number;
+}
+
+export class TriggerConversationsResponse {
+  conversations!: TriggerConversationView[];
 }
 
 /** One firing of a trigger and what came of it. */
-export interface TriggerFiringView {
-  id: number;
-  /** The due time (schedules) or the delivery (webhooks) it fired for, ms since the epoch */
-  firedFor: number;
-  status: 'succeeded' | 'failed';
-  /** Why it failed, in a sentence; null when it succeeded. */
-  error: string | null;
-  /** The conversation it opened, when the caller can read it. */
-  conversationId: string | null;
-  created: number;
+@ApiSchema({ name: 'TriggerFiring' })
+export class TriggerFiringView {
+  id!: number;
+  /** The due time (schedules) or the delivery time (webhooks) it fired for, ms since the epoch */
+  firedFor!: number;
+  status!: 'succeeded' | 'failed';
+  /**
+   * Why it failed; null when it succeeded
+   * @example "The trigger's editor can no longer read agent Ag4tB7nM1q."
+   */
+  error!: string | null;
+  /** sId of the conversation it opened, when the key reads conversations and the caller can read it */
+  conversationId!: string | null;
+  /** When it was recorded, ms since the epoch */
+  created!: number;
 }
 
-/** A page of firings, newest first; `nextCursor` asks for the next (older) page. */
-export interface TriggerFiringsPage {
-  firings: TriggerFiringView[];
-  nextCursor: string | null;
+/** A page of firings. */
+@ApiSchema({ name: 'TriggerFiringsResponse' })
+export class TriggerFiringsPage {
+  /** Newest first */
+  firings!: TriggerFiringView[];
+  /** Give it as `cursor` for the next (older) page; null on the last page */
+  nextCursor!: string | null;
 }
 
 /** A trigger as the API shows it to the member `readerId`. */
-export function presentTrigger(
+export function renderTrigger(
   trigger: Trigger,
   editor: { sId: string; email: string } | undefined,
   readerId: number,

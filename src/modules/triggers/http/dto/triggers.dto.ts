@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import { NestedObject } from 'src/platform/http/nested-input';
+import type { TriggerConfigurationView } from 'src/modules/triggers/application/views/trigger.view';
 import { SID_PATTERN, WorkspaceParams } from 'src/platform/http/route-params';
 import {
   EXECUTIONS_PER_DAY_MAX,
@@ -29,7 +30,7 @@ import {
 /** Triggers one request may create, change or delete. */
 export const TRIGGER_BATCH_MAX = 50;
 
-class TriggerConfigurationDto {
+class TriggerConfigurationDto implements TriggerConfigurationView {
   /** Schedules: `cron` (the default) or `interval`. */
   @IsOptional()
   @IsIn(['cron', 'interval'])

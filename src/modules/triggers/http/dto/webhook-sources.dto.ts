@@ -12,8 +12,6 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { SID_PATTERN, SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
-import { PageQuery } from 'src/platform/http/page-query';
-import { TriggerParams } from 'src/modules/triggers/http/dto/triggers.dto';
 import {
   SECRET_MAX,
   SECRET_MIN,
@@ -149,7 +147,3 @@ export class HookParams extends WorkspaceParams {
   @IsString()
   webhookSourceSId!: string;
 }
-
-export class WebhookRequestsQuery extends PageQuery {}
-
-export class TriggerWebhookRequestsParams extends TriggerParams {}
