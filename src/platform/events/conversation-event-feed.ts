@@ -25,7 +25,7 @@ interface PendingRead {
 /** The reads of one turn that share a filter, a framing and a limit: one statement between them. */
 interface ReadGroup {
   filter: EventFilter;
-  framing: SseFraming;
+  framing: SseFraming<ConversationEvent>;
   limit: number;
   reads: Map<string, PendingRead>;
 }
@@ -52,7 +52,11 @@ export class ConversationEventFeed {
    * The events of a conversation that `filter` selects, framed by `framing`; streams with the same
    * filter and framing share reads.
    */
-  source(conversationId: number, filter: EventFilter, framing: SseFraming = SPEC_FRAMING): SseSource {
+  source(
+    conversationId: number,
+    filter: EventFilter,
+    framing: SseFraming<ConversationEvent> = SPEC_FRAMING,
+  ): SseSource {
     const filterKey = `${filter.messageId ?? ''}:${filter.types.join(',')}:${framing.name}`;
     return {
       read: (afterId, limit) => this.read({ conversationId, afterId }, limit, filter, filterKey, framing),
@@ -65,7 +69,7 @@ export class ConversationEventFeed {
     limit: number,
     filter: EventFilter,
     filterKey: string,
-    framing: SseFraming,
+    framing: SseFraming<ConversationEvent>,
   ): Promise<SseEvent[]> {
     const groupKey = `${limit}:${filterKey}`;
     let group = this.groups.get(groupKey);
