@@ -9,7 +9,7 @@ import { ActionApprovalsService } from 'src/modules/conversations/application/ac
 import {
   BlockedActionsResponse,
   ValidateActionResponse,
-} from 'src/modules/conversations/http/schemas/agent-action.schema';
+} from 'src/modules/conversations/application/views/action.view';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import { ValidateActionDto } from 'src/modules/conversations/http/dto/agent-action.dto';
 

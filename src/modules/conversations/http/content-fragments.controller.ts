@@ -8,7 +8,7 @@ import { ConversationParams } from 'src/platform/http/route-params';
 import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { checkFragmentInput } from 'src/modules/conversations/domain/content-fragment';
-import { ContentFragmentResponse } from 'src/modules/conversations/http/schemas/content-fragment.schema';
+import { ContentFragmentResponse } from 'src/modules/conversations/application/views/content-fragment.view';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
   ContentFragmentDto,

@@ -1,5 +1,5 @@
 import { Body, Get, Param, Query, applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { OnlyOn, PublicFormOf, WorkspaceController } from 'src/platform/http/api-families';
@@ -13,12 +13,15 @@ import { MessageViews } from 'src/modules/conversations/application/message-view
 import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { PublicConversationsService } from 'src/modules/conversations/application/public-conversations.service';
+import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import {
   AgentMessageResponse,
+  AgentMessageView,
   MessageResponse,
   MessagesResponse,
   UserMessageResponse,
-} from 'src/modules/conversations/http/schemas/message.schema';
+  UserMessageView,
+} from 'src/modules/conversations/application/views/message.view';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import {
   EditMessageDto,
@@ -56,6 +59,8 @@ const PostMessage = () =>
 
 /** The messages of a conversation: posted, listed, edited, retried and cancelled. */
 @ApiTags('conversations')
+// The slots a message list's `oneOf` names.
+@ApiExtraModels(UserMessageView, AgentMessageView, ContentFragmentView)
 @WorkspaceController('assistant/conversations/:cId/messages', { operationIds: 'ConversationsController' })
 export class MessagesController {
   constructor(

@@ -8,7 +8,7 @@ import { MessageParams } from 'src/platform/http/route-params';
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { REACTIONS_PER_MESSAGE_MAX } from 'src/modules/conversations/domain/reaction';
-import { MessageResponse } from 'src/modules/conversations/http/schemas/message.schema';
+import { MessageResponse } from 'src/modules/conversations/application/views/message.view';
 import { PostToConversation } from 'src/modules/conversations/http/conversation-routes.decorators';
 import { ReactionDto } from 'src/modules/conversations/http/dto/reaction.dto';
 

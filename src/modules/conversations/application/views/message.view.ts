@@ -1,123 +1,268 @@
-import type { LightAgentConfigurationView } from 'src/modules/agents/application/views/light-agent-configuration.view';
-import type { ActionView } from 'src/modules/conversations/application/views/action.view';
-import type { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
+import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
+import type {
+  LightAgentConfigurationView,
+  LightAgentModelView,
+} from 'src/modules/agents/application/views/light-agent-configuration.view';
+import { ActionView } from 'src/modules/conversations/application/views/action.view';
+import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import type { AgentMessageStatus } from 'src/modules/conversations/domain/message';
 
 /** The specification's four fields, and the rest of Dust's UserType. */
-export interface MessageUserView {
-  sId: string;
-  id: number;
-  createdAt: number;
-  provider: string | null;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  image: string;
+@ApiSchema({ name: 'MessageUserSchema' })
+export class MessageUserView {
+  sId!: string;
+  /**
+   * Row id of the user
+   * @example 7
+   */
+  id!: number;
+  /** @example 1795413517290 */
+  createdAt!: number;
+  /**
+   * Identity provider kind; `api` for users the API manages
+   * @example api
+   */
+  provider!: string | null;
+  username!: string;
+  /** @example ada@example.com */
+  email!: string;
+  /** @example Ada */
+  firstName!: string;
+  /**
+   * Empty for a one-word name
+   * @example Lovelace
+   */
+  lastName!: string;
+  fullName!: string;
+  image!: string;
 }
 
 /** `{configurationId}` mentions an agent; `{type: 'user', userId}` mentions a member. */
-export interface MentionView {
+@ApiSchema({ name: 'MentionSchema' })
+export class MentionView {
+  /** sId of the mentioned agent */
   configurationId?: string;
+  /** @example user */
   type?: string;
+  /** sId of the mentioned member */
   userId?: string;
 }
 
-export interface RichMentionView {
-  id: string;
-  type: 'agent';
-  label: string;
-  pictureUrl: string;
-  description: string;
-  dismissed: boolean;
-  status: string;
-  userFavorite: boolean;
+@ApiSchema({ name: 'RichMentionSchema' })
+export class RichMentionView {
+  id!: string;
+  /** @example agent */
+  type!: 'agent';
+  label!: string;
+  pictureUrl!: string;
+  description!: string;
+  dismissed!: boolean;
+  /**
+   * `pending_conversation_access` when the caller cannot read the agent
+   * @example approved
+   */
+  status!: string;
+  userFavorite!: boolean;
 }
 
-export interface MessageContextView {
-  username: string;
-  timezone: string;
-  origin: string;
-  fullName: string;
-  email: string;
-  profilePictureUrl: string;
-  clientSideMCPServerIds: string[] | null;
-  selectedMCPServerViewIds: string[] | null;
-  lastTriggerRunAt: number | null;
+@ApiSchema({ name: 'ContextSchema' })
+export class MessageContextView {
+  username!: string;
+  timezone!: string;
+  /** @example web */
+  origin!: string;
+  fullName!: string;
+  email!: string;
+  profilePictureUrl!: string;
+  /** Client-side MCP servers its client lends to its runs; null when none were given. */
+  clientSideMCPServerIds!: string[] | null;
+  /**
+   * Tool server views whose tools its runs get besides their agent's; null when none were given.
+   * @example ["msv_4RbQ7yLm2P"]
+   */
+  selectedMCPServerViewIds!: string[] | null;
+  /** When the trigger that posted it last ran (ms), as its client said. */
+  lastTriggerRunAt!: number | null;
 }
 
-export interface AgenticMessageDataView {
-  type: 'run_agent' | 'agent_handover';
-  originMessageId: string;
+@ApiSchema({ name: 'AgenticMessageDataSchema' })
+export class AgenticMessageDataView {
+  type!: 'run_agent' | 'agent_handover';
+  /** sId of the message the agent acted on. */
+  originMessageId!: string;
 }
 
-export interface ReactionUserView {
-  userId: string;
-  username: string;
-  fullName: string;
+@ApiSchema({ name: 'ReactionUserSchema' })
+export class ReactionUserView {
+  userId!: string;
+  username!: string;
+  fullName!: string;
 }
 
-export interface ReactionView {
-  emoji: string;
-  users: ReactionUserView[];
+@ApiSchema({ name: 'ReactionSchema' })
+export class ReactionView {
+  emoji!: string;
+  users!: ReactionUserView[];
 }
 
 /** The user message of the specification's table, field for field. */
-export interface UserMessageView {
-  type: 'user_message';
-  sId: string;
-  created: number;
-  version: number;
-  rank: number;
-  content: string;
-  id: number;
-  visibility: 'visible';
-  user: MessageUserView;
-  mentions: MentionView[];
-  richMentions: RichMentionView[];
-  context: MessageContextView;
+@ApiSchema({ name: 'UserMessage' })
+export class UserMessageView {
+  type!: 'user_message';
+  sId!: string;
+  created!: number;
+  version!: number;
+  rank!: number;
+  content!: string;
+  id!: number;
+  /** @example visible */
+  visibility!: 'visible';
+  user!: MessageUserView;
+  mentions!: MentionView[];
+  richMentions!: RichMentionView[];
+  context!: MessageContextView;
   /** Set when an agent posted it for another. */
-  agenticMessageData: AgenticMessageDataView | null;
-  reactions: ReactionView[];
+  agenticMessageData!: AgenticMessageDataView | null;
+  reactions!: ReactionView[];
 }
 
-export interface AgentErrorView {
-  code: string;
-  message: string;
-  metadata: null;
+// Agents' light form is an interface; the message documents it under the names the document gives it.
+@ApiSchema({ name: 'LightAgentModelSchema' })
+export class AgentMessageModelView implements LightAgentModelView {
+  /** @example openai */
+  providerId!: string;
+  /** @example gpt-4o-mini */
+  modelId!: string;
+  /** @example 0.7 */
+  temperature!: number;
+}
+
+/** Dust's light agent form: the agent version that answers. */
+@ApiSchema({ name: 'LightAgentConfigurationSchema' })
+export class AgentMessageConfigurationView implements LightAgentConfigurationView {
+  id!: number;
+  sId!: string;
+  version!: number;
+  /** ISO 8601 */
+  versionCreatedAt!: string;
+  /** Row id of the author; null for built-in agents */
+  versionAuthorId!: number | null;
+  name!: string;
+  description!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null in a message: its readers may not be allowed to read the agent',
+  })
+  instructions!: null;
+  pictureUrl!: string;
+  /** @example active */
+  status!: LightAgentConfigurationView['status'];
+  /** @example visible */
+  scope!: LightAgentConfigurationView['scope'];
+  @ApiProperty({ enum: [false], description: 'False: a message is the same for every reader' })
+  userFavorite!: false;
+  model!: AgentMessageModelView;
+  maxStepsPerRun!: number;
+  visualizationEnabled!: boolean;
+  templateId!: string | null;
+  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } })
+  requestedGroupIds!: string[][];
+}
+
+@ApiSchema({ name: 'AgentErrorSchema' })
+export class AgentErrorView {
+  /** @example model_error */
+  code!: string;
+  message!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: "Dust's error details: always null here (the message says it all)",
+  })
+  metadata!: null;
+}
+
+@ApiSchema({ name: 'RawContentSchema' })
+export class RawContentView {
+  /** @example 0 */
+  step!: number;
+  content!: string;
 }
 
 /**
  * An agent's answer: one slot per mentioned agent, after the user message it answers. Besides our
  * fields, those of Dust's agent message, so that Dust's client reads it.
  */
-export interface AgentMessageView {
-  type: 'agent_message';
-  sId: string;
-  id: number;
-  /** Dust keeps agent messages in a table of their own; here it is the message's row id. */
-  agentMessageId: number;
-  version: number;
-  rank: number;
-  created: number;
-  visibility: 'visible';
-  parentMessageId: string;
-  /** Set by Dust when an agent message hands over to another; answers here always answer a user message. */
-  parentAgentMessageId: null;
-  configuration: LightAgentConfigurationView;
-  status: AgentMessageStatus;
-  content: string;
-  /** Model reasoning is not kept apart from the answer. */
-  chainOfThought: null;
-  /** The answer's text as one entry: per-step outputs are not kept apart. */
-  rawContents: { step: number; content: string }[];
-  error: AgentErrorView | null;
-  completedTs: number | null;
-  actions: ActionView[];
+@ApiSchema({ name: 'AgentMessage' })
+export class AgentMessageView {
+  type!: 'agent_message';
+  sId!: string;
+  id!: number;
+  /** Dust's agent message id: here the message's row id */
+  agentMessageId!: number;
+  version!: number;
+  rank!: number;
+  created!: number;
+  visibility!: 'visible';
+  /** sId of the user message answered */
+  parentMessageId!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: an answer here always answers a user message',
+  })
+  parentAgentMessageId!: null;
+  configuration!: AgentMessageConfigurationView;
+  status!: AgentMessageStatus;
+  content!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null: model reasoning is streamed (classification chain_of_thought), not kept',
+  })
+  chainOfThought!: null;
+  /** The answer as one entry (per-step outputs are not kept apart); empty while it is empty */
+  rawContents!: RawContentView[];
+  error!: AgentErrorView | null;
+  completedTs!: number | null;
+  /** The tool calls of the answer, in call order. */
+  actions!: ActionView[];
 }
 
 export type MessageView = UserMessageView | AgentMessageView;
 
 /** A slot of the message list: a message or a content fragment. */
 export type SlotView = MessageView | ContentFragmentView;
+
+export class UserMessageResponse {
+  message!: UserMessageView;
+}
+
+export class AgentMessageResponse {
+  message!: AgentMessageView;
+}
+
+export class MessageResponse {
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(UserMessageView) }, { $ref: getSchemaPath(AgentMessageView) }],
+  })
+  message!: MessageView;
+}
+
+export class MessagesResponse {
+  @ApiProperty({
+    type: 'array',
+    items: {
+      oneOf: [
+        { $ref: getSchemaPath(UserMessageView) },
+        { $ref: getSchemaPath(AgentMessageView) },
+        { $ref: getSchemaPath(ContentFragmentView) },
+      ],
+      discriminator: { propertyName: 'type' },
+    },
+  })
+  messages!: SlotView[];
+  nextCursor!: string | null;
+}

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type * as views from 'src/modules/conversations/application/views/conversation.view';
 import type { Role } from 'src/platform/auth/caller';
-import { ContentFragment } from 'src/modules/conversations/http/schemas/content-fragment.schema';
-import { UserMessage } from 'src/modules/conversations/http/schemas/user-message.schema';
+import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
+import { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 
 export class ForkUserSchema implements views.ForkUserView {
   sId!: string;
@@ -113,7 +113,7 @@ export class ConversationsResponse {
 
 export class CreatedConversationResponse {
   conversation!: ConversationView;
-  message?: UserMessage;
+  message?: UserMessageView;
   /** The content fragments given, in order */
-  contentFragments?: ContentFragment[];
+  contentFragments?: ContentFragmentView[];
 }

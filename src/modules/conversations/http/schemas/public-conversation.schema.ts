@@ -1,15 +1,14 @@
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import type * as views from 'src/modules/conversations/application/views/public-conversation.view';
-import { AgentMessage } from 'src/modules/conversations/http/schemas/agent-message.schema';
-import { ContentFragment } from 'src/modules/conversations/http/schemas/content-fragment.schema';
+import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
+import { AgentMessageView, UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import {
   ConversationView,
   CreatedConversationResponse,
 } from 'src/modules/conversations/http/schemas/conversation.schema';
-import { UserMessage } from 'src/modules/conversations/http/schemas/user-message.schema';
 
 /** The conversation of the public family: Dust's `ConversationType`, which carries its content. */
-@ApiExtraModels(UserMessage, AgentMessage, ContentFragment)
+@ApiExtraModels(UserMessageView, AgentMessageView, ContentFragmentView)
 export class PublicConversationView extends ConversationView implements views.PublicConversationView {
   @ApiProperty({
     type: 'array',
@@ -19,15 +18,15 @@ export class PublicConversationView extends ConversationView implements views.Pu
       type: 'array',
       items: {
         oneOf: [
-          { $ref: getSchemaPath(UserMessage) },
-          { $ref: getSchemaPath(AgentMessage) },
-          { $ref: getSchemaPath(ContentFragment) },
+          { $ref: getSchemaPath(UserMessageView) },
+          { $ref: getSchemaPath(AgentMessageView) },
+          { $ref: getSchemaPath(ContentFragmentView) },
         ],
         discriminator: { propertyName: 'type' },
       },
     },
   })
-  content!: (UserMessage | AgentMessage | ContentFragment)[][];
+  content!: (UserMessageView | AgentMessageView | ContentFragmentView)[][];
 }
 
 export class PublicConversationResponse {
