@@ -18,7 +18,7 @@ function asChunk(text: string): string {
 }
 
 /** An SSE block (`id:`/`data:` lines and a blank line) as an event, its chunk framed once. */
-export function framedEvent(id: bigint, frame: string, last = false): SseEvent {
+export function framedEvent(id: bigint, frame: string, last?: boolean): SseEvent {
   return { id, frame, chunk: asChunk(frame), last };
 }
 

@@ -1,5 +1,8 @@
-import type { ConversationEvent, ConversationEventType } from 'src/platform/events/conversation-event';
 import { SseFraming, framedEvent } from 'src/platform/http/sse-stream';
+import type {
+  ConversationEvent,
+  ConversationEventType,
+} from 'src/modules/conversations/application/views/conversation-event.view';
 
 /** An agent message's outcome: its own stream on the public family ends after it. */
 export const MESSAGE_OUTCOMES: readonly ConversationEventType[] = [
@@ -33,13 +36,6 @@ function flatApproval(event: ConversationEvent): object | null {
   };
 }
 
-/** The fields of an action event's `action` that Dust's high-level client reads. */
-interface StreamedAction {
-  sId: string;
-  toolName: string;
-  params: Record<string, unknown>;
-}
-
 /**
  * Dust's high-level client (1.2.8) keeps an `agent_action_success` only when `action.id` is a
  * string, and reads a `tool_error`'s `actionId`, `toolName` and `input` at its top level, where its
@@ -48,11 +44,11 @@ interface StreamedAction {
  */
 function forHighLevelClient(event: ConversationEvent): object {
   if (event.type === 'agent_action_success') {
-    const action = event.action as StreamedAction;
+    const { action } = event;
     return { ...event, action: { ...action, id: action.sId, input: action.params } };
   }
   if (event.type === 'tool_error') {
-    const action = event.action as StreamedAction;
+    const { action } = event;
     return { ...event, actionId: action.sId, toolName: action.toolName, input: action.params };
   }
   return event;

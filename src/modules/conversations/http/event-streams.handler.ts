@@ -2,27 +2,29 @@ import { Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import {
-  CONVERSATION_STREAM_TYPES,
-  ConversationEvent,
-  ConversationEventLog,
-  ConversationEventType,
-  EventFilter,
-  MAX_EVENT_ID,
-  MESSAGE_STREAM_TYPES,
-} from 'src/platform/events/conversation-event';
+import { ConversationEventLog, EventFilter, MAX_EVENT_ID } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { SPEC_FRAMING, SseFraming } from 'src/platform/http/sse-stream';
 import { SseStreams, StreamAccessCheck, StreamGrant } from 'src/platform/http/sse-streams';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import {
+  CONVERSATION_STREAM_EVENTS,
+  CONVERSATION_STREAM_TYPES,
+  ConversationEvent,
+  ConversationEventType,
+  MESSAGE_STREAM_EVENTS,
+  MESSAGE_STREAM_TYPES,
+  eventUnionSchema,
+} from 'src/modules/conversations/application/views/conversation-event.view';
 import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
 import { StreamQuery } from 'src/modules/conversations/http/dto/event-stream.dto';
 import {
   DUST_CONVERSATION_FRAMING,
   DUST_MESSAGE_FRAMING,
   MESSAGE_OUTCOMES,
+  dustEnvelope,
 } from 'src/modules/conversations/http/dust-events.presenter';
 
 /** A conversation stream's grant: it reads one conversation. */
@@ -45,14 +47,28 @@ export interface EventStreamKind {
   framing: SseFraming<ConversationEvent>;
   /** It ends after one of these; resumed after it, it ends at once. */
   endsAfter?: readonly ConversationEventType[];
+  /** What its `data:` carries, in the OpenAPI document. */
+  schema: object;
 }
+
+const CONVERSATION_EVENTS = eventUnionSchema(CONVERSATION_STREAM_EVENTS);
+const MESSAGE_EVENTS = eventUnionSchema(MESSAGE_STREAM_EVENTS);
 
 /** The four streams: endpoint 7 and an agent message's, each also as Dust streams it. */
 export const EVENT_STREAMS = {
-  conversation: { from: 'newest', framing: SPEC_FRAMING },
-  message: { from: 'first', framing: SPEC_FRAMING },
-  publicConversation: { from: 'recent', framing: DUST_CONVERSATION_FRAMING },
-  publicMessage: { from: 'first', framing: DUST_MESSAGE_FRAMING, endsAfter: MESSAGE_OUTCOMES },
+  conversation: { from: 'newest', framing: SPEC_FRAMING, schema: CONVERSATION_EVENTS },
+  message: { from: 'first', framing: SPEC_FRAMING, schema: MESSAGE_EVENTS },
+  publicConversation: {
+    from: 'recent',
+    framing: DUST_CONVERSATION_FRAMING,
+    schema: dustEnvelope(CONVERSATION_EVENTS),
+  },
+  publicMessage: {
+    from: 'first',
+    framing: DUST_MESSAGE_FRAMING,
+    endsAfter: MESSAGE_OUTCOMES,
+    schema: dustEnvelope(MESSAGE_EVENTS),
+  },
 } satisfies Record<string, EventStreamKind>;
 
 /** Serves every event stream: checks the request, then streams while the caller may read. */
@@ -61,8 +77,8 @@ export class EventStreamsHandler {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly messages: MessagesService,
-    private readonly events: ConversationEventLog,
-    private readonly feed: ConversationEventFeed,
+    private readonly events: ConversationEventLog<ConversationEvent>,
+    private readonly feed: ConversationEventFeed<ConversationEvent>,
     private readonly streams: SseStreams,
     private readonly config: ConversationsConfig,
   ) {}
@@ -92,7 +108,7 @@ export class EventStreamsHandler {
   ): Promise<void> {
     const cursor = resumeCursor(lastEventId, query);
     const conversation = await this.conversations.get(caller, params.cId);
-    const filter: EventFilter = { types: CONVERSATION_STREAM_TYPES };
+    const filter: EventFilter<ConversationEventType> = { types: CONVERSATION_STREAM_TYPES };
     if (params.mId !== undefined) {
       const message = await this.messages.findMessage(caller, conversation, params.mId);
       if (message.type !== 'agent_message')
@@ -126,7 +142,7 @@ export class EventStreamsHandler {
   /** Whether one of the `last` events is at or before `fromId`, so the client has it already. */
   private async endedBy(
     conversationId: number,
-    filter: EventFilter,
+    filter: EventFilter<ConversationEventType>,
     last: readonly ConversationEventType[],
     fromId: bigint,
   ): Promise<boolean> {

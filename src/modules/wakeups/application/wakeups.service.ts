@@ -7,6 +7,10 @@ import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-pr
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
+import type {
+  ConversationEvent,
+  WakeUpUpdatedEvent,
+} from 'src/modules/conversations/application/views/conversation-event.view';
 import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
@@ -45,7 +49,7 @@ export class WakeUpsService {
     private readonly conversations: ConversationsService,
     private readonly agents: AgentsService,
     private readonly workspaces: WorkspacesService,
-    private readonly events: ConversationEventLog,
+    private readonly events: ConversationEventLog<ConversationEvent>,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly inProcessEvents: InProcessEvents,
@@ -145,7 +149,7 @@ export class WakeUpsService {
       created: this.clock.now().getTime(),
       conversationId: conversation.sId,
       wakeUp: presentWakeUpEvent(wakeUp, conversation.sId, ownerSId),
-    });
+    } satisfies WakeUpUpdatedEvent<WakeUpView>);
   }
 }
 
