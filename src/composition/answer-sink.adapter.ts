@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import type { TokensClassification } from 'src/platform/events/conversation-event';
-import { renderAction } from 'src/modules/conversations/application/action-views';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
 import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import {
+  ActionTarget,
   AnswerOutcome,
   AnswerSink,
   AnswerTarget,
   ConversationIds,
   PostedMessage,
   RunAnswer,
+  TokensClassification,
 } from 'src/modules/runtime/application/ports/answer-sink';
 import type { RunAction } from 'src/modules/runtime/domain/run-action';
 
@@ -65,7 +65,11 @@ export class AnswerSinkAdapter extends AnswerSink {
     return this.effects.requestSpaces(conversation, spaceSIds);
   }
 
-  actionView(action: RunAction): unknown {
-    return renderAction(action);
+  announceCall(answer: RunAnswer, action: RunAction): Promise<void> {
+    return this.effects.announceCall(answer, action, answer.agent.name);
+  }
+
+  announceSettled(target: ActionTarget, action: RunAction): Promise<void> {
+    return this.effects.announceSettled(target, action);
   }
 }

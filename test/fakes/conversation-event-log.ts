@@ -1,20 +1,20 @@
 import type { Clock } from 'src/platform/clock/clock';
 import {
-  ConversationEvent,
   ConversationEventLog,
   EventFilter,
   EventPosition,
+  LoggedEvent,
   NewConversationEvent,
   StoredConversationEvent,
 } from 'src/platform/events/conversation-event';
 import { InMemoryTable } from 'test/fakes/in-memory-table';
 import type { InMemoryUnitOfWork } from 'test/fakes/unit-of-work';
 
-interface EventRow {
+interface EventRow<Event extends LoggedEvent> {
   id: number;
   workspaceId: number;
   conversationId: number;
-  event: ConversationEvent;
+  event: Event;
   createdAt: Date;
 }
 
@@ -22,26 +22,28 @@ interface EventRow {
  * The conversations' event log in memory: appended in the current transaction (gone if it rolls
  * back), ids from one sequence, payloads stored as JSON as the database stores them.
  */
-export class InMemoryConversationEventLog extends ConversationEventLog {
-  private readonly rows: InMemoryTable<EventRow>;
+export class InMemoryConversationEventLog<
+  Event extends LoggedEvent = LoggedEvent,
+> extends ConversationEventLog<Event> {
+  private readonly rows: InMemoryTable<EventRow<Event>>;
 
   constructor(private readonly options: { unitOfWork?: InMemoryUnitOfWork; clock?: Clock } = {}) {
     super();
     this.rows = new InMemoryTable(options.unitOfWork);
   }
 
-  async append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint> {
+  async append(workspaceId: number, conversationId: number, event: Event): Promise<bigint> {
     const row = this.rows.insert({
       id: this.rows.nextId(),
       workspaceId,
       conversationId,
-      event: JSON.parse(JSON.stringify(event)) as ConversationEvent,
+      event: JSON.parse(JSON.stringify(event)) as Event,
       createdAt: this.options.clock?.now() ?? new Date(),
     });
     return BigInt(row.id);
   }
 
-  async appendMany(entries: readonly NewConversationEvent[]): Promise<bigint[]> {
+  async appendMany(entries: readonly NewConversationEvent<Event>[]): Promise<bigint[]> {
     const ids: bigint[] = [];
     for (const { workspaceId, conversationId, event } of entries)
       ids.push(await this.append(workspaceId, conversationId, event));
@@ -55,8 +57,8 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
     conversationId: number,
     afterId: bigint,
     limit: number,
-    filter?: EventFilter,
-  ): Promise<StoredConversationEvent[]> {
+    filter?: EventFilter<Event['type']>,
+  ): Promise<StoredConversationEvent<Event>[]> {
     return this.rows
       .select(
         (row) =>
@@ -74,8 +76,8 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
   async readAfterMany(
     positions: readonly EventPosition[],
     limit: number,
-    filter?: EventFilter,
-  ): Promise<StoredConversationEvent[][]> {
+    filter?: EventFilter<Event['type']>,
+  ): Promise<StoredConversationEvent<Event>[][]> {
     return Promise.all(
       positions.map(({ conversationId, afterId }) => this.readAfter(conversationId, afterId, limit, filter)),
     );
@@ -94,17 +96,14 @@ export class InMemoryConversationEventLog extends ConversationEventLog {
   }
 
   /** The events of a conversation, oldest first: what its stream would replay. */
-  eventsOf(conversationId: number): ConversationEvent[] {
+  eventsOf(conversationId: number): Event[] {
     return this.rows.select((row) => row.conversationId === conversationId).map((row) => row.event);
   }
 
   /** The events of a conversation of one type, oldest first. */
-  eventsOfType<T extends ConversationEvent['type']>(
-    conversationId: number,
-    type: T,
-  ): Extract<ConversationEvent, { type: T }>[] {
+  eventsOfType<T extends Event['type']>(conversationId: number, type: T): Extract<Event, { type: T }>[] {
     return this.eventsOf(conversationId).filter(
-      (event): event is Extract<ConversationEvent, { type: T }> => event.type === type,
+      (event): event is Extract<Event, { type: T }> => event.type === type,
     );
   }
 }

@@ -19,6 +19,7 @@ import { RecordingAccessChanges } from 'test/fakes/access-changes';
 import { FakeClock } from 'test/fakes/clock';
 import { InMemoryContentFragmentRepository } from 'test/fakes/content-fragment-repository';
 import { InMemoryConversationEventLog } from 'test/fakes/conversation-event-log';
+import type { ConversationEvent } from 'src/modules/conversations/application/views/conversation-event.view';
 import { InMemoryConversationRepository } from 'test/fakes/conversation-repository';
 import { FakeDirectory } from 'test/fakes/directory';
 import { InMemoryFragmentDocuments } from 'test/fakes/fragment-documents';
@@ -62,7 +63,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
   const unitOfWork = options.unitOfWork ?? new InMemoryUnitOfWork();
   const directory = options.directory ?? new FakeDirectory();
   const log = new RecordingOperatorLog();
-  const eventLog = new InMemoryConversationEventLog({ unitOfWork, clock });
+  const eventLog = new InMemoryConversationEventLog<ConversationEvent>({ unitOfWork, clock });
   const inProcessEvents = new RecordingInProcessEvents(unitOfWork);
   const accessChanges = new RecordingAccessChanges(unitOfWork);
   const messageRepository = new InMemoryMessageRepository({ unitOfWork, clock });
@@ -127,7 +128,7 @@ export function conversationsContext(options: ConversationsContextOptions = {}) 
     clock,
     new GenerationTokensWriter(messageRepository, eventLog, unitOfWork, clock),
   );
-  const answerEffects = new AnswerEffectsService(conversationRepository, accessChanges);
+  const answerEffects = new AnswerEffectsService(conversationRepository, accessChanges, eventLog, clock);
   const systemMessages = new SystemMessagesService(
     conversationRepository,
     writer,

@@ -54,7 +54,7 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
     unitOfWork,
     answerActions: new RunActionsReader(runRepository),
   });
-  const { directory, eventLog, inProcessEvents, log } = conversations;
+  const { directory, inProcessEvents, log } = conversations;
   // The quickest poll the settings allow: a waiting call sees a clock moved past its deadline at once.
   const config = RuntimeConfig.from({ TOOL_APPROVAL_POLL_MS: '10', ...options.env });
   const mcp = McpConfig.from({});
@@ -62,7 +62,7 @@ export function runtimeContext(options: RuntimeContextOptions = {}) {
   const sink = new AnswerSinkAdapter(conversations.agentMessages, conversations.answerEffects);
   const history = new ConversationHistoryAdapter(conversations.agentMessages, ConversationsConfig.from({}));
   const access = new ConversationAccessAdapter(conversations.conversations, conversations.messages);
-  const actions = new AgentActionsService(runRepository, sink, eventLog, unitOfWork, clock);
+  const actions = new AgentActionsService(runRepository, sink, unitOfWork);
   const toolCallApprovals = new ToolCallApprovalsService(
     access,
     sink,

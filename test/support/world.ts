@@ -1,4 +1,4 @@
-import { CONVERSATION_STREAM_TYPES } from 'src/platform/events/conversation-event';
+import { CONVERSATION_STREAM_TYPES } from 'src/modules/conversations/application/views/conversation-event.view';
 import request from 'supertest';
 import type { Caller, Role } from 'src/platform/auth/caller';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';

@@ -24,6 +24,7 @@ import { MessageRepository } from 'src/modules/conversations/application/ports/m
 import { AgentActionsController } from 'src/modules/conversations/http/agent-actions.controller';
 import { ContentFragmentsController } from 'src/modules/conversations/http/content-fragments.controller';
 import { ConversationEventsController } from 'src/modules/conversations/http/conversation-events.controller';
+import { EventStreamsHandler } from 'src/modules/conversations/http/event-streams.handler';
 import { ConversationsController } from 'src/modules/conversations/http/conversations.controller';
 import { ForksController } from 'src/modules/conversations/http/forks.controller';
 import { MessageCancellationController } from 'src/modules/conversations/http/message-cancellation.controller';
@@ -65,6 +66,7 @@ import { TypeormMessageRepository } from 'src/modules/conversations/infrastructu
     ConversationDeletionService,
     ParticipantsService,
     PublicConversationsService,
+    EventStreamsHandler,
     { provide: AgentUsageReadModel, useClass: TypeormAgentUsageReadModel },
     { provide: ConversationRepository, useClass: TypeormConversationRepository },
     { provide: MessageRepository, useClass: TypeormMessageRepository },

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import {
-  CONVERSATION_STREAM_TYPES,
   type ConversationEventLog,
   type EventPosition,
   type StoredConversationEvent,
@@ -8,6 +7,9 @@ import {
 import { ConversationEventFeed, POSITIONS_PER_READ } from 'src/platform/events/conversation-event-feed';
 import type { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { FakeEventDoorbell } from 'test/fakes/event-doorbell';
+
+/** The log carries any context's events: these specs read events of one made-up type. */
+const TYPES = ['note'];
 
 /** A log that counts its reads (a read of several positions is one). */
 function eventLog(events: StoredConversationEvent[]) {
@@ -33,7 +35,7 @@ const stored = (id: bigint, text: string): StoredConversationEvent =>
   ({
     id,
     conversationId: 4,
-    event: { type: 'user_message_new', text },
+    event: { type: 'note', text },
   }) as unknown as StoredConversationEvent;
 
 function feedOver(events: StoredConversationEvent[]) {
@@ -45,14 +47,14 @@ function feedOver(events: StoredConversationEvent[]) {
 describe('ConversationEventFeed', () => {
   it('answers the streams that ask for one position in one turn with one read, serialised once', async () => {
     const { log, feed } = feedOver([stored(7n, 'hello'), stored(9n, 'again')]);
-    const sources = Array.from({ length: 100 }, () => feed.source(4, { types: CONVERSATION_STREAM_TYPES }));
+    const sources = Array.from({ length: 100 }, () => feed.source(4, { types: TYPES }));
     const batches = await Promise.all(sources.map((source) => source.read(5n, 200)));
     expect(log.reads).toBe(1);
-    const hello = 'id: 7\ndata: {"type":"user_message_new","text":"hello"}\n\n';
-    const again = 'id: 9\ndata: {"type":"user_message_new","text":"again"}\n\n';
+    const hello = 'id: 7\ndata: {"type":"note","text":"hello"}\n\n';
+    const again = 'id: 9\ndata: {"type":"note","text":"again"}\n\n';
     expect(batches[0]).toEqual([
-      { id: 7n, frame: hello, chunk: `38\r\n${hello}\r\n` },
-      { id: 9n, frame: again, chunk: `38\r\n${again}\r\n` },
+      { id: 7n, frame: hello, chunk: `2c\r\n${hello}\r\n` },
+      { id: 9n, frame: again, chunk: `2c\r\n${again}\r\n` },
     ]);
     for (const batch of batches) expect(batch[1].frame).toBe(batches[0][1].frame);
   });
@@ -60,7 +62,7 @@ describe('ConversationEventFeed', () => {
   it('reads another position too, and the same position again in a later turn', async () => {
     const events = [stored(7n, 'hello')];
     const { log, feed } = feedOver(events);
-    const source = feed.source(4, { types: CONVERSATION_STREAM_TYPES });
+    const source = feed.source(4, { types: TYPES });
     await Promise.all([source.read(5n, 200), source.read(7n, 200)]);
     expect(log.positionsRead).toEqual([2]);
     events.push(stored(8n, 'committed since'));
@@ -75,7 +77,7 @@ describe('ConversationEventFeed across conversations', () => {
     ({
       id,
       conversationId,
-      event: { type: 'user_message_new', text: `${conversationId}/${id}` },
+      event: { type: 'note', text: `${conversationId}/${id}` },
     }) as unknown as StoredConversationEvent;
 
   it('reads the positions of a turn in statements of POSITIONS_PER_READ, each stream its own events', async () => {
@@ -85,7 +87,7 @@ describe('ConversationEventFeed across conversations', () => {
       inConversation(c, BigInt(3 * c + 2)),
     ]).flat();
     const { log, feed } = feedOver(events);
-    const filter = { types: CONVERSATION_STREAM_TYPES };
+    const filter = { types: TYPES };
     const reads = await Promise.all(
       Array.from({ length: conversations }, (_, c) => feed.source(c, filter).read(BigInt(3 * c + 1), 200)),
     );
@@ -96,7 +98,7 @@ describe('ConversationEventFeed across conversations', () => {
   it('sends a read asked for after the turn in a statement of its own, with what was committed since', async () => {
     const events = [inConversation(1, 5n)];
     const { log, feed } = feedOver(events);
-    const source = feed.source(1, { types: CONVERSATION_STREAM_TYPES });
+    const source = feed.source(1, { types: TYPES });
     const first = source.read(0n, 200);
     await first;
     events.push(inConversation(1, 6n));
@@ -108,7 +110,7 @@ describe('ConversationEventFeed across conversations', () => {
   it('fails every read of a statement that fails, and reads again on the next ask', async () => {
     const { log, feed } = feedOver([inConversation(1, 5n), inConversation(2, 6n)]);
     const failing = jest.spyOn(log, 'readAfterMany').mockRejectedValueOnce(new Error('connection lost'));
-    const filter = { types: CONVERSATION_STREAM_TYPES };
+    const filter = { types: TYPES };
     const reads = [feed.source(1, filter).read(0n, 200), feed.source(2, filter).read(0n, 200)];
     await expect(reads[0]).rejects.toThrow('connection lost');
     await expect(reads[1]).rejects.toThrow('connection lost');
@@ -134,7 +136,7 @@ describe('ConversationEventFeed.waitFor', () => {
       feed.waitFor(
         4,
         5n,
-        { types: CONVERSATION_STREAM_TYPES },
+        { types: TYPES },
         (event) => {
           const { text } = event as unknown as { text: string };
           seen.push(text);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AsyncResource } from 'node:async_hooks';
 import {
-  ConversationEvent,
   ConversationEventLog,
   EventFilter,
   EventPosition,
+  LoggedEvent,
 } from 'src/platform/events/conversation-event';
 import { EventDoorbell } from 'src/platform/events/event-doorbell';
 import { SPEC_FRAMING, SseEvent, SseFraming, SseSource } from 'src/platform/http/sse-stream';
@@ -23,9 +23,9 @@ interface PendingRead {
 }
 
 /** The reads of one turn that share a filter, a framing and a limit: one statement between them. */
-interface ReadGroup {
-  filter: EventFilter;
-  framing: SseFraming;
+interface ReadGroup<Event extends LoggedEvent> {
+  filter: EventFilter<Event['type']>;
+  framing: SseFraming<Event>;
   limit: number;
   reads: Map<string, PendingRead>;
 }
@@ -36,15 +36,16 @@ interface ReadGroup {
  * turn of the event loop, and so does the slow poll: the reads asked for in a turn are sent
  * together when it ends, one statement for up to POSITIONS_PER_READ positions, and the streams
  * that ask for the same position share one read whose events are serialised once. A stream only
- * joins a read not yet sent, so none is handed events older than the ring that woke it.
+ * joins a read not yet sent, so none is handed events older than the ring that woke it. Like the
+ * log, it is typed by its reader: `ConversationEventFeed<ConversationEvent>`.
  */
 @Injectable()
-export class ConversationEventFeed {
-  private groups = new Map<string, ReadGroup>();
+export class ConversationEventFeed<Event extends LoggedEvent = LoggedEvent> {
+  private groups = new Map<string, ReadGroup<Event>>();
   private readonly sendDetached = AsyncResource.bind(() => this.send());
 
   constructor(
-    private readonly log: ConversationEventLog,
+    private readonly log: ConversationEventLog<Event>,
     private readonly doorbell: EventDoorbell,
   ) {}
 
@@ -52,7 +53,11 @@ export class ConversationEventFeed {
    * The events of a conversation that `filter` selects, framed by `framing`; streams with the same
    * filter and framing share reads.
    */
-  source(conversationId: number, filter: EventFilter, framing: SseFraming = SPEC_FRAMING): SseSource {
+  source(
+    conversationId: number,
+    filter: EventFilter<Event['type']>,
+    framing: SseFraming<Event> = SPEC_FRAMING,
+  ): SseSource {
     const filterKey = `${filter.messageId ?? ''}:${filter.types.join(',')}:${framing.name}`;
     return {
       read: (afterId, limit) => this.read({ conversationId, afterId }, limit, filter, filterKey, framing),
@@ -63,9 +68,9 @@ export class ConversationEventFeed {
   private read(
     position: EventPosition,
     limit: number,
-    filter: EventFilter,
+    filter: EventFilter<Event['type']>,
     filterKey: string,
-    framing: SseFraming,
+    framing: SseFraming<Event>,
   ): Promise<SseEvent[]> {
     const groupKey = `${limit}:${filterKey}`;
     let group = this.groups.get(groupKey);
@@ -120,8 +125,8 @@ export class ConversationEventFeed {
   async waitFor(
     conversationId: number,
     afterId: bigint,
-    filter: EventFilter,
-    enough: (event: ConversationEvent) => boolean,
+    filter: EventFilter<Event['type']>,
+    enough: (event: Event) => boolean,
     timeoutMs: number,
   ): Promise<boolean> {
     let cursor = afterId;

@@ -1,4 +1,4 @@
-import type { ConversationEvent } from 'src/platform/events/conversation-event';
+import type { LoggedEvent } from 'src/platform/events/conversation-event';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('conversation_events')
@@ -18,7 +18,7 @@ export class ConversationEventEntity {
   type!: string;
 
   @Column({ type: 'jsonb' })
-  payload!: ConversationEvent;
+  payload!: LoggedEvent;
 
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt!: Date;

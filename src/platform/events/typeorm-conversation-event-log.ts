@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
 import {
-  ConversationEvent,
+  LoggedEvent,
   ConversationEventLog,
   EventFilter,
   EventPosition,
@@ -38,17 +38,13 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     );
   }
 
-  append(workspaceId: number, conversationId: number, event: ConversationEvent): Promise<bigint> {
+  append(workspaceId: number, conversationId: number, event: LoggedEvent): Promise<bigint> {
     return inSpan('event append', { 'event.type': event.type }, () =>
       this.appendNow(workspaceId, conversationId, event),
     );
   }
 
-  private async appendNow(
-    workspaceId: number,
-    conversationId: number,
-    event: ConversationEvent,
-  ): Promise<bigint> {
+  private async appendNow(workspaceId: number, conversationId: number, event: LoggedEvent): Promise<bigint> {
     return this.db.run(async () => {
       // Ids come from one sequence but transactions commit in any order: holding a per-conversation
       // lock from the insert to the commit makes ids commit in order, so a reader never skips one.
@@ -139,7 +135,7 @@ export class TypeormConversationEventLog extends ConversationEventLog {
   ): Promise<StoredConversationEvent[]> {
     // Ordered by the bigint column itself: an output alias of the same name would take precedence
     // in ORDER BY, and a text alias sorts 13 before 2. pg hands bigints over as strings.
-    const rows = await this.dataSource.query<{ id: string; payload: ConversationEvent }[]>(
+    const rows = await this.dataSource.query<{ id: string; payload: LoggedEvent }[]>(
       filter
         ? `SELECT e.id, e.payload FROM conversation_events e
            WHERE e.conversation_id = $1 AND e.id > $2::bigint AND e.type = ANY($4::text[])
@@ -163,7 +159,7 @@ export class TypeormConversationEventLog extends ConversationEventLog {
     if (positions.length === 0) return [];
     // Each position is its own index range scan (LATERAL ... LIMIT), as readAfter's; the rows come
     // back grouped by position, each group in id order.
-    const rows = await this.dataSource.query<{ ord: string; id: string; payload: ConversationEvent }[]>(
+    const rows = await this.dataSource.query<{ ord: string; id: string; payload: LoggedEvent }[]>(
       `SELECT p.ord, e.id, e.payload
        FROM unnest($1::int[], $2::bigint[]) WITH ORDINALITY AS p(conversation_id, after_id, ord)
        CROSS JOIN LATERAL (

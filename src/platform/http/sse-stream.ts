@@ -17,58 +17,25 @@ function asChunk(text: string): string {
   return `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 }
 
+/** An SSE block (`id:`/`data:` lines and a blank line) as an event, its chunk framed once. */
+export function framedEvent(id: bigint, frame: string, last?: boolean): SseEvent {
+  return { id, frame, chunk: asChunk(frame), last };
+}
+
 /** An event as an SSE block; `data` must serialise to one line (JSON does). */
 export function sseEvent(id: bigint, data: unknown): SseEvent {
-  const frame = `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
-  return { id, frame, chunk: asChunk(frame) };
+  return framedEvent(id, `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
 /** How a family of streams writes its events; streams of the same framing share their reads. */
-export interface SseFraming {
+export interface SseFraming<Data = unknown> {
   /** Tells framings apart in the keys of shared reads. */
   name: string;
-  frame(id: bigint, data: unknown): SseEvent;
+  frame(id: bigint, data: Data): SseEvent;
 }
 
 /** The specification's framing (endpoint 7): `data:` holds the event itself. */
 export const SPEC_FRAMING: SseFraming = { name: 'spec', frame: sseEvent };
-
-/** A second event a framing sends right after some events, under the same id. */
-export interface SseCompanion {
-  name: string;
-  of(data: unknown): unknown;
-}
-
-/** How a framing rewrites an event before sending it; its name tells framings apart. */
-export interface SseReshape {
-  name: string;
-  of(data: unknown): unknown;
-}
-
-/**
- * Dust's framing, which its client parses: `data: {"eventId": "<id>", "data": <event>}`. The
- * `id:` line stays: Dust's parser ignores it, and browsers' EventSource resume with it. The stream
- * ends after an event whose `type` is one of `endTypes`. A `companion` that answers an event for
- * one follows it in the same frame; a `reshape` rewrites each event as sent.
- */
-export function dustFraming(
-  endTypes: readonly string[] = [],
-  companion?: SseCompanion,
-  reshape?: SseReshape,
-): SseFraming {
-  const block = (id: bigint, data: unknown) =>
-    `id: ${id}\ndata: {"eventId":"${id}","data":${JSON.stringify(data)}}\n\n`;
-  return {
-    name: `dust:${endTypes.join(',')}${companion ? `+${companion.name}` : ''}${reshape ? `~${reshape.name}` : ''}`,
-    frame: (id, data) => {
-      const extra = companion?.of(data);
-      const sent = reshape ? reshape.of(data) : data;
-      const frame = extra ? block(id, sent) + block(id, extra) : block(id, sent);
-      const type = (data as { type?: unknown } | null)?.type;
-      return { id, frame, chunk: asChunk(frame), last: endTypes.includes(type as string) };
-    },
-  };
-}
 
 const PING = ': ping\n\n';
 const PING_CHUNK = asChunk(PING);

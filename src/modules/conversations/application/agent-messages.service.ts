@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import {
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import type {
   ConversationEvent,
-  ConversationEventLog,
   TokensClassification,
-} from 'src/platform/events/conversation-event';
+} from 'src/modules/conversations/application/views/conversation-event.view';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
@@ -65,7 +65,7 @@ export class AgentMessagesService {
     private readonly actions: AnswerActions,
     private readonly fragments: ContentFragmentRepository,
     private readonly config: ConversationsConfig,
-    private readonly events: ConversationEventLog,
+    private readonly events: ConversationEventLog<ConversationEvent>,
     private readonly unitOfWork: UnitOfWork,
     private readonly inProcessEvents: InProcessEvents,
     private readonly clock: Clock,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import type { ConversationEvent } from 'src/modules/conversations/application/views/conversation-event.view';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { ContentFragmentRepository } from 'src/modules/conversations/application/ports/content-fragment.repository';
@@ -93,7 +94,7 @@ export class ContentFragmentsService {
     private readonly fragments: ContentFragmentRepository,
     private readonly files: FragmentFiles,
     private readonly documents: FragmentDocuments,
-    private readonly events: ConversationEventLog,
+    private readonly events: ConversationEventLog<ConversationEvent>,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { AsyncResource } from 'node:async_hooks';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { ConversationEventLog, TokensClassification } from 'src/platform/events/conversation-event';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import type {
+  ConversationEvent,
+  TokensClassification,
+} from 'src/modules/conversations/application/views/conversation-event.view';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage } from 'src/modules/conversations/domain/message';
@@ -47,7 +51,7 @@ export class GenerationTokensWriter {
 
   constructor(
     private readonly messages: MessageRepository,
-    private readonly events: ConversationEventLog,
+    private readonly events: ConversationEventLog<ConversationEvent>,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}

@@ -3,6 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import type { ConversationEvent } from 'src/modules/conversations/application/views/conversation-event.view';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
@@ -38,7 +39,7 @@ export class MessageVersionsService {
     private readonly messages: MessageRepository,
     private readonly writer: MessageWriter,
     private readonly agents: AgentsService,
-    private readonly events: ConversationEventLog,
+    private readonly events: ConversationEventLog<ConversationEvent>,
     private readonly inProcessEvents: InProcessEvents,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,

@@ -3,7 +3,8 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { AccessChanges } from 'src/platform/events/access-changes';
-import { ConversationEvent, ConversationEventLog } from 'src/platform/events/conversation-event';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import type { ConversationEvent } from 'src/modules/conversations/application/views/conversation-event.view';
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
@@ -93,7 +94,7 @@ export class MessageWriter {
   constructor(
     private readonly conversations: ConversationRepository,
     private readonly messages: MessageRepository,
-    private readonly events: ConversationEventLog,
+    private readonly events: ConversationEventLog<ConversationEvent>,
     private readonly agents: AgentsService,
     private readonly workspaces: WorkspacesService,
     private readonly inProcessEvents: InProcessEvents,

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { ConversationEventLog, ConversationEventType } from 'src/platform/events/conversation-event';
+import { ConversationEventLog } from 'src/platform/events/conversation-event';
+import type {
+  ConversationEvent,
+  ConversationEventType,
+} from 'src/modules/conversations/application/views/conversation-event.view';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
 import { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
@@ -14,11 +18,7 @@ import { ForksService } from 'src/modules/conversations/application/forks.servic
 import { MessageViews } from 'src/modules/conversations/application/message-views.loader';
 import { MessageInput } from 'src/modules/conversations/application/message-writer.service';
 import { MessagesService } from 'src/modules/conversations/application/messages.service';
-import type {
-  AgentMessageView,
-  SlotView,
-  UserMessageView,
-} from 'src/modules/conversations/application/views/message.view';
+import type { SlotView, UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import type {
   PublicConversationView,
   PublicCreatedConversationView,
@@ -53,8 +53,8 @@ export class PublicConversationsService {
     private readonly forks: ForksService,
     private readonly details: ConversationDetailsLoader,
     private readonly views: MessageViews,
-    private readonly events: ConversationEventLog,
-    private readonly feed: ConversationEventFeed,
+    private readonly events: ConversationEventLog<ConversationEvent>,
+    private readonly feed: ConversationEventFeed<ConversationEvent>,
   ) {}
 
   async create(caller: Caller, input: NewConversationInput): Promise<PublicCreatedConversationView> {
@@ -125,7 +125,7 @@ export class PublicConversationsService {
       { types: blocking ? ANSWER_AND_OUTCOME_TYPES : ['agent_message_new'] },
       (event) => {
         if (event.type === 'agent_message_new') {
-          const answer = event.message as AgentMessageView;
+          const answer = event.message;
           if (answer.parentMessageId === message.sId) {
             answers.add(answer.sId);
             unfinished.add(answer.sId);

@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
-import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
+import { ActionTarget, AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
 import type { Run } from 'src/modules/runtime/application/run';
 import { AgentRun, StepCall } from 'src/modules/runtime/domain/agent-run';
 import type { ActionOutcome, ActionStatus, RunAction } from 'src/modules/runtime/domain/run-action';
-
-/** The conversation and agent message a call belongs to, as its events name them. */
-export interface ActionTarget {
-  conversation: { id: number; workspaceId: number };
-  message: { sId: string; agentSId: string };
-}
 
 export const EXPIRED_TEXT =
   'Nobody approved this tool call in time, so it did not run. Tell the user it needs their approval.';
@@ -28,9 +20,7 @@ export class AgentActionsService {
   constructor(
     private readonly runs: AgentRunRepository,
     private readonly sink: AnswerSink,
-    private readonly events: ConversationEventLog,
     private readonly unitOfWork: UnitOfWork,
-    private readonly clock: Clock,
   ) {}
 
   /**
@@ -53,28 +43,7 @@ export class AgentActionsService {
           deadline: approvalDeadline,
         }),
       );
-      for (const action of recorded) {
-        const common = this.common(run);
-        await this.events.append(caller.workspaceId, conversation.id, {
-          type: 'tool_params',
-          ...common,
-          action: this.sink.actionView(action),
-        });
-        if (action.status !== 'blocked_validation_required') continue;
-        await this.events.append(caller.workspaceId, conversation.id, {
-          type: 'tool_approve_execution',
-          ...common,
-          conversationId: conversation.sId,
-          actionId: action.sId,
-          inputs: action.params,
-          metadata: {
-            toolName: action.toolName,
-            mcpServerName: action.mcpServerName,
-            agentName: run.agent.name,
-          },
-          action: this.sink.actionView(action),
-        });
-      }
+      for (const action of recorded) await this.sink.announceCall(run, action);
       if (recorded.some((action) => action.status === 'blocked_validation_required'))
         await this.sink.requireAction(conversation, caller.userId, true);
       return recorded;
@@ -90,7 +59,7 @@ export class AgentActionsService {
       const recorded = await this.runs.insertActions(
         AgentRun.unavailableCalls({ id: run.runId, workspaceId: run.caller.workspaceId }, servers),
       );
-      for (const action of recorded) await this.announceSettled(run, action);
+      for (const action of recorded) await this.sink.announceSettled(run, action);
     });
   }
 
@@ -110,7 +79,7 @@ export class AgentActionsService {
     return this.unitOfWork.run(async () => {
       if (!(await this.runs.settleAction(action.workspaceId, action.id, from, outcome))) return false;
       await this.sink.requestSpaces(target.conversation, dataSpaceSIds);
-      await this.announceSettled(target, { ...action, ...outcome });
+      await this.sink.announceSettled(target, { ...action, ...outcome });
       if (from === 'blocked_validation_required') await this.refreshActionRequired(action);
       return true;
     });
@@ -160,7 +129,7 @@ export class AgentActionsService {
       if (!(await this.runs.settleAction(workspaceId, action.id, 'blocked_validation_required', outcome)))
         continue;
       declined.push(action);
-      await this.announceSettled(target, { ...action, ...outcome });
+      await this.sink.announceSettled(target, { ...action, ...outcome });
     }
     if (waiting.length > 0) await this.refreshActionRequired(waiting[0]);
     return declined;
@@ -169,35 +138,6 @@ export class AgentActionsService {
   /** The call as it is now (a run polls a waiting call's status). */
   current(action: RunAction): Promise<RunAction | null> {
     return this.runs.findAction(action.workspaceId, action.id);
-  }
-
-  private common(target: ActionTarget) {
-    return {
-      created: this.clock.now().getTime(),
-      configurationId: target.message.agentSId,
-      messageId: target.message.sId,
-    };
-  }
-
-  private async announceSettled(target: ActionTarget, action: RunAction): Promise<void> {
-    const common = this.common(target);
-    const view = this.sink.actionView(action);
-    await this.events.append(
-      target.conversation.workspaceId,
-      target.conversation.id,
-      action.status === 'succeeded'
-        ? { type: 'agent_action_success', ...common, action: view }
-        : {
-            type: 'tool_error',
-            ...common,
-            action: view,
-            error: {
-              code: action.status === 'denied' ? 'tool_call_denied' : 'tool_call_failed',
-              message: action.output?.map((item) => item.text).join('\n') ?? '',
-              metadata: null,
-            },
-          },
-    );
   }
 
   /** The approver must act while any call of the conversation still waits for them. */

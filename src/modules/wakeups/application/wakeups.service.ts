@@ -7,13 +7,17 @@ import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-pr
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
+import type {
+  ConversationEvent,
+  WakeUpUpdatedEvent,
+} from 'src/modules/conversations/application/views/conversation-event.view';
 import { MemberRemoved } from 'src/modules/identity/application/identity.events';
 import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { AgentsService } from 'src/modules/agents/application/agents.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
-import { renderWakeUp } from 'src/modules/wakeups/application/views/wake-up.view';
+import { renderWakeUp, WakeUpView } from 'src/modules/wakeups/application/views/wake-up.view';
 import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpNotFound } from 'src/modules/wakeups/domain/wakeups.errors';
 
@@ -45,7 +49,7 @@ export class WakeUpsService {
     private readonly conversations: ConversationsService,
     private readonly agents: AgentsService,
     private readonly workspaces: WorkspacesService,
-    private readonly events: ConversationEventLog,
+    private readonly events: ConversationEventLog<ConversationEvent>,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly inProcessEvents: InProcessEvents,
@@ -144,6 +148,6 @@ export class WakeUpsService {
       created: this.clock.now().getTime(),
       conversationId: conversation.sId,
       wakeUp: renderWakeUp({ wakeUp, conversationSId: conversation.sId, ownerSId }),
-    });
+    } satisfies WakeUpUpdatedEvent<WakeUpView>);
   }
 }

@@ -1,4 +1,3 @@
-import type { TokensClassification } from 'src/platform/events/conversation-event';
 import type { AgentDetails } from 'src/modules/agents/application/agents.service';
 import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import type { RunAction } from 'src/modules/runtime/domain/run-action';
@@ -9,6 +8,9 @@ export interface RunConversation {
   sId: string;
   workspaceId: number;
 }
+
+/** What a `generation_tokens` chunk is: the answer, or the model's reasoning when a provider streams it. */
+export type TokensClassification = 'tokens' | 'chain_of_thought';
 
 /** The agent message a run writes, as the runtime reads it. */
 export interface RunAgentMessage {
@@ -48,6 +50,12 @@ export interface AnswerOutcome {
 export interface ConversationIds {
   id: number;
   workspaceId: number;
+}
+
+/** The conversation and agent message a call belongs to, as its events name them. */
+export interface ActionTarget {
+  conversation: ConversationIds;
+  message: { sId: string; agentSId: string };
 }
 
 /** A posted message read back by ids: what a `MessagePosted` carries of it. */
@@ -110,6 +118,12 @@ export abstract class AnswerSink {
   /** An answer brought in the data of these restricted spaces: the conversation's readers must access them. */
   abstract requestSpaces(conversation: ConversationIds, spaceSIds: readonly string[]): Promise<void>;
 
-  /** A tool call as the message's stream shows it (the runtime puts it in the events it writes). */
-  abstract actionView(action: RunAction): unknown;
+  /**
+   * Puts a recorded tool call on its message's stream, with its request for approval when it waits
+   * for one (naming the answer's agent as the one asking).
+   */
+  abstract announceCall(answer: RunAnswer, action: RunAction): Promise<void>;
+
+  /** Puts a settled tool call on its message's stream: succeeded, or failed or denied. */
+  abstract announceSettled(target: ActionTarget, action: RunAction): Promise<void>;
 }

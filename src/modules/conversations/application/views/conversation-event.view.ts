@@ -1,31 +1,38 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
-import type { ConversationEventOf, TokensClassification } from 'src/platform/events/conversation-event';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ActionView } from 'src/modules/conversations/application/views/action.view';
+import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
+import { AgentMessageView, UserMessageView } from 'src/modules/conversations/application/views/message.view';
 
-/**
- * The seven event types of the stream (endpoint 7) and those of an agent message's own stream, for the OpenAPI document; each implements its
- * type's payload, so the document and what is written cannot drift apart. Message payloads
- * reference the `UserMessage` and `AgentMessage` schemas of the conversations context.
- */
-class UserMessageNewEvent implements ConversationEventOf<'user_message_new'> {
+// The events of a conversation's log, as written and as its streams send them (the specification
+// fixes these shapes); docs/decisions/conversations.md, "The event log and the streams". The runtime
+// writes its own through its ports, wakeups its wake-ups.
+
+const AGENT_MESSAGE = { allOf: [{ $ref: getSchemaPath(AgentMessageView) }] };
+const ACTION = { allOf: [{ $ref: getSchemaPath(ActionView) }] };
+
+/** What a `generation_tokens` chunk is: the answer, or the model's reasoning when a provider streams it. */
+export type TokensClassification = 'tokens' | 'chain_of_thought';
+
+export class UserMessageNewEvent {
   @ApiProperty({ enum: ['user_message_new'] }) type!: 'user_message_new';
   @ApiProperty() created!: number;
   @ApiProperty() messageId!: string;
   @ApiProperty({
-    oneOf: [{ $ref: '#/components/schemas/UserMessage' }, { $ref: '#/components/schemas/ContentFragment' }],
+    oneOf: [{ $ref: getSchemaPath(UserMessageView) }, { $ref: getSchemaPath(ContentFragmentView) }],
     description: 'A user message, or a content fragment put in the conversation (type content_fragment)',
   })
-  message!: unknown;
+  message!: UserMessageView | ContentFragmentView;
 }
 
-class AgentMessageNewEvent implements ConversationEventOf<'agent_message_new'> {
+export class AgentMessageNewEvent {
   @ApiProperty({ enum: ['agent_message_new'] }) type!: 'agent_message_new';
   @ApiProperty() created!: number;
   @ApiProperty({ description: 'sId of the agent' }) configurationId!: string;
   @ApiProperty() messageId!: string;
-  @ApiProperty({ allOf: [{ $ref: '#/components/schemas/AgentMessage' }] }) message!: unknown;
+  @ApiProperty(AGENT_MESSAGE) message!: AgentMessageView;
 }
 
-class GenerationTokensEvent implements ConversationEventOf<'generation_tokens'> {
+export class GenerationTokensEvent {
   @ApiProperty({ enum: ['generation_tokens'] }) type!: 'generation_tokens';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
@@ -39,7 +46,7 @@ class GenerationTokensEvent implements ConversationEventOf<'generation_tokens'> 
   classification!: TokensClassification;
 }
 
-class AgentMessageDoneEvent implements ConversationEventOf<'agent_message_done'> {
+export class AgentMessageDoneEvent {
   @ApiProperty({ enum: ['agent_message_done'] }) type!: 'agent_message_done';
   @ApiProperty() created!: number;
   @ApiProperty() conversationId!: string;
@@ -48,30 +55,31 @@ class AgentMessageDoneEvent implements ConversationEventOf<'agent_message_done'>
   @ApiProperty({ enum: ['success', 'error'] }) status!: 'success' | 'error';
 }
 
-class AgentGenerationCancelledEvent implements ConversationEventOf<'agent_generation_cancelled'> {
+export class AgentGenerationCancelledEvent {
   @ApiProperty({ enum: ['agent_generation_cancelled'] }) type!: 'agent_generation_cancelled';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
 }
 
-class ConversationTitleEvent implements ConversationEventOf<'conversation_title'> {
+export class ConversationTitleEvent {
   @ApiProperty({ enum: ['conversation_title'] }) type!: 'conversation_title';
   @ApiProperty() created!: number;
   @ApiProperty() title!: string;
 }
 
-class WakeUpUpdatedEvent implements ConversationEventOf<'wake_up_updated'> {
+/**
+ * A wake-up's change, written by wakeups. Its `wakeUp` is wakeups' view, which conversations cannot
+ * name (wakeups depends on conversations): the writer gives its type, the document its schema's name.
+ */
+export class WakeUpUpdatedEvent<WakeUp extends object = object> {
   @ApiProperty({ enum: ['wake_up_updated'] }) type!: 'wake_up_updated';
   @ApiProperty() created!: number;
   @ApiProperty() conversationId!: string;
-  @ApiProperty({ allOf: [{ $ref: '#/components/schemas/WakeUp' }] })
-  wakeUp!: unknown;
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath('WakeUp') }] }) wakeUp!: WakeUp;
 }
 
-const ACTION_REF = { allOf: [{ $ref: '#/components/schemas/AgentActionSchema' }] };
-
-class AgentErrorDetail {
+export class AgentErrorDetail {
   @ApiProperty({ example: 'tool_call_failed' }) code!: string;
   @ApiProperty() message!: string;
   @ApiProperty({
@@ -83,21 +91,21 @@ class AgentErrorDetail {
   metadata!: null;
 }
 
-class ToolParamsEvent implements ConversationEventOf<'tool_params'> {
+export class ToolParamsEvent {
   @ApiProperty({ enum: ['tool_params'] }) type!: 'tool_params';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
-  @ApiProperty({ ...ACTION_REF, description: 'The call and its arguments, as recorded.' }) action!: unknown;
+  @ApiProperty({ ...ACTION, description: 'The call and its arguments, as recorded.' }) action!: ActionView;
 }
 
-class ToolApprovalMetadata {
+export class ToolApprovalMetadata {
   @ApiProperty() toolName!: string;
   @ApiProperty() mcpServerName!: string;
   @ApiProperty() agentName!: string;
 }
 
-class ToolApproveExecutionEvent implements ConversationEventOf<'tool_approve_execution'> {
+export class ToolApproveExecutionEvent {
   @ApiProperty({ enum: ['tool_approve_execution'] }) type!: 'tool_approve_execution';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
@@ -106,36 +114,36 @@ class ToolApproveExecutionEvent implements ConversationEventOf<'tool_approve_exe
   @ApiProperty({ description: 'Answer with validate-action and this id.' }) actionId!: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) inputs!: Record<string, unknown>;
   @ApiProperty({ type: ToolApprovalMetadata }) metadata!: ToolApprovalMetadata;
-  @ApiProperty(ACTION_REF) action!: unknown;
+  @ApiProperty(ACTION) action!: ActionView;
 }
 
-class AgentActionSuccessEvent implements ConversationEventOf<'agent_action_success'> {
+export class AgentActionSuccessEvent {
   @ApiProperty({ enum: ['agent_action_success'] }) type!: 'agent_action_success';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
-  @ApiProperty(ACTION_REF) action!: unknown;
+  @ApiProperty(ACTION) action!: ActionView;
 }
 
-class ToolErrorEvent implements ConversationEventOf<'tool_error'> {
+export class ToolErrorEvent {
   @ApiProperty({ enum: ['tool_error'] }) type!: 'tool_error';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
   @ApiProperty({
-    ...ACTION_REF,
+    ...ACTION,
     description: 'The call, failed or denied; its output is what the model was told.',
   })
-  action!: unknown;
+  action!: ActionView;
   @ApiProperty({ type: AgentErrorDetail }) error!: AgentErrorDetail;
 }
 
-class AgentMessageSuccessEvent implements ConversationEventOf<'agent_message_success'> {
+export class AgentMessageSuccessEvent {
   @ApiProperty({ enum: ['agent_message_success'] }) type!: 'agent_message_success';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
   @ApiProperty() messageId!: string;
-  @ApiProperty({ allOf: [{ $ref: '#/components/schemas/AgentMessage' }] }) message!: unknown;
+  @ApiProperty(AGENT_MESSAGE) message!: AgentMessageView;
   @ApiProperty({
     type: [String],
     description: 'The agent run that answered (its id), as Dust lists its runs.',
@@ -143,7 +151,7 @@ class AgentMessageSuccessEvent implements ConversationEventOf<'agent_message_suc
   runIds!: string[];
 }
 
-class AgentErrorEvent implements ConversationEventOf<'agent_error'> {
+export class AgentErrorEvent {
   @ApiProperty({ enum: ['agent_error'] }) type!: 'agent_error';
   @ApiProperty() created!: number;
   @ApiProperty() configurationId!: string;
@@ -153,7 +161,29 @@ class AgentErrorEvent implements ConversationEventOf<'agent_error'> {
   runIds!: string[];
 }
 
-const EVENT_SCHEMAS = {
+/** Any event of the log: a union discriminated by `type`, so a misspelt or missing field does not compile. */
+export type ConversationEvent =
+  | UserMessageNewEvent
+  | AgentMessageNewEvent
+  | GenerationTokensEvent
+  | AgentMessageDoneEvent
+  | AgentGenerationCancelledEvent
+  | ConversationTitleEvent
+  | WakeUpUpdatedEvent
+  | ToolParamsEvent
+  | ToolApproveExecutionEvent
+  | AgentActionSuccessEvent
+  | ToolErrorEvent
+  | AgentMessageSuccessEvent
+  | AgentErrorEvent;
+
+export type ConversationEventType = ConversationEvent['type'];
+
+/** Each type of a stream with the class that documents it. */
+type EventClasses = { [T in ConversationEventType]?: new () => Extract<ConversationEvent, { type: T }> };
+
+/** What the conversation stream (endpoint 7) sends: the specification's union of seven types. */
+export const CONVERSATION_STREAM_EVENTS = {
   user_message_new: UserMessageNewEvent,
   agent_message_new: AgentMessageNewEvent,
   generation_tokens: GenerationTokensEvent,
@@ -161,10 +191,10 @@ const EVENT_SCHEMAS = {
   agent_generation_cancelled: AgentGenerationCancelledEvent,
   conversation_title: ConversationTitleEvent,
   wake_up_updated: WakeUpUpdatedEvent,
-};
+} satisfies EventClasses;
 
-/** The events of one agent message's stream. */
-const MESSAGE_EVENT_SCHEMAS = {
+/** What one agent message's stream sends: its tokens, tool calls, approvals and outcome. */
+export const MESSAGE_STREAM_EVENTS = {
   generation_tokens: GenerationTokensEvent,
   tool_params: ToolParamsEvent,
   tool_approve_execution: ToolApproveExecutionEvent,
@@ -173,23 +203,25 @@ const MESSAGE_EVENT_SCHEMAS = {
   agent_message_success: AgentMessageSuccessEvent,
   agent_error: AgentErrorEvent,
   agent_generation_cancelled: AgentGenerationCancelledEvent,
-};
+} satisfies EventClasses;
 
-@ApiExtraModels(...Object.values(EVENT_SCHEMAS), ...Object.values(MESSAGE_EVENT_SCHEMAS))
+const typesOf = (events: EventClasses) => Object.keys(events) as ConversationEventType[];
+export const CONVERSATION_STREAM_TYPES: readonly ConversationEventType[] =
+  typesOf(CONVERSATION_STREAM_EVENTS);
+export const MESSAGE_STREAM_TYPES: readonly ConversationEventType[] = typesOf(MESSAGE_STREAM_EVENTS);
+
+/** The document's name for what the event streams carry (each stream documents its own union). */
 export class ConversationStreamEvent {}
 
-/** The `oneOf` with its discriminator, as a stream's documented payload. */
-function oneOf(schemas: Record<string, new () => unknown>) {
+/** A stream's documented payload: the `oneOf` of its events' classes, with its discriminator. */
+export function eventUnionSchema(events: EventClasses) {
   return {
-    oneOf: Object.values(schemas).map((schema) => ({ $ref: getSchemaPath(schema) })),
+    oneOf: Object.values(events).map((event) => ({ $ref: getSchemaPath(event) })),
     discriminator: {
       propertyName: 'type',
       mapping: Object.fromEntries(
-        Object.entries(schemas).map(([type, schema]) => [type, getSchemaPath(schema)]),
+        Object.entries(events).map(([type, event]) => [type, getSchemaPath(event)]),
       ),
     },
   };
 }
-
-export const CONVERSATION_EVENT_SCHEMA = oneOf(EVENT_SCHEMAS);
-export const MESSAGE_EVENT_SCHEMA = oneOf(MESSAGE_EVENT_SCHEMAS);
