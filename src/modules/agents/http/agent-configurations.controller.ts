@@ -15,17 +15,15 @@ import {
 import { CreateAgentDto } from 'src/modules/agents/http/dto/create-agent.dto';
 import { UpdateAgentDto } from 'src/modules/agents/http/dto/update-agent.dto';
 import {
-  presentPrivateAgent,
-  presentPublicAgent,
-  presentSkipped,
-} from 'src/modules/agents/http/agent.presenter';
-import {
   AgentConfigurationResponse,
   AgentConfigurationsResponse,
   AgentHistoryResponse,
   ArchivedAgentResponse,
   UpdatedAgentConfigurationResponse,
-} from 'src/modules/agents/http/schemas/agent-configuration.schema';
+  renderPrivateAgent,
+  renderPublicAgent,
+  renderSkipped,
+} from 'src/modules/agents/application/views/agent-configuration.view';
 
 function toPatch(body: UpdateAgentDto): AgentPatch {
   return {
@@ -95,7 +93,7 @@ export class AgentConfigurationsController {
     @CurrentCaller() caller: Caller,
     @Body() body: CreateAgentDto,
   ): Promise<AgentConfigurationResponse> {
-    return { agentConfiguration: presentPrivateAgent(await this.commands.create(caller, body.assistant)) };
+    return { agentConfiguration: renderPrivateAgent(await this.commands.create(caller, body.assistant)) };
   }
 
   @Get()
@@ -120,7 +118,7 @@ export class AgentConfigurationsController {
       withUsage: query.withUsage === 'true',
       withFeedbacks: query.withFeedbacks === 'true',
     });
-    return { agentConfigurations: agents.map(presentPrivateAgent) };
+    return { agentConfigurations: agents.map(renderPrivateAgent) };
   }
 
   @Get(':sId')
@@ -136,7 +134,7 @@ export class AgentConfigurationsController {
     @CurrentCaller() caller: Caller,
     @Param() params: AgentParams,
   ): Promise<AgentConfigurationResponse> {
-    return { agentConfiguration: presentPrivateAgent(await this.queries.get(caller, params.sId)) };
+    return { agentConfiguration: renderPrivateAgent(await this.queries.get(caller, params.sId)) };
   }
 
   @Delete(':sId')
@@ -175,7 +173,7 @@ export class AgentConfigurationsController {
     @Query() query: AgentHistoryQuery,
   ): Promise<AgentHistoryResponse> {
     const versions = await this.queries.history(caller, params.sId, query.limit ?? AGENT_HISTORY_MAX);
-    return { history: versions.map(presentPrivateAgent) };
+    return { history: versions.map(renderPrivateAgent) };
   }
 
   @Patch(':sId')
@@ -215,6 +213,6 @@ export class AgentConfigurationsController {
     @Body() body: UpdateAgentDto,
   ): Promise<UpdatedAgentConfigurationResponse> {
     const { details, skipped } = await this.commands.update(caller, params.sId, toPatch(body));
-    return { agentConfiguration: presentPublicAgent(details), skippedActions: presentSkipped(skipped) };
+    return { agentConfiguration: renderPublicAgent(details), skippedActions: renderSkipped(skipped) };
   }
 }

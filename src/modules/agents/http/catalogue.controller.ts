@@ -14,18 +14,16 @@ import {
 } from 'src/modules/agents/http/dto/mcp-server.dto';
 import { CreateSkillDto } from 'src/modules/agents/http/dto/skill.dto';
 import {
-  presentRemoteServer,
-  presentServerView,
-  presentServers,
-  presentSkill,
-} from 'src/modules/agents/http/catalogue.presenter';
-import {
   McpServerViewResponse,
-  McpServersResponse,
+  McpServersView,
   RemoteMcpServerResponse,
   SkillResponse,
   SkillsResponse,
-} from 'src/modules/agents/http/schemas/catalogue.schema';
+  renderRemoteServer,
+  renderServerView,
+  renderServers,
+  renderSkill,
+} from 'src/modules/agents/application/views/catalogue.view';
 
 @ApiTags('skills and tool servers')
 @Controller('api/w/:wId')
@@ -42,7 +40,7 @@ export class CatalogueController {
   @ApiOkResponse({ type: SkillResponse })
   @ApiErrors(400, 409)
   async createSkill(@CurrentCaller() caller: Caller, @Body() body: CreateSkillDto): Promise<SkillResponse> {
-    return { skill: presentSkill(await this.catalogue.createSkill(caller, body)) };
+    return { skill: renderSkill(await this.catalogue.createSkill(caller, body)) };
   }
 
   @Get('skills')
@@ -53,7 +51,7 @@ export class CatalogueController {
   })
   @ApiOkResponse({ type: SkillsResponse })
   async listSkills(@CurrentCaller() caller: Caller): Promise<SkillsResponse> {
-    return { skills: (await this.catalogue.listSkills(caller)).map(presentSkill) };
+    return { skills: (await this.catalogue.listSkills(caller)).map(renderSkill) };
   }
 
   @Post('mcp_servers')
@@ -76,7 +74,7 @@ export class CatalogueController {
     @Body() body: CreateMcpServerDto,
   ): Promise<RemoteMcpServerResponse> {
     const server = await this.catalogue.createRemoteServer(caller, body);
-    return { mcpServer: presentRemoteServer({ server, views: [] }) };
+    return { mcpServer: renderRemoteServer({ server, views: [] }) };
   }
 
   @Get('mcp_servers')
@@ -87,9 +85,9 @@ export class CatalogueController {
       'Any member, with a key of the `read:agent` scope. Each remote server shows its tools, its last ' +
       'synchronisation and the spaces it is shared to, with their approval settings.',
   })
-  @ApiOkResponse({ type: McpServersResponse, description: 'The internal catalogue and the remote servers.' })
-  async listServers(@CurrentCaller() caller: Caller): Promise<McpServersResponse> {
-    return presentServers(await this.catalogue.listServers(caller));
+  @ApiOkResponse({ type: McpServersView, description: 'The internal catalogue and the remote servers.' })
+  async listServers(@CurrentCaller() caller: Caller): Promise<McpServersView> {
+    return renderServers(await this.catalogue.listServers(caller));
   }
 
   @Get('mcp_servers/:id')
@@ -106,7 +104,7 @@ export class CatalogueController {
     @CurrentCaller() caller: Caller,
     @Param() params: McpServerParams,
   ): Promise<RemoteMcpServerResponse> {
-    return { mcpServer: presentRemoteServer(await this.catalogue.getRemoteServer(caller, params.id)) };
+    return { mcpServer: renderRemoteServer(await this.catalogue.getRemoteServer(caller, params.id)) };
   }
 
   @Post('mcp_servers/:id/sync')
@@ -126,7 +124,7 @@ export class CatalogueController {
     @CurrentCaller() caller: Caller,
     @Param() params: McpServerParams,
   ): Promise<RemoteMcpServerResponse> {
-    return { mcpServer: presentRemoteServer(await this.catalogue.syncRemoteServer(caller, params.id)) };
+    return { mcpServer: renderRemoteServer(await this.catalogue.syncRemoteServer(caller, params.id)) };
   }
 
   @Post('spaces/:spaceId/mcp_server_views')
@@ -147,7 +145,7 @@ export class CatalogueController {
     @Body() body: ShareMcpServerDto,
   ): Promise<McpServerViewResponse> {
     const { view, server } = await this.catalogue.share(caller, params.spaceId, body);
-    return { mcpServerView: presentServerView(view, params.spaceId, server.sId) };
+    return { mcpServerView: renderServerView(view, params.spaceId, server.sId) };
   }
 
   @Patch('spaces/:spaceId/mcp_server_views/:viewId')
@@ -171,7 +169,7 @@ export class CatalogueController {
       params.viewId,
       body.requireApproval,
     );
-    return { mcpServerView: presentServerView(view, params.spaceId, server?.sId ?? '') };
+    return { mcpServerView: renderServerView(view, params.spaceId, server?.sId ?? '') };
   }
 
   @Delete('spaces/:spaceId/mcp_server_views/:viewId')
@@ -189,6 +187,6 @@ export class CatalogueController {
     @Param() params: McpServerViewParams,
   ): Promise<McpServerViewResponse> {
     const { view, server } = await this.catalogue.unshare(caller, params.spaceId, params.viewId);
-    return { mcpServerView: presentServerView(view, params.spaceId, server?.sId ?? '') };
+    return { mcpServerView: renderServerView(view, params.spaceId, server?.sId ?? '') };
   }
 }

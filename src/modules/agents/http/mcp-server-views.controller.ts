@@ -6,8 +6,10 @@ import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpaceParams } from 'src/platform/http/route-params';
 import { CatalogueService } from 'src/modules/agents/application/catalogue.service';
-import { presentSpaceServerView } from 'src/modules/agents/http/mcp-server-views.presenter';
-import { ServerViewsResponse } from 'src/modules/agents/http/schemas/space-server-view.schema';
+import {
+  ServerViewsResponse,
+  renderSpaceServerView,
+} from 'src/modules/agents/application/views/catalogue.view';
 
 @ApiTags('skills and tool servers')
 @WorkspaceController('spaces/:spaceId/mcp_server_views')
@@ -30,7 +32,7 @@ export class McpServerViewsController {
     const views = await this.catalogue.listSpaceViews(caller, params.spaceId);
     return {
       success: true,
-      serverViews: views.map((entry) => presentSpaceServerView(params.spaceId, entry)),
+      serverViews: views.map((entry) => renderSpaceServerView(params.spaceId, entry)),
     };
   }
 }

@@ -13,7 +13,7 @@ import { MentionSuggestionsQuery, ParseMentionsDto } from 'src/modules/agents/ht
 import {
   MentionSuggestionsResponse,
   ParsedMentionsResponse,
-} from 'src/modules/agents/http/schemas/mention.schema';
+} from 'src/modules/agents/application/views/mention.view';
 
 /** What `select` and `current` ask for, in the service's terms. */
 function suggestionOptions(query: MentionSuggestionsQuery) {

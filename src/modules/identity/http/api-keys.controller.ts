@@ -5,12 +5,13 @@ import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { CreateApiKeyDto, KeyParams } from 'src/modules/identity/http/dto/api-keys.dto';
-import { presentApiKey, presentCreatedApiKey } from 'src/modules/identity/http/identity.presenter';
 import {
   ApiKeyResponse,
   ApiKeysResponse,
   CreatedApiKeyResponse,
-} from 'src/modules/identity/http/schemas/api-key.schema';
+  renderApiKey,
+  renderCreatedApiKey,
+} from 'src/modules/identity/application/views/api-key.view';
 
 @ApiTags('api keys')
 @Controller('api/w/:wId/keys')
@@ -33,7 +34,7 @@ export class ApiKeysController {
     @CurrentCaller() caller: Caller,
     @Body() body: CreateApiKeyDto,
   ): Promise<CreatedApiKeyResponse> {
-    return { apiKey: presentCreatedApiKey(await this.apiKeys.create(caller, body)) };
+    return { apiKey: renderCreatedApiKey(await this.apiKeys.create(caller, body)) };
   }
 
   @Get()
@@ -48,7 +49,7 @@ export class ApiKeysController {
     description: 'Admins see every key; other members their own. Never secrets.',
   })
   async list(@CurrentCaller() caller: Caller): Promise<ApiKeysResponse> {
-    return { apiKeys: (await this.apiKeys.list(caller)).map(presentApiKey) };
+    return { apiKeys: (await this.apiKeys.list(caller)).map(renderApiKey) };
   }
 
   @Delete(':keyId')
@@ -62,6 +63,6 @@ export class ApiKeysController {
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The revoked key (revoking twice is not an error).' })
   @ApiErrors(404)
   async revoke(@CurrentCaller() caller: Caller, @Param() params: KeyParams): Promise<ApiKeyResponse> {
-    return { apiKey: presentApiKey(await this.apiKeys.revoke(caller, params.keyId)) };
+    return { apiKey: renderApiKey(await this.apiKeys.revoke(caller, params.keyId)) };
   }
 }

@@ -5,8 +5,14 @@ import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { AddMemberDto, ChangeRoleDto, MemberParams } from 'src/modules/identity/http/dto/members.dto';
-import { presentMember, presentUser, presentWorkspace } from 'src/modules/identity/http/identity.presenter';
-import { MeResponse, MemberResponse, MembersResponse } from 'src/modules/identity/http/schemas/member.schema';
+import {
+  MeView,
+  MemberResponse,
+  MembersResponse,
+  renderMember,
+  renderUser,
+  renderWorkspace,
+} from 'src/modules/identity/application/views/member.view';
 
 @ApiTags('members')
 @Controller('api/w/:wId')
@@ -20,12 +26,12 @@ export class MembersController {
     description:
       'Any key of the workspace, whatever its scopes. Handy to check a key and find the workspace sId.',
   })
-  @ApiOkResponse({ type: MeResponse })
-  async me(@CurrentCaller() caller: Caller): Promise<MeResponse> {
+  @ApiOkResponse({ type: MeView })
+  async me(@CurrentCaller() caller: Caller): Promise<MeView> {
     const { member, workspace, scopes } = await this.workspaces.me(caller);
     return {
-      user: presentUser(member.user),
-      workspace: presentWorkspace(workspace),
+      user: renderUser(member.user),
+      workspace: renderWorkspace(workspace),
       role: member.membership.role,
       scopes: [...scopes],
       keyId: caller.keyId,
@@ -41,7 +47,7 @@ export class MembersController {
   })
   @ApiOkResponse({ type: MembersResponse })
   async list(@CurrentCaller() caller: Caller): Promise<MembersResponse> {
-    return { members: (await this.workspaces.listMembers(caller)).map(presentMember) };
+    return { members: (await this.workspaces.listMembers(caller)).map(renderMember) };
   }
 
   @Post('members')
@@ -55,7 +61,7 @@ export class MembersController {
   @ApiOkResponse({ type: MemberResponse })
   @ApiErrors(400, 409)
   async add(@CurrentCaller() caller: Caller, @Body() body: AddMemberDto): Promise<MemberResponse> {
-    return { member: presentMember(await this.workspaces.addMember(caller.workspaceId, body)) };
+    return { member: renderMember(await this.workspaces.addMember(caller.workspaceId, body)) };
   }
 
   @Patch('members/:userId')
@@ -72,7 +78,7 @@ export class MembersController {
     @Param() params: MemberParams,
     @Body() body: ChangeRoleDto,
   ): Promise<MemberResponse> {
-    return { member: presentMember(await this.workspaces.changeRole(caller, params.userId, body.role)) };
+    return { member: renderMember(await this.workspaces.changeRole(caller, params.userId, body.role)) };
   }
 
   @Delete('members/:userId')
@@ -89,6 +95,6 @@ export class MembersController {
   @ApiOkResponse({ type: MemberResponse, description: 'The removed member, as they were.' })
   @ApiErrors(404)
   async remove(@CurrentCaller() caller: Caller, @Param() params: MemberParams): Promise<MemberResponse> {
-    return { member: presentMember(await this.workspaces.removeMember(caller, params.userId)) };
+    return { member: renderMember(await this.workspaces.removeMember(caller, params.userId)) };
   }
 }

@@ -7,8 +7,11 @@ import { ApiErrors } from 'src/platform/http/api-errors';
 import { SpacesService } from 'src/modules/identity/application/spaces.service';
 import type { Space } from 'src/modules/identity/domain/space';
 import { CreateSpaceDto, SpaceMemberParams } from 'src/modules/identity/http/dto/spaces.dto';
-import { presentSpace } from 'src/modules/identity/http/identity.presenter';
-import { SpaceResponse, SpacesResponse } from 'src/modules/identity/http/schemas/space.schema';
+import {
+  SpaceResponse,
+  SpacesResponse,
+  renderSpace,
+} from 'src/modules/identity/application/views/space.view';
 
 @ApiTags('spaces')
 @WorkspaceController('spaces')
@@ -29,7 +32,7 @@ export class SpacesController {
   async list(@CurrentCaller() caller: Caller): Promise<SpacesResponse> {
     const spaces = await this.spaces.listAccessible(caller);
     const memberIds = await this.spaces.memberIds(caller, spaces);
-    return { spaces: spaces.map((space) => presentSpace(space, memberIds)) };
+    return { spaces: spaces.map((space) => renderSpace(space, memberIds)) };
   }
 
   @Post()
@@ -79,6 +82,6 @@ export class SpacesController {
   }
 
   private async present(caller: Caller, space: Space): Promise<SpaceResponse> {
-    return { space: presentSpace(space, await this.spaces.memberIds(caller, [space])) };
+    return { space: renderSpace(space, await this.spaces.memberIds(caller, [space])) };
   }
 }

@@ -14,17 +14,15 @@ import {
   clientServerNameProblem,
   droppedServerText,
 } from 'src/modules/runtime/domain/client-mcp-server';
+import {
+  ClientServerLease,
+  renderClientServerLease,
+} from 'src/modules/runtime/application/views/client-server-lease.view';
 import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** Requests one read of a poll hands over at most; a full batch is followed at once by the next. */
 const POLL_BATCH = 50;
-
-/** A registration as the client reads it. */
-export interface ClientServerLease {
-  serverId: string;
-  expiresAt: string;
-}
 
 class ClientServerNotFound extends DomainError {
   constructor(sId: string) {
@@ -64,13 +62,13 @@ export class ClientMcpServersService {
         `You already have ${CLIENT_MCP_SERVERS_PER_MEMBER} client-side MCP servers registered in this workspace; stop one (or let it expire) first.`,
       );
     }
-    return lease(server);
+    return renderClientServerLease(server);
   }
 
   async heartbeat(caller: Caller, sId: string): Promise<ClientServerLease> {
     const server = await this.store.heartbeat(caller, sId, this.config.clientServers.timeoutMs);
     if (!server) throw new ClientServerNotFound(sId);
-    return lease(server);
+    return renderClientServerLease(server);
   }
 
   /** The caller's live server `sId`, or 404. */
@@ -182,8 +180,4 @@ export class ClientMcpServersService {
     for (const server of dropped) await this.notices.ring(server.id, 'dropped');
     return dropped;
   }
-}
-
-function lease(server: ClientMcpServer): ClientServerLease {
-  return { serverId: server.sId, expiresAt: server.expiresAt.toISOString() };
 }

@@ -17,9 +17,9 @@ import {
 } from 'src/modules/runtime/http/dto/client-mcp.dto';
 import {
   ClientResultResponse,
+  ClientServerLease,
   HeartbeatClientServerResponse,
-  RegisterClientServerResponse,
-} from 'src/modules/runtime/http/schemas/client-mcp.schema';
+} from 'src/modules/runtime/application/views/client-server-lease.view';
 
 const REQUEST_EVENT_SCHEMA = {
   type: 'object',
@@ -121,12 +121,12 @@ export class ClientMcpServersController {
     description:
       'With `write:conversation`: the server belongs to the calling member in this workspace (16 at most at once). Name its `serverId` in `context.clientSideMCPServerIds` of a message and the agents answering that message get its tools, listed through the server itself. It is dropped once no heartbeat came for `CLIENT_MCP_SERVER_TIMEOUT_MS` (`expiresAt`), and its unanswered calls then fail.',
   })
-  @ApiOkResponse({ type: RegisterClientServerResponse })
+  @ApiOkResponse({ type: ClientServerLease })
   @ApiErrors(400)
   register(
     @CurrentCaller() caller: Caller,
     @Body() body: RegisterClientServerDto,
-  ): Promise<RegisterClientServerResponse> {
+  ): Promise<ClientServerLease> {
     return this.servers.register(caller, body.serverName);
   }
 

@@ -4,7 +4,7 @@ import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
 import { RunUsageRecords } from 'src/modules/usage/application/ports/run-usage-records';
 import type { UsageReportView, UsageRowView } from 'src/modules/usage/application/views/usage-report.view';
-import { parseUsageQuery } from 'src/modules/usage/domain/usage-query';
+import { type RawUsageQuery, parseUsageQuery } from 'src/modules/usage/domain/usage-query';
 import type { UsageGroupTotals, UsageTotals } from 'src/modules/usage/domain/usage-totals';
 
 /** The most rows one report answers: past it, the caller narrows the range or groups by less. */
@@ -27,10 +27,7 @@ export class UsageReportService {
     private readonly workspaces: WorkspacesService,
   ) {}
 
-  async report(
-    caller: Caller,
-    raw: { start?: string; end?: string; groupBy?: string },
-  ): Promise<UsageReportView> {
+  async report(caller: Caller, raw: RawUsageQuery): Promise<UsageReportView> {
     const { range, groupBy } = parseUsageQuery(raw);
     const [groups, [total]] = await Promise.all([
       this.runs.sum(caller.workspaceId, range, groupBy, MAX_USAGE_ROWS + 1),

@@ -22,12 +22,19 @@ export interface UsageQuery {
   groupBy: UsageGroup[];
 }
 
+/** A report's query as a caller writes it, before parseUsageQuery reads it. */
+export interface RawUsageQuery {
+  start?: string;
+  end?: string;
+  groupBy?: string;
+}
+
 /**
  * A report's query as a caller writes it: `start` and `end` as ISO 8601 dates or date-times; a
  * date alone is midnight UTC, and as `end` it includes its whole day. `groupBy` lists groups
  * separated by commas, `day` when left out.
  */
-export function parseUsageQuery(raw: { start?: string; end?: string; groupBy?: string }): UsageQuery {
+export function parseUsageQuery(raw: RawUsageQuery): UsageQuery {
   const start = instant('start', raw.start, false);
   const end = instant('end', raw.end, true);
   if (end.getTime() <= start.getTime()) throw new InvalidRequestError('end: must come after start.');

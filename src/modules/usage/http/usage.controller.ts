@@ -12,10 +12,11 @@ import { Auth, CurrentCaller } from 'src/platform/auth/auth.decorators';
 import { Caller } from 'src/platform/auth/caller';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { TokenBudgetService } from 'src/modules/usage/application/token-budget.service';
+import { TokenBudgetView } from 'src/modules/usage/application/views/token-budget.view';
+import { UsageReportView } from 'src/modules/usage/application/views/usage-report.view';
 import { UsageReportService } from 'src/modules/usage/application/usage-report.service';
 import { SetTokenBudgetDto, UsageQueryDto } from 'src/modules/usage/http/dto/usage.dto';
 import { usageCsv } from 'src/modules/usage/http/usage-csv';
-import { TokenBudgetResponse, UsageReportResponse } from 'src/modules/usage/http/schemas/usage.schema';
 
 const CSV_EXAMPLE =
   'agentSId,day,runs,messages,promptTokens,completionTokens,reasoningTokens,durationMs\r\n' +
@@ -23,7 +24,7 @@ const CSV_EXAMPLE =
 
 /** What the agents of a workspace cost, for its admins, and the monthly token budget. */
 @ApiTags('usage')
-@ApiExtraModels(UsageReportResponse)
+@ApiExtraModels(UsageReportView)
 @Controller('api/w/:wId/usage')
 export class UsageController {
   constructor(
@@ -46,7 +47,7 @@ export class UsageController {
   @ApiOkResponse({
     description: 'The rows, sorted by their groups, and the total of the range.',
     content: {
-      'application/json': { schema: { $ref: getSchemaPath(UsageReportResponse) } },
+      'application/json': { schema: { $ref: getSchemaPath(UsageReportView) } },
       'text/csv': { schema: { type: 'string' }, example: CSV_EXAMPLE },
     },
   })
@@ -56,7 +57,7 @@ export class UsageController {
     @Query() query: UsageQueryDto,
     @Headers('accept') accept: string | undefined,
     @Res({ passthrough: true }) res: ServerResponse,
-  ): Promise<UsageReportResponse | string> {
+  ): Promise<UsageReportView | string> {
     const report = await this.reports.report(caller, query);
     if (!accept?.toLowerCase().includes('text/csv')) return report;
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
@@ -76,8 +77,8 @@ export class UsageController {
       'budget, posting a message that would start an agent run is refused with 429 `rate_limit_error` ' +
       'until `renewsAt`; runs under way finish.',
   })
-  @ApiOkResponse({ type: TokenBudgetResponse })
-  async getBudget(@CurrentCaller() caller: Caller): Promise<TokenBudgetResponse> {
+  @ApiOkResponse({ type: TokenBudgetView })
+  async getBudget(@CurrentCaller() caller: Caller): Promise<TokenBudgetView> {
     return this.budget.status(caller);
   }
 
@@ -90,12 +91,12 @@ export class UsageController {
       'null to remove the workspace’s budget (the configured default, `USAGE_MONTHLY_TOKEN_BUDGET`, ' +
       'then applies if set). Answers the budget as it now applies.',
   })
-  @ApiOkResponse({ type: TokenBudgetResponse })
+  @ApiOkResponse({ type: TokenBudgetView })
   @ApiErrors(400)
   async setBudget(
     @CurrentCaller() caller: Caller,
     @Body() body: SetTokenBudgetDto,
-  ): Promise<TokenBudgetResponse> {
+  ): Promise<TokenBudgetView> {
     return this.budget.set(caller, body.monthlyTokens);
   }
 }

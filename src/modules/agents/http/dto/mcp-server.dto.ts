@@ -8,7 +8,8 @@ import {
   RequireApproval,
 } from 'src/modules/agents/domain/catalogue';
 import { HTTP_URL } from 'src/modules/agents/http/dto/create-agent.dto';
-import { ApiRequireApproval, IsRequireApproval } from 'src/modules/agents/http/require-approval';
+import { ApiRequireApproval } from 'src/modules/agents/application/views/catalogue.view';
+import { IsRequireApproval } from 'src/modules/agents/http/require-approval';
 
 export class CreateMcpServerDto {
   /**

@@ -1,3 +1,4 @@
+import { PickType } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { HumanName } from 'src/platform/http/human-name';
 import { WorkspaceParams } from 'src/platform/http/route-params';
@@ -21,10 +22,7 @@ export class AddMemberDto {
   role!: Role;
 }
 
-export class ChangeRoleDto {
-  @IsIn(ROLES)
-  role!: Role;
-}
+export class ChangeRoleDto extends PickType(AddMemberDto, ['role']) {}
 
 export class MemberParams extends WorkspaceParams {
   /**

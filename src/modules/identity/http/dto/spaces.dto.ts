@@ -1,7 +1,9 @@
+import { IntersectionType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { HumanName } from 'src/platform/http/human-name';
 import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
 import { SPACE_NAME_MAX } from 'src/modules/identity/domain/space';
+import { MemberParams } from 'src/modules/identity/http/dto/members.dto';
 
 export class CreateSpaceDto {
   /** @example Finance */
@@ -20,11 +22,4 @@ export class CreateSpaceDto {
   memberIds?: string[];
 }
 
-export class SpaceMemberParams extends SpaceParams {
-  /**
-   * sId of the member (a user of the workspace).
-   * @example Us9dF3kQ2z
-   */
-  @IsString()
-  userId!: string;
-}
+export class SpaceMemberParams extends IntersectionType(SpaceParams, PickType(MemberParams, ['userId'])) {}

@@ -1,7 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
-import type { ClientServerLease } from 'src/modules/runtime/application/client-mcp-servers.service';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import type { ClientMcpServer } from 'src/modules/runtime/domain/client-mcp-server';
 
-export class RegisterClientServerResponse implements ClientServerLease {
+/** A registration as the client reads it. */
+@ApiSchema({ name: 'RegisterClientServerResponse' })
+export class ClientServerLease {
   /**
    * Name it in `context.clientSideMCPServerIds` of a message, and in the other `mcp/*` calls.
    * @example "cS7mQ2pL9x"
@@ -26,3 +28,8 @@ export class HeartbeatClientServerResponse {
 export class ClientResultResponse {
   @ApiProperty({ enum: [true] }) success!: true;
 }
+
+export const renderClientServerLease = (server: ClientMcpServer): ClientServerLease => ({
+  serverId: server.sId,
+  expiresAt: server.expiresAt.toISOString(),
+});
