@@ -17,8 +17,8 @@ import {
   ModelRequest,
   ModelToolCall,
   ModelUsage,
-  ReasoningEffort,
 } from 'src/modules/runtime/application/ports/model-provider';
+import { ReasoningEffort } from 'src/kernel/agent-model';
 
 /** A retry waits at most this many times the back-off base. */
 const RETRY_CEILING_FACTOR = 32;
