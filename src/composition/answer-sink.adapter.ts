@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { TokensClassification } from 'src/platform/events/conversation-event';
-import { renderAction } from 'src/modules/conversations/application/action-views';
-import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
-import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
-import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
+import {
+  renderAction,
+  AgentMessagesService,
+  AnswerEffectsService,
+} from 'src/modules/conversations/conversations.api';
+import type { MessagePosted } from 'src/modules/conversations/conversations.api';
 import {
   AnswerOutcome,
   AnswerSink,
@@ -11,8 +13,8 @@ import {
   ConversationIds,
   PostedMessage,
   RunAnswer,
-} from 'src/modules/runtime/application/ports/answer-sink';
-import type { RunAction } from 'src/modules/runtime/domain/run-action';
+} from 'src/modules/runtime/runtime.api';
+import type { RunAction } from 'src/modules/runtime/runtime.api';
 
 /** Where the runtime writes its answers: conversations' agent messages, and what their calls change. */
 @Injectable()

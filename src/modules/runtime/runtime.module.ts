@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from 'src/modules/agents/agents.module';
-import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
-import { FilesModule } from 'src/modules/files/files.module';
-import { IdentityModule } from 'src/modules/identity/identity.module';
-import { TriggersModule } from 'src/modules/triggers/triggers.module';
-import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
+import { AgentsModule } from 'src/modules/agents/agents.api';
+import { DataSourcesModule } from 'src/modules/data-sources/data-sources.api';
+import { FilesModule } from 'src/modules/files/files.api';
+import { IdentityModule } from 'src/modules/identity/identity.api';
+import { TriggersModule } from 'src/modules/triggers/triggers.api';
+import { WakeUpsModule } from 'src/modules/wakeups/wakeups.api';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
 import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { ConversationEventLog, ConversationEventType } from 'src/platform/events/conversation-event';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
-import { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
+import { FragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { renderConversation } from 'src/modules/conversations/application/views/conversation.view';
 import {

@@ -1,7 +1,5 @@
-import type {
-  DataSourceDocument,
-  DocumentSummary,
-} from 'src/modules/data-sources/application/documents.service';
+import type { DocumentSummary } from 'src/modules/data-sources/application/ports/document.repository';
+import type { DataSourceDocument } from 'src/modules/data-sources/domain/document';
 import type { ViewSearchResult } from 'src/modules/data-sources/application/document-search.service';
 import type {
   DocumentJson,

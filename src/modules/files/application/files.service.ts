@@ -13,9 +13,8 @@ import {
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { TokenBuckets } from 'src/platform/throttling/token-buckets';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { ConversationsService } from 'src/modules/conversations/conversations.api';
+import { SpacesService, WorkspacesService } from 'src/modules/identity/identity.api';
 import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';

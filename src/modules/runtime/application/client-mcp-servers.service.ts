@@ -14,7 +14,7 @@ import {
   clientServerNameProblem,
   droppedServerText,
 } from 'src/modules/runtime/domain/client-mcp-server';
-import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
+import { ApiKeysService } from 'src/modules/identity/identity.api';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** Requests one read of a poll hands over at most; a full batch is followed at once by the next. */

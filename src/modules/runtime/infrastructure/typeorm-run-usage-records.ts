@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
-import {
-  RunUsageRecords,
-  UsageGroup,
-  UsageGroupTotals,
-  UsageRange,
-} from 'src/modules/usage/application/ports/run-usage-records';
+import { RunUsageRecords, UsageGroup, UsageGroupTotals, UsageRange } from 'src/modules/usage/usage.api';
 
 /**
  * Each group's columns of `agent_runs`, and what rows sort by: ids in code-unit order (`COLLATE

@@ -1,4 +1,4 @@
-import type { LightAgentConfigurationView } from 'src/modules/agents/application/views/light-agent-configuration.view';
+import type { LightAgentConfigurationView } from 'src/modules/agents/agents.api';
 import type { ActionView } from 'src/modules/conversations/application/views/action.view';
 import type { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import type { AgentMessageStatus } from 'src/modules/conversations/domain/message';

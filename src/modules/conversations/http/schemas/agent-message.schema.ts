@@ -1,8 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type {
-  LightAgentConfigurationView,
-  LightAgentModelView,
-} from 'src/modules/agents/application/views/light-agent-configuration.view';
+import type { LightAgentConfigurationView, LightAgentModelView } from 'src/modules/agents/agents.api';
 import type {
   AgentErrorView,
   AgentMessageView,

@@ -1,5 +1,5 @@
 import type { TokensClassification } from 'src/platform/events/conversation-event';
-import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import type { AgentDetails } from 'src/modules/agents/agents.api';
 import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import type { RunAction } from 'src/modules/runtime/domain/run-action';
 
