@@ -288,6 +288,22 @@ const globalModulesOutsidePlatform = {
   rules: { 'no-restricted-syntax': ['error', ...globalModuleSelectors] },
 };
 
+/** A context's ports are found in one folder: an abstract class of its application is a port. */
+const portsInTheirFolder = {
+  files: ['src/modules/*/application/**/*.ts'],
+  ignores: ['src/modules/*/application/ports/**', '**/*.spec.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      ...globalModuleSelectors,
+      {
+        selector: 'ClassDeclaration[abstract=true]',
+        message: 'A port (an abstract class, its own DI token) lives in application/ports/.',
+      },
+    ],
+  },
+};
+
 /** The platform carries the contexts' events and ports without knowing them (rule 6b). */
 const genericEvents = {
   files: ['src/platform/events/**/*.ts'],
@@ -380,6 +396,7 @@ export function boundaryBlocks(projectRoot = import.meta.dirname) {
     entryPointsThroughApis,
     plainKernel,
     globalModulesOutsidePlatform,
+    portsInTheirFolder,
     genericEvents,
   ];
 }

@@ -16,7 +16,7 @@ import {
   RunActionsReader,
   RuntimeModule,
   WorkspaceTokenBudget,
-  TypeormRunUsageRecords,
+  RunUsageTotals,
   AnswerSink,
   ConversationAccess,
   ConversationHistory,
@@ -56,7 +56,7 @@ export const crossContextPorts: CrossContextPort[] = [
   // The runtime's approval routes reach a conversation and its messages with conversations' checks.
   bindPort(ConversationAccess, { useClass: ConversationAccessAdapter }, [ConversationsModule]),
   // Usage reads what runs cost from the runtime, which records them.
-  bindPort(RunUsageRecords, { useExisting: TypeormRunUsageRecords }, [RuntimeModule]),
+  bindPort(RunUsageRecords, { useExisting: RunUsageTotals }, [RuntimeModule]),
   // Conversations refuse a post that would start a run once the workspace's token budget is spent.
   bindPort(RunAllowance, { useExisting: TokenBudgetService }, [UsageModule]),
   // The runtime reserves each model call's tokens against the budget that usage keeps.

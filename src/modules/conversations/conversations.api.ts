@@ -2,8 +2,8 @@
  * What other contexts use of conversations: the one file of it they import (docs/architecture.md,
  * the dependency rules). It re-exports only what they use, so it adds no import cycle.
  */
-export { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
-export type { ApprovalAnswer } from 'src/modules/conversations/application/action-approvals.service';
+export { ActionApprovalsService } from 'src/modules/conversations/application/ports/action-approvals';
+export type { ApprovalAnswer } from 'src/modules/conversations/application/ports/action-approvals';
 export { renderAction } from 'src/modules/conversations/application/action-views';
 export { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 export { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';

@@ -15,10 +15,10 @@ export { ConversationAccess } from 'src/modules/runtime/application/ports/conver
 export type { FoundMessage } from 'src/modules/runtime/application/ports/conversation-access';
 export { ConversationHistory } from 'src/modules/runtime/application/ports/conversation-history';
 export type { HistoryEntry } from 'src/modules/runtime/application/ports/conversation-history';
+export { RunUsageTotals } from 'src/modules/runtime/application/ports/run-usage-totals';
 export { WorkspaceTokenBudget } from 'src/modules/runtime/application/ports/workspace-token-budget';
 export { RunActionsReader } from 'src/modules/runtime/application/run-actions.reader';
 export { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
 export type { RunAction } from 'src/modules/runtime/domain/run-action';
-export { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
 export { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 export { RuntimeModule } from 'src/modules/runtime/runtime.module';
