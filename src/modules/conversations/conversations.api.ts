@@ -2,8 +2,6 @@
  * What other contexts use of conversations: the one file of it they import (docs/architecture.md,
  * the dependency rules). It re-exports only what they use, so it adds no import cycle.
  */
-export { ActionApprovalsService } from 'src/modules/conversations/application/ports/action-approvals';
-export type { ApprovalAnswer } from 'src/modules/conversations/application/ports/action-approvals';
 export { renderAction } from 'src/modules/conversations/application/action-views';
 export { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 export { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
@@ -15,6 +13,8 @@ export {
 export { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 export { MessagesService } from 'src/modules/conversations/application/messages.service';
 export { ParticipantsService } from 'src/modules/conversations/application/participants.service';
+export { ActionApprovalsService } from 'src/modules/conversations/application/ports/action-approvals';
+export type { ApprovalAnswer } from 'src/modules/conversations/application/ports/action-approvals';
 export { AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';
 export { FragmentDocuments } from 'src/modules/conversations/application/ports/fragment-documents';
 export type { FragmentDocument } from 'src/modules/conversations/application/ports/fragment-documents';
