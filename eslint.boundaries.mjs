@@ -23,50 +23,119 @@ const frameworkEdges = [
   },
 ];
 
-/** A context reaches another only through its application services (and the types they export). */
-function foreignInternals(context) {
+/** The folders of src/modules, read once: one ESLint block per context. */
+function contextsOf(projectRoot) {
+  return readdirSync(join(projectRoot, 'src/modules'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
+
+/** @param {string} text */
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Contexts that reach another only through ports they own (bound in src/composition): of that
+ * context, they import the typed in-process events it declares (a narrow door beside its api file,
+ * which also carries the services and the module they must not reach); their infrastructure also
+ * its entities, for foreign keys.
+ * @type {Record<string, string[]>}
+ */
+const throughOwnPorts = { runtime: ['conversations'] };
+
+/**
+ * Each context's door: of another context, only its api file (`src/modules/<c>/<c>.api`), and for
+ * infrastructure also its `infrastructure/*.entities` (TypeORM relations need the entity classes of
+ * the tables a foreign key points to). The contexts reached through own ports have a rule of their own.
+ * @param {string} context
+ * @param {{ infrastructure?: boolean }} [options]
+ */
+function foreignFiles(context, { infrastructure = false } = {}) {
+  const own = [context, ...(throughOwnPorts[context] ?? [])].map(escaped).join('|');
+  const doors = ['\\1\\.api$', ...(infrastructure ? ['infrastructure/[^/]+\\.entities$'] : [])].join('|');
   return {
-    group: [
-      'src/modules/*/domain',
-      'src/modules/*/infrastructure',
-      'src/modules/*/http',
-      'src/modules/*/workers',
-      `!src/modules/${context}/domain`,
-    ],
-    message: 'Another context is reached through its application services, not its domain or adapters.',
+    regex: `^src/modules/(?!(?:${own})(?:/|$))([^/]+)(?:$|/(?!${doors}))`,
+    message: infrastructure
+      ? 'Another context is reached through its api file (src/modules/<context>/<context>.api); infrastructure may also import its *.entities, for foreign keys.'
+      : 'Another context is reached through its api file (src/modules/<context>/<context>.api), nothing else of it.',
+  };
+}
+
+/** @param {string} context */
+function ownApi(context) {
+  return {
+    regex: `^src/modules/${escaped(context)}/${escaped(context)}\\.api$`,
+    message:
+      "A context's files import each other directly: its api file imports them, so importing it back makes a cycle.",
   };
 }
 
 /**
- * Contexts that reach another only through ports they own (bound in src/composition): of that
- * context, they import the typed in-process events it declares, nothing else. The runtime's
- * infrastructure still imports conversations' entities for its foreign keys (rule of infrastructure/).
+ * @param {string} context
+ * @param {{ infrastructure?: boolean }} [options]
  */
-const throughOwnPorts = {
-  runtime: [
-    {
-      group: [
-        'src/modules/conversations/*',
-        '!src/modules/conversations/application',
-        'src/modules/conversations/application/*',
-        '!src/modules/conversations/application/conversations.events',
-      ],
-      message:
-        'The runtime reaches conversations through its own ports (application/ports, bound in src/composition); of conversations it imports only the events (conversations.events).',
-    },
-  ],
-};
+function ownPortsRules(context, { infrastructure = false } = {}) {
+  return (throughOwnPorts[context] ?? []).map((reached) => {
+    const doors = [
+      `application/${escaped(reached)}\\.events$`,
+      ...(infrastructure ? [`infrastructure/${escaped(reached)}\\.entities$`] : []),
+    ].join('|');
+    return {
+      regex: `^src/modules/${escaped(reached)}(?:$|/(?!${doors}))`,
+      message: `The ${context} reaches ${reached} through its own ports (application/ports, bound in src/composition); of ${reached} it imports only the events (application/${reached}.events)${infrastructure ? ', and its infrastructure the entities' : ''}.`,
+    };
+  });
+}
+
+/**
+ * What a context's files may import of the others. Its specs assemble the services they test with
+ * the real collaborators of neighbouring contexts, so they may also take another context's
+ * application files (not its domain, adapters or workers).
+ * @param {string} context
+ * @param {{ spec: boolean, infrastructure?: boolean }} options
+ */
+function contextRules(context, { spec, infrastructure = false }) {
+  const first = spec ? foreignCore(context, { infrastructure }) : foreignFiles(context, { infrastructure });
+  return [first, ownApi(context), ...ownPortsRules(context, { infrastructure })];
+}
+
+/**
+ * @param {string} context
+ * @param {{ infrastructure?: boolean }} [options]
+ */
+function foreignCore(context, { infrastructure = false } = {}) {
+  const entities = infrastructure ? '(?!infrastructure/[^/]+\\.entities$)' : '';
+  return {
+    regex: `^src/modules/(?!${escaped(context)}/)[^/]+/${entities}(?:domain|infrastructure|http|workers)(?:/|$)`,
+    message:
+      'A spec reaches another context through its api file or application files, not its domain, adapters or workers.',
+  };
+}
 
 const ownAdapters = {
   group: ['**/infrastructure', '**/http'],
   message: 'The core does not depend on adapters.',
 };
 
-/** @param {string} context */
-function contextBlocks(context) {
+/**
+ * The blocks of one context, for its sources or for its specs.
+ * @param {string} context
+ * @param {{ spec: boolean }} kind
+ */
+function contextBlocks(context, { spec }) {
   const root = `src/modules/${context}`;
-  const ownPorts = throughOwnPorts[context] ?? [];
+  const doors = contextRules(context, { spec });
+  /** @param {import('eslint').Linter.Config} block */
+  const of = (block) =>
+    spec
+      ? { ...block, files: block.files?.map((glob) => String(glob).replace(/\*\.ts$/, '*.spec.ts')) }
+      : { ...block, ignores: ['**/*.spec.ts'] };
   return [
+    {
+      // Every file of the context (its module, configuration and api file too); the blocks below
+      // narrow each layer and repeat these rules, as the last block that matches a file is the one applied.
+      files: [`${root}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { patterns: doors }] },
+    },
     {
       files: [`${root}/domain/**/*.ts`],
       rules: {
@@ -112,8 +181,7 @@ function contextBlocks(context) {
               ...frameworkEdges,
               { group: ['@nestjs/*', '!@nestjs/common'], message: 'Application code is plain TypeScript.' },
               ownAdapters,
-              foreignInternals(context),
-              ...ownPorts,
+              ...doors,
             ],
           },
         ],
@@ -151,8 +219,7 @@ function contextBlocks(context) {
                 message: 'A view is plain TypeScript and its documentation.',
               },
               ownAdapters,
-              foreignInternals(context),
-              ...ownPorts,
+              ...doors,
             ],
           },
         ],
@@ -162,43 +229,16 @@ function contextBlocks(context) {
       // The room of background loops: Nest's lifecycle and Logger are allowed, storage and HTTP are not.
       files: [`${root}/workers/**/*.ts`],
       rules: {
-        'no-restricted-imports': [
-          'error',
-          { patterns: [...frameworkEdges, ownAdapters, foreignInternals(context), ...ownPorts] },
-        ],
+        'no-restricted-imports': ['error', { patterns: [...frameworkEdges, ownAdapters, ...doors] }],
       },
     },
-    // Its module imports none of the modules it reaches through its own ports either.
-    ...(ownPorts.length > 0
-      ? [
-          {
-            files: [`${root}/*.module.ts`],
-            rules: { 'no-restricted-imports': ['error', { patterns: ownPorts }] },
-          },
-        ]
-      : []),
     {
       files: [`${root}/infrastructure/**/*.ts`],
       rules: {
         'no-restricted-imports': [
           'error',
           {
-            patterns: [
-              {
-                // Allow-list: TypeORM relations need the entity classes of the tables a foreign key points to.
-                group: [
-                  'src/modules/*/infrastructure/*',
-                  '!src/modules/*/infrastructure/*.entities',
-                  `!src/modules/${context}/infrastructure/*`,
-                ],
-                message:
-                  "Only another context's entities (for foreign keys) may be imported by infrastructure.",
-              },
-              {
-                group: ['src/modules/*/domain', 'src/modules/*/http', `!src/modules/${context}/*`],
-                message: 'Another context is reached through its application services.',
-              },
-            ],
+            patterns: contextRules(context, { spec, infrastructure: true }),
           },
         ],
       },
@@ -210,10 +250,7 @@ function contextBlocks(context) {
           'error',
           {
             patterns: [
-              {
-                group: ['src/modules/*/domain', 'src/modules/*/http', `!src/modules/${context}/*`],
-                message: 'Another context is reached through its application services.',
-              },
+              ...doors,
               {
                 group: ['src/modules/*/infrastructure'],
                 message: 'Controllers reach storage through application services.',
@@ -223,8 +260,23 @@ function contextBlocks(context) {
         ],
       },
     },
-  ];
+  ].map(of);
 }
+
+/** What a global module looks like, in a decorator or a dynamic module. */
+const globalModuleSelectors = [
+  {
+    selector: "Decorator[expression.callee.name='Global']",
+    message:
+      '@Global() is for platform modules (src/platform) only: import the module, or bind a cross-context port in src/composition.',
+  },
+  {
+    selector:
+      "ObjectExpression:has(> Property[key.name='module']) > Property[key.name='global'][value.value=true]",
+    message:
+      'A global dynamic module is for platform modules (src/platform) only: import the module, or bind a cross-context port in src/composition.',
+  },
+];
 
 /**
  * Only platform modules are global : a global context module hides who depends on it.
@@ -233,19 +285,20 @@ function contextBlocks(context) {
 const globalModulesOutsidePlatform = {
   files: ['src/**/*.ts'],
   ignores: ['src/platform/**'],
+  rules: { 'no-restricted-syntax': ['error', ...globalModuleSelectors] },
+};
+
+/** A context's ports are found in one folder: an abstract class of its application is a port. */
+const portsInTheirFolder = {
+  files: ['src/modules/*/application/**/*.ts'],
+  ignores: ['src/modules/*/application/ports/**', '**/*.spec.ts'],
   rules: {
     'no-restricted-syntax': [
       'error',
+      ...globalModuleSelectors,
       {
-        selector: "Decorator[expression.callee.name='Global']",
-        message:
-          '@Global() is for platform modules (src/platform) only: import the module, or bind a cross-context port in src/composition.',
-      },
-      {
-        selector:
-          "ObjectExpression:has(> Property[key.name='module']) > Property[key.name='global'][value.value=true]",
-        message:
-          'A global dynamic module is for platform modules (src/platform) only: import the module, or bind a cross-context port in src/composition.',
+        selector: 'ClassDeclaration[abstract=true]',
+        message: 'A port (an abstract class, its own DI token) lives in application/ports/.',
       },
     ],
   },
@@ -270,10 +323,80 @@ const genericEvents = {
   },
 };
 
+/**
+ * The composition binds one context's ports to another's answers: it takes both from their api
+ * files, like any context.
+ */
+const compositionThroughApis = {
+  files: ['src/composition/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^src/modules/([^/]+)(?:$|/(?!\\1\\.api$))',
+            message:
+              'The composition reaches a context through its api file (src/modules/<context>/<context>.api).',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/**
+ * The entry points (src/*.ts) assemble the contexts from their api files, and the data source takes
+ * each context's entity list from its infrastructure/<context>.entities.
+ */
+const entryPointsThroughApis = {
+  files: ['src/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^src/modules/([^/]+)(?:$|/(?!\\1\\.api$|infrastructure/[^/]+\\.entities$))',
+            message:
+              'An entry point reaches a context through its api file, and its entities (infrastructure/*.entities) for the data source.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/** The shared kernel: the types several contexts share, plain TypeScript that imports nothing else. */
+const plainKernel = {
+  files: ['src/kernel/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^(?!src/kernel/)',
+            message: 'The kernel is plain TypeScript shared by the contexts: it imports only the kernel.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 /** The contexts are the folders of src/modules. */
 export function boundaryBlocks(projectRoot = import.meta.dirname) {
-  const contexts = readdirSync(join(projectRoot, 'src/modules'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
-  return [...contexts.flatMap(contextBlocks), globalModulesOutsidePlatform, genericEvents];
+  return [
+    ...contextsOf(projectRoot).flatMap((context) => [
+      ...contextBlocks(context, { spec: false }),
+      ...contextBlocks(context, { spec: true }),
+    ]),
+    compositionThroughApis,
+    entryPointsThroughApis,
+    plainKernel,
+    globalModulesOutsidePlatform,
+    portsInTheirFolder,
+    genericEvents,
+  ];
 }

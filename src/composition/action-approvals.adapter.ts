@@ -3,10 +3,10 @@ import { Caller } from 'src/platform/auth/caller';
 import {
   ActionApprovalsService,
   ApprovalAnswer,
-} from 'src/modules/conversations/application/action-approvals.service';
-import { renderAction } from 'src/modules/conversations/application/action-views';
-import type { ActionView, BlockedActionView } from 'src/modules/conversations/application/views/action.view';
-import { ToolCallApprovalsService } from 'src/modules/runtime/application/tool-call-approvals.service';
+  renderAction,
+} from 'src/modules/conversations/conversations.api';
+import type { ActionView, BlockedActionView } from 'src/modules/conversations/conversations.api';
+import { ToolCallApprovalsService } from 'src/modules/runtime/runtime.api';
 
 /**
  * Conversations' routes answer the calls waiting for approval through the runtime, which owns them

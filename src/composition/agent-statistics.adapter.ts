@@ -1,12 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { AgentUsageService } from 'src/modules/conversations/application/agent-usage.service';
-import { FeedbackCountsService } from 'src/modules/feedback/application/feedback-counts.service';
-import {
-  AgentStatistics,
-  AgentUsage,
-  FeedbackCounts,
-} from 'src/modules/agents/application/ports/agent-statistics.read-model';
+import { AgentUsageService } from 'src/modules/conversations/conversations.api';
+import { FeedbackCountsService } from 'src/modules/feedback/feedback.api';
+import { AgentStatistics, AgentUsage, FeedbackCounts } from 'src/modules/agents/agents.api';
 
 /** The agent statistics from the contexts that own their tables: usage from conversations, counts from feedback. */
 @Injectable()

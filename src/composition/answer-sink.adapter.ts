@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
-import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';
-import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
+import { AgentMessagesService, AnswerEffectsService } from 'src/modules/conversations/conversations.api';
+import type { MessagePosted } from 'src/modules/conversations/conversations.api';
 import {
   ActionTarget,
   AnswerOutcome,
@@ -11,8 +10,8 @@ import {
   PostedMessage,
   RunAnswer,
   TokensClassification,
-} from 'src/modules/runtime/application/ports/answer-sink';
-import type { RunAction } from 'src/modules/runtime/domain/run-action';
+} from 'src/modules/runtime/runtime.api';
+import type { RunAction } from 'src/modules/runtime/runtime.api';
 
 /** Where the runtime writes its answers: conversations' agent messages, and what their calls change. */
 @Injectable()

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { MessagesService } from 'src/modules/conversations/application/messages.service';
-import type { RunConversation } from 'src/modules/runtime/application/ports/answer-sink';
-import { ConversationAccess, FoundMessage } from 'src/modules/runtime/application/ports/conversation-access';
+import { ConversationsService, MessagesService } from 'src/modules/conversations/conversations.api';
+import type { RunConversation } from 'src/modules/runtime/runtime.api';
+import { ConversationAccess, FoundMessage } from 'src/modules/runtime/runtime.api';
 
 /** A conversation and its messages as a member reaches them, with conversations' checks and errors. */
 @Injectable()

@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
-import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
-import type { AnswerTarget } from 'src/modules/runtime/application/ports/answer-sink';
-import {
-  ConversationHistory,
-  HistoryEntry,
-} from 'src/modules/runtime/application/ports/conversation-history';
+import { AgentMessagesService, ConversationsConfig } from 'src/modules/conversations/conversations.api';
+import type { AnswerTarget } from 'src/modules/runtime/runtime.api';
+import { ConversationHistory, HistoryEntry } from 'src/modules/runtime/runtime.api';
 
 /** A run's history, from the conversations that keep its messages and content fragments. */
 @Injectable()

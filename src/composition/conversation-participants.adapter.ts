@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { ConversationParticipants } from 'src/modules/agents/application/ports/conversation-participants.port';
-import { ParticipantsService } from 'src/modules/conversations/application/participants.service';
+import { ConversationParticipants } from 'src/modules/agents/agents.api';
+import { ParticipantsService } from 'src/modules/conversations/conversations.api';
 
 /** A conversation's participants, as mention suggestions rank them, from the conversations that own them. */
 @Injectable()

@@ -183,6 +183,16 @@ describe('global module gate (npm run lint)', () => {
     expect(await lintAt('src/platform/fixture/fixture.module.ts', globalModule)).toEqual([]);
   });
 
+  it('keeps the ports of a context in application/ports', async () => {
+    const port = 'export abstract class Lookup {}';
+    expect(await lintAt('src/modules/files/application/lookup.service.ts', port)).toEqual([
+      expect.stringMatching(
+        /^1: A port \(an abstract class, its own DI token\) lives in application\/ports\//,
+      ),
+    ]);
+    expect(await lintAt('src/modules/files/application/ports/lookup.ts', port)).toEqual([]);
+  });
+
   it("keeps platform/events off the contexts' types", async () => {
     const problems = await lintAt(
       'src/platform/events/fixture.ts',

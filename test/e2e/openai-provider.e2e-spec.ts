@@ -4,8 +4,8 @@ import type {
   ModelChunk,
   ModelRequest,
   ModelTool,
-  ReasoningEffort,
 } from 'src/modules/runtime/application/ports/model-provider';
+import type { ReasoningEffort } from 'src/kernel/agent-model';
 import { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
 import { FakeOpenAi, FakeReply } from 'test/support/fake-openai';

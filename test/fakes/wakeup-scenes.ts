@@ -1,5 +1,5 @@
 import type { Caller } from 'src/platform/auth/caller';
-import type { UserMessage } from 'src/modules/conversations/application/messages.service';
+import type { UserMessage } from 'src/modules/conversations/conversations.api';
 import { wakeUpsContext } from 'test/fakes/wakeups-context';
 
 const MINUTE = 60_000;

@@ -4,8 +4,9 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 export const OPENAPI_SNAPSHOT = 'test/architecture/openapi-document.json';
 
 /**
- * The document without the order of its keys and of its `required` lists, which say nothing to a
- * client: two documents that differ only there are the same contract.
+ * The document without the order of its keys and of its `required` and `enum` lists, which say
+ * nothing to a client: two documents that differ only there are the same contract. (The Swagger
+ * plugin lists a union's literals in the order the compiler met them, which moves with imports.)
  */
 export function canonicalDocument(document: OpenAPIObject): unknown {
   return canonical(document);
@@ -20,9 +21,16 @@ function canonical(node: unknown): unknown {
   return Object.fromEntries(
     entries.map(([key, value]) => [
       key,
-      key === 'required' && Array.isArray(value) ? [...(value as string[])].sort() : canonical(value),
+      (key === 'required' || key === 'enum') && Array.isArray(value) ? sortedValues(value) : canonical(value),
     ]),
   );
+}
+
+function sortedValues(values: unknown[]): unknown[] {
+  return values
+    .map((value) => ({ value, key: JSON.stringify(value) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ value }) => value);
 }
 
 /** The JSON paths at which two canonical documents differ, at most `limit` of them. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdentityModule } from 'src/modules/identity/identity.module';
+import { IdentityModule } from 'src/modules/identity/identity.api';
 import { AgentCommandsService } from 'src/modules/agents/application/agent-commands.service';
 import { AgentDetailsLoader } from 'src/modules/agents/application/agent-details.loader';
 import { AgentQueriesService } from 'src/modules/agents/application/agent-queries.service';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from 'src/modules/agents/agents.module';
-import { IdentityModule } from 'src/modules/identity/identity.module';
+import { AgentsModule } from 'src/modules/agents/agents.api';
+import { IdentityModule } from 'src/modules/identity/identity.api';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { GenerationTokensWriter } from 'src/modules/conversations/application/generation-tokens.writer';
 import { AnswerEffectsService } from 'src/modules/conversations/application/answer-effects.service';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { FilesModule } from 'src/modules/files/files.module';
-import { IdentityModule } from 'src/modules/identity/identity.module';
+import { FilesModule } from 'src/modules/files/files.api';
+import { IdentityModule } from 'src/modules/identity/identity.api';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
 import { FragmentDocumentsService } from 'src/modules/data-sources/application/fragment-documents.service';
 import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConversationsModule } from 'src/modules/conversations/conversations.module';
+import { ConversationsModule } from 'src/modules/conversations/conversations.api';
 import { FeedbackCountsService } from 'src/modules/feedback/application/feedback-counts.service';
 import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
 import { FeedbackCountsReadModel } from 'src/modules/feedback/application/ports/feedback-counts.read-model';

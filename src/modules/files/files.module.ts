@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ConversationsModule } from 'src/modules/conversations/conversations.module';
-import { IdentityModule } from 'src/modules/identity/identity.module';
+import { ConversationsModule } from 'src/modules/conversations/conversations.api';
+import { IdentityModule } from 'src/modules/identity/identity.api';
 import { FileAttachmentsService } from 'src/modules/files/application/file-attachments.service';
 import { FileTextsService } from 'src/modules/files/application/file-texts.service';
 import { FilesService } from 'src/modules/files/application/files.service';

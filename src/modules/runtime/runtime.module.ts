@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from 'src/modules/agents/agents.module';
-import { DataSourcesModule } from 'src/modules/data-sources/data-sources.module';
-import { FilesModule } from 'src/modules/files/files.module';
-import { IdentityModule } from 'src/modules/identity/identity.module';
-import { TriggersModule } from 'src/modules/triggers/triggers.module';
-import { WakeUpsModule } from 'src/modules/wakeups/wakeups.module';
+import { AgentsModule } from 'src/modules/agents/agents.api';
+import { DataSourcesModule } from 'src/modules/data-sources/data-sources.api';
+import { FilesModule } from 'src/modules/files/files.api';
+import { IdentityModule } from 'src/modules/identity/identity.api';
+import { TriggersModule } from 'src/modules/triggers/triggers.api';
+import { WakeUpsModule } from 'src/modules/wakeups/wakeups.api';
 import { AgentActionsService } from 'src/modules/runtime/application/agent-actions.service';
 import { AgentRunsService } from 'src/modules/runtime/application/agent-runs.service';
 import { ModelHistoryService } from 'src/modules/runtime/application/model-history.service';
@@ -28,7 +28,8 @@ import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-mod
 import { ConfiguredModelProviders } from 'src/modules/runtime/infrastructure/model-providers';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';
 import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
-import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
+import { TypeormRunUsageTotals } from 'src/modules/runtime/infrastructure/typeorm-run-usage-totals';
+import { RunUsageTotals } from 'src/modules/runtime/application/ports/run-usage-totals';
 import { TypeormRunRequestQueue } from 'src/modules/runtime/infrastructure/typeorm-run-requests';
 import { AgentRunner } from 'src/modules/runtime/workers/agent-runner.worker';
 import { ClientMcpServersService } from 'src/modules/runtime/application/client-mcp-servers.service';
@@ -44,7 +45,7 @@ import { ClientMcpServersController } from 'src/modules/runtime/http/client-mcp-
 import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-sweep.worker';
 
 // RunActionsReader and ToolCallApprovalsService answer conversations' AnswerActions and
-// ActionApprovalsService ports, TypeormRunUsageRecords usage's RunUsageRecords; usage answers
+// ActionApprovalsService ports, RunUsageTotals usage's RunUsageRecords; usage answers
 // WorkspaceTokenBudget, and conversations the runtime's AnswerSink, ConversationHistory and
 // ConversationAccess (all bound in src/composition), so this module does not import conversations'.
 @Module({
@@ -77,8 +78,8 @@ import { ClientMcpSweepWorker } from 'src/modules/runtime/workers/client-mcp-swe
     { provide: InternalToolServers, useClass: InProcessInternalToolServers },
     RunActionsReader,
     ToolCallApprovalsService,
-    TypeormRunUsageRecords,
+    { provide: RunUsageTotals, useClass: TypeormRunUsageTotals },
   ],
-  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService, TypeormRunUsageRecords],
+  exports: [AgentRunner, RunActionsReader, ToolCallApprovalsService, RunUsageTotals],
 })
 export class RuntimeModule {}

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from 'src/modules/agents/agents.module';
-import { ConversationsModule } from 'src/modules/conversations/conversations.module';
-import { IdentityModule } from 'src/modules/identity/identity.module';
+import { AgentsModule } from 'src/modules/agents/agents.api';
+import { ConversationsModule } from 'src/modules/conversations/conversations.api';
+import { IdentityModule } from 'src/modules/identity/identity.api';
 import { AgentSchedulesService } from 'src/modules/triggers/application/agent-schedules.service';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';

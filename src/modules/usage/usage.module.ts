@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdentityModule } from 'src/modules/identity/identity.module';
+import { IdentityModule } from 'src/modules/identity/identity.api';
 import { TokenBudgetRepository } from 'src/modules/usage/application/ports/token-budget.repository';
 import { TokenBudgetService } from 'src/modules/usage/application/token-budget.service';
 import { UsageReportService } from 'src/modules/usage/application/usage-report.service';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from 'src/modules/agents/agents.module';
-import { ConversationsModule } from 'src/modules/conversations/conversations.module';
-import { IdentityModule } from 'src/modules/identity/identity.module';
+import { AgentsModule } from 'src/modules/agents/agents.api';
+import { ConversationsModule } from 'src/modules/conversations/conversations.api';
+import { IdentityModule } from 'src/modules/identity/identity.api';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { ScheduledWakeUpsReader } from 'src/modules/wakeups/application/scheduled-wake-ups.reader';
 import { WakeUpFiringService } from 'src/modules/wakeups/application/wakeup-firing.service';

@@ -2,18 +2,19 @@ import { Abstract, DynamicModule, Global, Module, Type } from '@nestjs/common';
 
 /**
  * A port that one context declares (an abstract class, its own token) and another context answers.
- * `from` lists the modules that export the answering class (`useExisting`) or what it needs (`useClass`).
+ * `from` lists the modules that export the answer (`useExisting`: a class, or a port of the answering
+ * context that it binds to its own adapter) or what the answering class needs (`useClass`).
  */
 export interface CrossContextPort {
   port: Abstract<unknown>;
-  answer: { useExisting: Type } | { useClass: Type };
+  answer: { useExisting: Type | Abstract<unknown> } | { useClass: Type };
   from: Type[];
 }
 
 /** Binds `port` to a class whose instances it accepts: an answer that does not fit does not compile. */
 export function bindPort<T>(
   port: Abstract<T>,
-  answer: { useExisting: Type<NoInfer<T>> } | { useClass: Type<NoInfer<T>> },
+  answer: { useExisting: Type<NoInfer<T>> | Abstract<NoInfer<T>> } | { useClass: Type<NoInfer<T>> },
   from: Type[],
 ): CrossContextPort {
   return { port, answer, from };

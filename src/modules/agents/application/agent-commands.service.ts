@@ -13,7 +13,6 @@ import {
 } from 'src/modules/agents/application/agent-references.service';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 import {
-  AgentModel,
   AgentStatus,
   AgentVersion,
   AgentVersionDraft,
@@ -23,6 +22,7 @@ import {
   isEditableBy,
   isReadableBy,
 } from 'src/modules/agents/domain/agent-configuration';
+import { AgentModel } from 'src/kernel/agent-model';
 import { AgentNotFound } from 'src/modules/agents/domain/agents.errors';
 import type { SkippedAction, ToolsetEntry } from 'src/modules/agents/domain/toolset-resolution';
 

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { SpacesService, WorkspacesService } from 'src/modules/identity/identity.api';
 import {
   AgentStatistics,
   AgentUsage,

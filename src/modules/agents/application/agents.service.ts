@@ -5,15 +5,6 @@ import { AgentDetails, AgentDetailsLoader } from 'src/modules/agents/application
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 import { AgentNotFound } from 'src/modules/agents/domain/agents.errors';
 
-// What other contexts may know of an agent, without importing this context's domain.
-export type { AgentDetails } from 'src/modules/agents/application/agent-details.loader';
-export type {
-  AgentModel,
-  AgentVersion,
-  ModelProviderId,
-  ReasoningEffort,
-} from 'src/modules/agents/domain/agent-configuration';
-
 /** The agents as other contexts use them: described for a caller, and resolved from mentions. */
 @Injectable()
 export class AgentsService {

@@ -3,7 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { ConflictError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
 import { checkName } from 'src/platform/text/names';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { SpacesService } from 'src/modules/identity/identity.api';
 import {
   InternalServerAvailability,
   InternalServersService,

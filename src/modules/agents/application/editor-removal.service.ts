@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OnEventInTransaction } from 'src/platform/events/in-process-events';
-import { MemberRemoved } from 'src/modules/identity/application/identity.events';
+import { MemberRemoved } from 'src/modules/identity/identity.api';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 
 /** Takes a member who leaves the workspace off the editors of its agents. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { generateSId } from 'src/platform/ids/sid';
-import { WorkspaceCreated } from 'src/modules/identity/application/identity.events';
+import { WorkspaceCreated } from 'src/modules/identity/identity.api';
 import { AgentRepository } from 'src/modules/agents/application/ports/agent.repository';
 import { globalAgentDrafts } from 'src/modules/agents/domain/global-agents';
 

@@ -8,8 +8,6 @@ import {
 } from 'src/modules/agents/domain/tool-catalogue';
 import { AgentsConfig } from 'src/modules/agents/agents.config';
 
-export type { InternalServer } from 'src/modules/agents/domain/tool-catalogue';
-
 /** An internal server as the listing of tool servers shows it. */
 export interface InternalServerAvailability {
   name: string;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { WorkspacesService } from 'src/modules/identity/identity.api';
 import { AgentQueriesService } from 'src/modules/agents/application/agent-queries.service';
 import { ConversationParticipants } from 'src/modules/agents/application/ports/conversation-participants.port';
 import type { RichMentionView } from 'src/modules/agents/application/views/mention.view';

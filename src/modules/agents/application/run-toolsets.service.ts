@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import type { McpToolDescriptor, RemoteMcpTarget } from 'src/platform/mcp/mcp-session';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { SpacesService } from 'src/modules/identity/identity.api';
 import { CatalogueRepository } from 'src/modules/agents/application/ports/catalogue.repository';
 import type { ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
 import type { McpServerView, RemoteMcpServer, RequireApproval } from 'src/modules/agents/domain/catalogue';

@@ -1,22 +1,11 @@
+import type { AgentModel } from 'src/kernel/agent-model';
+
 export const AGENT_STATUSES = ['active', 'archived', 'draft'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 /** `global` is reserved for the built-in agents every workspace gets. */
 export type AgentScope = 'visible' | 'hidden' | 'global';
 export const EDITABLE_SCOPES = ['visible', 'hidden'] as const;
-
-export const MODEL_PROVIDERS = ['local', 'openai'] as const;
-export type ModelProviderId = (typeof MODEL_PROVIDERS)[number];
-
-export const REASONING_EFFORTS = ['none', 'light', 'medium', 'high'] as const;
-export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
-
-export interface AgentModel {
-  providerId: ModelProviderId;
-  modelId: string;
-  temperature: number;
-  reasoningEffort: ReasoningEffort;
-}
 
 /** A tool the agent may call: a tool server resolved from its name, internal or remote (through a space view). */
 export interface ResolvedAction {

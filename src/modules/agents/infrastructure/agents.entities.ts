@@ -1,9 +1,5 @@
-import type {
-  AgentModel,
-  AgentScope,
-  AgentStatus,
-  ResolvedAction,
-} from 'src/modules/agents/domain/agent-configuration';
+import type { AgentScope, AgentStatus, ResolvedAction } from 'src/modules/agents/domain/agent-configuration';
+import type { AgentModel } from 'src/kernel/agent-model';
 import type { RemoteTool, RequireApproval, TagKind } from 'src/modules/agents/domain/catalogue';
 // Foreign keys to identity's tables need their entities; nothing else of identity is used here.
 import {

@@ -10,7 +10,7 @@ import type {
 import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import type { AgentDetails } from 'src/modules/agents/agents.api';
 import {
   AgentMessageCancelled,
   AgentMessageFinished,

@@ -5,8 +5,6 @@ import {
   AgentUsageReadModel,
 } from 'src/modules/conversations/application/ports/agent-usage.read-model';
 
-export type { AgentUsage };
-
 /** How much the agents of the caller's workspace answer: a read model over the agent messages. */
 @Injectable()
 export class AgentUsageService {

@@ -80,8 +80,6 @@ export function renderContentFragment(
   };
 }
 
-export type { ContentFragment, FragmentInput } from 'src/modules/conversations/domain/content-fragment';
-
 /**
  * Content fragments: files and inline text put in a conversation, each a slot of its own. They
  * are announced on the conversation stream as `user_message_new` events whose message is the

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller, type Role } from 'src/platform/auth/caller';
 import { PlatformConfig } from 'src/platform/config/platform.config';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { SpacesService, WorkspacesService } from 'src/modules/identity/identity.api';
 import {
   ConversationRead,
   ConversationRepository,

@@ -1,6 +1,6 @@
 import type { Caller } from 'src/platform/auth/caller';
 import { committedEvent, inTransactionEvent } from 'src/platform/events/in-process-events';
-import type { AgentVersion } from 'src/modules/agents/application/agents.service';
+import type { AgentVersion } from 'src/modules/agents/agents.api';
 import type { Conversation } from 'src/modules/conversations/domain/conversation';
 import type { AgentMessage, UserMessage } from 'src/modules/conversations/domain/message';
 

@@ -4,12 +4,9 @@ import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { Clock } from 'src/platform/clock/clock';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
-import {
-  ContentFragmentsService,
-  FragmentInput,
-} from 'src/modules/conversations/application/content-fragments.service';
+import { ApiKeysService, SpacesService } from 'src/modules/identity/identity.api';
+import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
+import { FragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import type { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
@@ -34,8 +31,6 @@ import {
 
 /** A page of a list and the position the next page starts after (null on the last page). */
 /** What other contexts may know of conversations, without importing this context's domain. */
-export type { Conversation } from 'src/modules/conversations/domain/conversation';
-export { ConversationNotFound } from 'src/modules/conversations/domain/conversations.errors';
 
 export interface Page<T> {
   items: T[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import type { AgentMessage } from 'src/modules/conversations/application/messages.service';
+import type { AgentMessage } from 'src/modules/conversations/domain/message';
 import { MessageVersionsService } from 'src/modules/conversations/application/message-versions.service';
 import { conversationsContext, mentionsOf, messageInput } from 'test/fakes/conversations-context';
 import { InMemoryScheduledWakeUps } from 'test/fakes/scheduled-wake-ups';

@@ -8,7 +8,7 @@ import { InProcessEvents } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
 import { MessagePosted } from 'src/modules/conversations/application/conversations.events';
-import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentDetails, AgentsService } from 'src/modules/agents/agents.api';
 import { AgentMessagesService } from 'src/modules/conversations/application/agent-messages.service';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import {

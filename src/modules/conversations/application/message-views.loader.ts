@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { AgentDetails, AgentsService, AgentVersion } from 'src/modules/agents/application/agents.service';
-import { lightAgentConfiguration } from 'src/modules/agents/application/light-agent-configuration';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import {
+  AgentDetails,
+  AgentsService,
+  AgentVersion,
+  lightAgentConfiguration,
+} from 'src/modules/agents/agents.api';
+import { WorkspacesService } from 'src/modules/identity/identity.api';
 import { renderAction } from 'src/modules/conversations/application/action-views';
 import { renderContentFragment } from 'src/modules/conversations/application/content-fragments.service';
 import { AnswerAction, AnswerActions } from 'src/modules/conversations/application/ports/answer-actions';

@@ -7,11 +7,8 @@ import {
   PAGE_MAX,
   Page,
 } from 'src/modules/conversations/application/conversations.service';
-import {
-  ContentFragment,
-  ContentFragmentsService,
-  FragmentInput,
-} from 'src/modules/conversations/application/content-fragments.service';
+import { ContentFragmentsService } from 'src/modules/conversations/application/content-fragments.service';
+import { ContentFragment, FragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { MessageInput, MessageWriter } from 'src/modules/conversations/application/message-writer.service';
 import type { UserMessageView } from 'src/modules/conversations/application/views/message.view';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
@@ -33,8 +30,6 @@ import {
 /** The messages of a conversation: posted, found, listed and reacted to (edits and retries: MessageVersionsService). */
 
 /** What other contexts may know of messages, without importing this context's domain. */
-export type { AgentMessage, Message, UserMessage } from 'src/modules/conversations/domain/message';
-export { MessageNotFound } from 'src/modules/conversations/domain/conversations.errors';
 @Injectable()
 export class MessagesService {
   constructor(

@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { AgentsService } from 'src/modules/agents/agents.api';
+import { WorkspacesService } from 'src/modules/identity/identity.api';
 import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
 import { ConversationRepository } from 'src/modules/conversations/application/ports/conversation.repository';
 import { MessageRepository } from 'src/modules/conversations/application/ports/message.repository';
 import type { ConversationParticipantsView } from 'src/modules/conversations/application/views/conversation-participants.view';
 import { defaultPictureUrl } from 'src/modules/conversations/domain/default-picture';
-
-export type { ParticipantAction } from 'src/modules/conversations/application/ports/conversation.repository';
 
 @Injectable()
 export class ParticipantsService {

@@ -6,7 +6,7 @@ import type {
   ConversationEventType,
 } from 'src/modules/conversations/application/views/conversation-event.view';
 import { ConversationEventFeed } from 'src/platform/events/conversation-event-feed';
-import { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
+import { FragmentInput } from 'src/modules/conversations/domain/content-fragment';
 import { ConversationDetailsLoader } from 'src/modules/conversations/application/conversation-details.loader';
 import { renderConversation } from 'src/modules/conversations/application/views/conversation.view';
 import {

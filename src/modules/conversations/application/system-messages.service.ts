@@ -3,7 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { generateSId } from 'src/platform/ids/sid';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { SpacesService } from 'src/modules/identity/identity.api';
 import {
   MessageInput,
   MessageWriter,

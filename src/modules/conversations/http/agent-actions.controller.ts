@@ -5,7 +5,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { WorkspaceController } from 'src/platform/http/api-families';
 import { ApiErrors } from 'src/platform/http/api-errors';
 import { ConversationParams, MessageParams } from 'src/platform/http/route-params';
-import { ActionApprovalsService } from 'src/modules/conversations/application/action-approvals.service';
+import { ActionApprovalsService } from 'src/modules/conversations/application/ports/action-approvals';
 import {
   BlockedActionsResponse,
   ValidateActionResponse,

@@ -4,11 +4,8 @@ import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
 import type { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import {
-  type Space,
-  SpaceNotFound,
-  type SpacesService,
-} from 'src/modules/identity/application/spaces.service';
+import { type SpacesService } from 'src/modules/identity/application/spaces.service';
+import { type Space, SpaceNotFound } from 'src/modules/identity/identity.api';
 import { DataSourcesService } from 'src/modules/data-sources/application/data-sources.service';
 import {
   DataSourceRepository,

@@ -3,7 +3,7 @@ import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { generatePrefixedSId, randomBase62 } from 'src/platform/ids/sid';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { SpacesService } from 'src/modules/identity/identity.api';
 import { DataSourceRepository } from 'src/modules/data-sources/application/ports/data-source.repository';
 import {
   DataSource,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { SpacesService } from 'src/modules/identity/identity.api';
 import { DocumentIndex, SearchTarget } from 'src/modules/data-sources/application/ports/document-index';
 import {
   DocumentRepository,
@@ -19,8 +19,6 @@ import {
   groupHits,
   restrictedSpacesOf,
 } from 'src/modules/data-sources/domain/document-search';
-
-export type { DocumentHit } from 'src/modules/data-sources/domain/document-search';
 
 /** Documents read for a caller, with the restricted spaces that what they say belongs to. */
 export interface ReadDocuments<T> {

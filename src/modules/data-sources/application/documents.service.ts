@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { FilesService } from 'src/modules/files/application/files.service';
-import { FilesConfig } from 'src/modules/files/files.config';
+import { FilesService, FilesConfig } from 'src/modules/files/files.api';
 import { Caller } from 'src/platform/auth/caller';
 import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
+import { SpacesService } from 'src/modules/identity/identity.api';
 import { chunkAndHash } from 'src/modules/data-sources/application/document-chunking';
 import { DataSourcesConfig } from 'src/modules/data-sources/data-sources.config';
 import { DocumentIndex } from 'src/modules/data-sources/application/ports/document-index';
@@ -26,13 +25,6 @@ import {
   checkDocument,
   checkDocumentId,
 } from 'src/modules/data-sources/domain/document';
-
-export type {
-  DataSourceDocument,
-  DocumentInput,
-  DocumentSection,
-} from 'src/modules/data-sources/domain/document';
-export type { DocumentSummary } from 'src/modules/data-sources/application/ports/document.repository';
 
 /** The documents of a data source, reached through the space that owns it. */
 @Injectable()

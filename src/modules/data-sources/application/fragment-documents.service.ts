@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { SpacesService } from 'src/modules/identity/application/spaces.service';
-import {
-  FragmentDocument,
-  FragmentDocuments,
-} from 'src/modules/conversations/application/ports/fragment-documents';
+import { SpacesService } from 'src/modules/identity/identity.api';
+import { FragmentDocument, FragmentDocuments } from 'src/modules/conversations/conversations.api';
 import { DataSourceRepository } from 'src/modules/data-sources/application/ports/data-source.repository';
 import { DocumentRepository } from 'src/modules/data-sources/application/ports/document.repository';
 import { viewShowsDocument } from 'src/modules/data-sources/domain/data-source-view';

@@ -5,8 +5,6 @@ import {
   FeedbackCountsReadModel,
 } from 'src/modules/feedback/application/ports/feedback-counts.read-model';
 
-export type { FeedbackCounts };
-
 /** Feedback on the agents of the caller's workspace, counted per agent: a read model over the feedback. */
 @Injectable()
 export class FeedbackCountsService {

@@ -3,17 +3,15 @@ import { Caller } from 'src/platform/auth/caller';
 import { SCOPES } from 'src/platform/auth/scopes';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import {
+  type AgentMessage,
   type Conversation,
   ConversationNotFound,
   type ConversationsService,
-} from 'src/modules/conversations/application/conversations.service';
-import {
-  type AgentMessage,
   type Message,
   MessageNotFound,
   type MessagesService,
   type UserMessage,
-} from 'src/modules/conversations/application/messages.service';
+} from 'src/modules/conversations/conversations.api';
 import { FeedbackService } from 'src/modules/feedback/application/feedback.service';
 import { FeedbackRepository } from 'src/modules/feedback/application/ports/feedback.repository';
 import type { Feedback, FeedbackEntry } from 'src/modules/feedback/domain/feedback';

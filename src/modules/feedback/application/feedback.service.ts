@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { type AgentMessage, MessagesService } from 'src/modules/conversations/application/messages.service';
+import {
+  ConversationsService,
+  type AgentMessage,
+  MessagesService,
+} from 'src/modules/conversations/conversations.api';
 import { FeedbackRepository } from 'src/modules/feedback/application/ports/feedback.repository';
 import { FeedbackEntry, FeedbackInput, giveFeedback } from 'src/modules/feedback/domain/feedback';
 

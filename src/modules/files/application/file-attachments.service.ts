@@ -6,7 +6,7 @@ import { BlobStorage } from 'src/modules/files/application/ports/blob-storage';
 import { FileRepository } from 'src/modules/files/application/ports/file.repository';
 import { blobKey } from 'src/modules/files/domain/file';
 import { FileNotFound } from 'src/modules/files/domain/files.errors';
-import { FragmentFile, FragmentFiles } from 'src/modules/conversations/application/ports/fragment-files';
+import { FragmentFile, FragmentFiles } from 'src/modules/conversations/conversations.api';
 
 /** Image types a model may be shown (those uploads check by their first bytes). */
 const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);

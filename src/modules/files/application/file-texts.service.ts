@@ -8,7 +8,7 @@ import type { FileRecord } from 'src/modules/files/domain/file';
 import { FileTypeNotSupported } from 'src/modules/files/domain/files.errors';
 import { boundText, needsText, textLimitOf, textSourceOf } from 'src/modules/files/domain/text-extraction';
 import { FilesConfig } from 'src/modules/files/files.config';
-import { ConversationsConfig } from 'src/modules/conversations/conversations.config';
+import { ConversationsConfig } from 'src/modules/conversations/conversations.api';
 
 /**
  * Reads a file's text once, when its upload completes, for the use cases that need it. Text types

@@ -11,8 +11,6 @@ import { checkName } from 'src/platform/text/names';
 import { SPACE_NAME_MAX, Space } from 'src/modules/identity/domain/space';
 
 /** What other contexts use of spaces, so they need not reach into identity's domain. */
-export type { Space } from 'src/modules/identity/domain/space';
-export { SpaceNotFound } from 'src/modules/identity/domain/identity.errors';
 
 @Injectable()
 export class SpacesService {

@@ -19,7 +19,6 @@ import type { NewUserDetails, User } from 'src/modules/identity/domain/user';
 import { WORKSPACE_NAME_MAX, Workspace } from 'src/modules/identity/domain/workspace';
 
 /** What other contexts use of users, so they need not reach into identity's domain. */
-export type { User } from 'src/modules/identity/domain/user';
 
 export interface BootstrapResult {
   workspace: Workspace;

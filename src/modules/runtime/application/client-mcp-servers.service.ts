@@ -18,7 +18,7 @@ import {
   ClientServerLease,
   renderClientServerLease,
 } from 'src/modules/runtime/application/views/client-server-lease.view';
-import { ApiKeysService } from 'src/modules/identity/application/api-keys.service';
+import { ApiKeysService } from 'src/modules/identity/identity.api';
 import { RuntimeConfig } from 'src/modules/runtime/runtime.config';
 
 /** Requests one read of a poll hands over at most; a full batch is followed at once by the next. */

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { markupElement } from 'src/platform/text/model-markup';
-import {
-  FileAttachmentsService,
-  FragmentImage,
-} from 'src/modules/files/application/file-attachments.service';
+import { FileAttachmentsService, FragmentImage } from 'src/modules/files/files.api';
 import {
   ConversationHistory,
   HistoryEntry,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import type { Caller } from 'src/platform/auth/caller';
-import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { AgentDetails, AgentsService } from 'src/modules/agents/agents.api';
+import { WorkspacesService } from 'src/modules/identity/identity.api';
 import { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 import { AnswerSink } from 'src/modules/runtime/application/ports/answer-sink';
 import type { Run } from 'src/modules/runtime/application/run';

@@ -5,9 +5,9 @@ import { inSpan, startSpan } from 'src/platform/observability/spans';
 import type {
   ModelChunkHandler,
   ModelProvider,
-  ModelProviderId,
   ModelRequest,
 } from 'src/modules/runtime/application/ports/model-provider';
+import type { ModelProviderId } from 'src/kernel/agent-model';
 import type { Run } from 'src/modules/runtime/application/run';
 
 /** Where a tool runs, as a metric label: an internal server's name (a fixed list), or `remote`. */

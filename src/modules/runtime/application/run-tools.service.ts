@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpConnector, McpSession, McpToolDescriptor, McpToolOutput } from 'src/platform/mcp/mcp-session';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { RunToolServer, RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
-import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
+import { RunToolServer, RunToolsetsService, InternalServersService } from 'src/modules/agents/agents.api';
 import type { Run } from 'src/modules/runtime/application/run';
 import type { HistoryEntry } from 'src/modules/runtime/application/ports/conversation-history';
 import {

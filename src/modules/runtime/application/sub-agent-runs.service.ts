@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { McpConfig } from 'src/platform/mcp/mcp.config';
 import { McpCallTimeout } from 'src/platform/mcp/mcp-session';
-import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentDetails, AgentsService } from 'src/modules/agents/agents.api';
 import { stepMessages, streamStep } from 'src/modules/runtime/application/model-step';
 import {
   ModelMessage,

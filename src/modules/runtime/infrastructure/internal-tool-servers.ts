@@ -4,12 +4,10 @@ import { Clock } from 'src/platform/clock/clock';
 import { OperatorLog } from 'src/platform/logging/operator-log';
 import { connectInProcess } from 'src/platform/mcp/in-process-mcp';
 import { McpConnectionError, McpSession } from 'src/platform/mcp/mcp-session';
-import { AgentsConfig } from 'src/modules/agents/agents.config';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
-import { InternalServersService } from 'src/modules/agents/application/internal-servers.service';
-import { DocumentSearchService } from 'src/modules/data-sources/application/document-search.service';
-import { AgentSchedulesService } from 'src/modules/triggers/application/agent-schedules.service';
-import { WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
+import { AgentsConfig, AgentsService, InternalServersService } from 'src/modules/agents/agents.api';
+import { DocumentSearchService } from 'src/modules/data-sources/data-sources.api';
+import { AgentSchedulesService } from 'src/modules/triggers/triggers.api';
+import { WakeUpsService } from 'src/modules/wakeups/wakeups.api';
 import {
   InternalToolContext,
   InternalToolServers,

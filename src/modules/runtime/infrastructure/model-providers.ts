@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ModelProvider,
-  ModelProviderId,
-  ModelProviders,
-} from 'src/modules/runtime/application/ports/model-provider';
+import { ModelProvider, ModelProviders } from 'src/modules/runtime/application/ports/model-provider';
+import { ModelProviderId } from 'src/kernel/agent-model';
 import { RunTelemetry } from 'src/modules/runtime/application/run-telemetry';
 import { LocalModelProvider } from 'src/modules/runtime/infrastructure/local-model.provider';
 import { OpenAiModelProvider } from 'src/modules/runtime/infrastructure/openai-model.provider';

@@ -4,7 +4,7 @@ import { IncomingMessage, OutgoingHttpHeaders, request as httpRequest } from 'no
 import { request as httpsRequest } from 'node:https';
 import { finished } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentsConfig, OpenAiSettings } from 'src/modules/agents/agents.config';
+import { AgentsConfig, OpenAiSettings } from 'src/modules/agents/agents.api';
 import { backoffDelayMs } from 'src/modules/runtime/domain/backoff';
 import type { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
 import { errorAnswer, retryAfterMs } from 'src/modules/runtime/infrastructure/model-endpoint-answers';
@@ -17,8 +17,8 @@ import {
   ModelRequest,
   ModelToolCall,
   ModelUsage,
-  ReasoningEffort,
 } from 'src/modules/runtime/application/ports/model-provider';
+import { ReasoningEffort } from 'src/kernel/agent-model';
 
 /** A retry waits at most this many times the back-off base. */
 const RETRY_CEILING_FACTOR = 32;

@@ -4,15 +4,12 @@ import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { ForbiddenError, InvalidRequestError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { ConversationsService } from 'src/modules/conversations/conversations.api';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
 import type { TriggerView } from 'src/modules/triggers/application/views/trigger.view';
 import { AgentScheduleInput, scheduleFrom, triggerName } from 'src/modules/triggers/domain/trigger-input';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
-
-export type { AgentScheduleInput } from 'src/modules/triggers/domain/trigger-input';
-export { NAME_MAX, PROMPT_MAX } from 'src/modules/triggers/domain/trigger';
 
 /**
  * The schedules an agent sets up of itself through its `triggers` tools, under the configuration

@@ -4,12 +4,10 @@ import { Clock } from 'src/platform/clock/clock';
 import { UnitOfWork } from 'src/platform/database/unit-of-work';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { AgentDetails } from 'src/modules/agents/application/agent-details.loader';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import type { FragmentInput } from 'src/modules/conversations/application/content-fragments.service';
-import { SystemMessagesService } from 'src/modules/conversations/application/system-messages.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { AgentDetails, AgentsService } from 'src/modules/agents/agents.api';
+import { ConversationsService, SystemMessagesService } from 'src/modules/conversations/conversations.api';
+import type { FragmentInput } from 'src/modules/conversations/conversations.api';
+import { WorkspacesService } from 'src/modules/identity/identity.api';
 import {
   FiringOutcome,
   ScheduleChange,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { ConversationsService } from 'src/modules/conversations/conversations.api';
 import { TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggersService } from 'src/modules/triggers/application/triggers.service';
 import type { TriggerFiringsPage } from 'src/modules/triggers/application/views/trigger.view';

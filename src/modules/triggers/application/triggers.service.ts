@@ -9,11 +9,10 @@ import {
   InvalidRequestError,
 } from 'src/platform/errors/domain-error';
 import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
-import { AgentArchived } from 'src/modules/agents/application/agents.events';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { AgentArchived, AgentDetails, AgentsService } from 'src/modules/agents/agents.api';
+import { ConversationsService } from 'src/modules/conversations/conversations.api';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
-import { AgentDetails, AgentsService } from 'src/modules/agents/application/agents.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { WorkspacesService } from 'src/modules/identity/identity.api';
 import { TriggerChanges, TriggerRepository } from 'src/modules/triggers/application/ports/trigger.repository';
 import { TriggerScheduled } from 'src/modules/triggers/application/triggers.events';
 import {
@@ -31,8 +30,6 @@ import {
 import { WebhookSourcesService } from 'src/modules/triggers/application/webhook-sources.service';
 import { TriggerNotFound } from 'src/modules/triggers/domain/triggers.errors';
 import { TriggersConfig } from 'src/modules/triggers/triggers.config';
-
-export type { TriggerInput } from 'src/modules/triggers/domain/trigger-input';
 
 /** Conversations `conversationsOf` lists at most. */
 export const TRIGGER_CONVERSATIONS_MAX = 100;

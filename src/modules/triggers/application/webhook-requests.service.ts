@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Caller } from 'src/platform/auth/caller';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
+import { ConversationsService } from 'src/modules/conversations/conversations.api';
 import { WebhookRepository } from 'src/modules/triggers/application/ports/webhook.repository';
 import type { WebhookRequestView } from 'src/modules/triggers/application/views/webhook-source.view';
 import type { Trigger } from 'src/modules/triggers/domain/trigger';

@@ -5,7 +5,7 @@ import { ConflictError, DomainError, InvalidRequestError } from 'src/platform/er
 import { generatePrefixedSId, randomBase62 } from 'src/platform/ids/sid';
 import { checkName } from 'src/platform/text/names';
 import { WebhookDeliveriesService } from 'src/modules/triggers/application/webhook-deliveries.service';
-import { Space, SpacesService } from 'src/modules/identity/application/spaces.service';
+import { Space, SpacesService } from 'src/modules/identity/identity.api';
 import {
   WebhookRepository,
   WebhookSourceChanges,

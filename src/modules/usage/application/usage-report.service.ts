@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from 'src/platform/auth/caller';
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { WorkspacesService } from 'src/modules/identity/identity.api';
 import { RunUsageRecords } from 'src/modules/usage/application/ports/run-usage-records';
 import type { UsageReportView, UsageRowView } from 'src/modules/usage/application/views/usage-report.view';
 import { type RawUsageQuery, parseUsageQuery } from 'src/modules/usage/domain/usage-query';

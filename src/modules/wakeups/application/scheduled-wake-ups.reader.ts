@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ScheduledWakeUps } from 'src/modules/conversations/application/ports/scheduled-wake-ups';
+import { ScheduledWakeUps } from 'src/modules/conversations/conversations.api';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 
 /** Conversations' ScheduledWakeUps port: who owns the wake-up a conversation waits for. */

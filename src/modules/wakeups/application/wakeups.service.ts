@@ -6,16 +6,11 @@ import { ConversationEventLog } from 'src/platform/events/conversation-event';
 import { InProcessEvents, OnEventInTransaction } from 'src/platform/events/in-process-events';
 import { DomainError, ForbiddenError } from 'src/platform/errors/domain-error';
 import { generatePrefixedSId } from 'src/platform/ids/sid';
-import { ConversationDeleted } from 'src/modules/conversations/application/conversations.events';
-import type {
-  ConversationEvent,
-  WakeUpUpdatedEvent,
-} from 'src/modules/conversations/application/views/conversation-event.view';
-import { MemberRemoved } from 'src/modules/identity/application/identity.events';
+import { ConversationDeleted, ConversationsService } from 'src/modules/conversations/conversations.api';
+import type { ConversationEvent, WakeUpUpdatedEvent } from 'src/modules/conversations/conversations.api';
+import { MemberRemoved, WorkspacesService } from 'src/modules/identity/identity.api';
 import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
-import { ConversationsService } from 'src/modules/conversations/application/conversations.service';
-import { WorkspacesService } from 'src/modules/identity/application/workspaces.service';
+import { AgentsService } from 'src/modules/agents/agents.api';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { renderWakeUp, WakeUpView } from 'src/modules/wakeups/application/views/wake-up.view';
 import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';

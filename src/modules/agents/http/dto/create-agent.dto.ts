@@ -22,11 +22,8 @@ import {
   EDITABLE_SCOPES,
   MAX_STEPS_PER_RUN_LIMIT,
   MODEL_ID_MAX,
-  MODEL_PROVIDERS,
-  ModelProviderId,
-  REASONING_EFFORTS,
-  ReasoningEffort,
 } from 'src/modules/agents/domain/agent-configuration';
+import { MODEL_PROVIDERS, ModelProviderId, REASONING_EFFORTS, ReasoningEffort } from 'src/kernel/agent-model';
 import { TAG_KINDS, TAG_NAME_MAX, TagKind } from 'src/modules/agents/domain/catalogue';
 
 /** An http(s) URL with its scheme, on any host (`localhost` included). */

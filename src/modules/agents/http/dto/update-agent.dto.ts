@@ -23,11 +23,8 @@ import {
   EDITABLE_SCOPES,
   MAX_STEPS_PER_RUN_LIMIT,
   MODEL_ID_MAX,
-  MODEL_PROVIDERS,
-  ModelProviderId,
-  REASONING_EFFORTS,
-  ReasoningEffort,
 } from 'src/modules/agents/domain/agent-configuration';
+import { MODEL_PROVIDERS, ModelProviderId, REASONING_EFFORTS, ReasoningEffort } from 'src/kernel/agent-model';
 import { HTTP_URL, NAME_MESSAGE, TagReferenceDto } from 'src/modules/agents/http/dto/create-agent.dto';
 
 class AgentSettingsDto {

@@ -1,8 +1,5 @@
 import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import type {
-  LightAgentConfigurationView,
-  LightAgentModelView,
-} from 'src/modules/agents/application/views/light-agent-configuration.view';
+import type { LightAgentConfigurationView, LightAgentModelView } from 'src/modules/agents/agents.api';
 import { ActionView } from 'src/modules/conversations/application/views/action.view';
 import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import type { AgentMessageStatus } from 'src/modules/conversations/domain/message';

@@ -25,7 +25,7 @@ import {
   DOCUMENT_TITLE_MAX,
 } from 'src/modules/data-sources/domain/document';
 import { SEARCH_QUERY_MAX, TOP_K_MAX, TOP_K_MIN } from 'src/modules/data-sources/domain/document-search';
-import { FilesConfig } from 'src/modules/files/files.config';
+import { FilesConfig } from 'src/modules/files/files.api';
 
 /** Lists are capped by the configured limits (400 naming them); this bound only keeps bodies small. */
 const LIST_MAX = 1000;

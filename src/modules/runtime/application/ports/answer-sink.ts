@@ -1,4 +1,4 @@
-import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import type { AgentDetails } from 'src/modules/agents/agents.api';
 import type { MessagePosted } from 'src/modules/conversations/application/conversations.events';
 import type { RunAction } from 'src/modules/runtime/domain/run-action';
 

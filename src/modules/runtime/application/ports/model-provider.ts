@@ -1,10 +1,5 @@
-import type { AgentDetails } from 'src/modules/agents/application/agents.service';
+import type { ModelProviderId, ReasoningEffort } from 'src/kernel/agent-model';
 import type { RetryBudget } from 'src/modules/runtime/domain/retry-budget';
-
-/** The model settings of an agent, as the agents' application gives them. */
-type AgentModel = AgentDetails['agent']['model'];
-export type ModelProviderId = AgentModel['providerId'];
-export type ReasoningEffort = AgentModel['reasoningEffort'];
 
 /** A function the model may call: a tool of the run's toolset, named `<server>__<tool>`. */
 export interface ModelTool {

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { AgentsService } from 'src/modules/agents/application/agents.service';
+import { AgentsService } from 'src/modules/agents/agents.api';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 
 export interface RunAgentServerDeps {

@@ -2,10 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { markupElement } from 'src/platform/text/model-markup';
-import {
-  DocumentHit,
-  DocumentSearchService,
-} from 'src/modules/data-sources/application/document-search.service';
+import { DocumentHit, DocumentSearchService } from 'src/modules/data-sources/data-sources.api';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });

@@ -3,12 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import {
-  AgentSchedulesService,
-  NAME_MAX,
-  PROMPT_MAX,
-} from 'src/modules/triggers/application/agent-schedules.service';
-import type { TriggerView } from 'src/modules/triggers/application/views/trigger.view';
+import { AgentSchedulesService, NAME_MAX, PROMPT_MAX } from 'src/modules/triggers/triggers.api';
+import type { TriggerView } from 'src/modules/triggers/triggers.api';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 
 export interface TriggersServerDeps {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Clock } from 'src/platform/clock/clock';
 import { DomainError } from 'src/platform/errors/domain-error';
 import { OperatorLog } from 'src/platform/logging/operator-log';
-import { WakeUpDetails, WakeUpsService } from 'src/modules/wakeups/application/wakeups.service';
+import { WakeUpDetails, WakeUpsService } from 'src/modules/wakeups/wakeups.api';
 import type { InternalToolContext } from 'src/modules/runtime/application/ports/internal-tool-servers';
 
 export interface WakeUpsServerDeps {

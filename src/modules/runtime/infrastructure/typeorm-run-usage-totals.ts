@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TypeormUnitOfWork } from 'src/platform/database/typeorm-unit-of-work';
-import {
-  RunUsageRecords,
-  UsageGroup,
-  UsageGroupTotals,
-  UsageRange,
-} from 'src/modules/usage/application/ports/run-usage-records';
+import type { UsageGroup, UsageGroupTotals, UsageRange } from 'src/modules/usage/usage.api';
+import { RunUsageTotals } from 'src/modules/runtime/application/ports/run-usage-totals';
 
 /**
  * Each group's columns of `agent_runs`, and what rows sort by: ids in code-unit order (`COLLATE
@@ -42,7 +38,7 @@ interface UsageRow {
 
 /** What runs cost, summed by PostgreSQL over the runs of a workspace started in a range. */
 @Injectable()
-export class TypeormRunUsageRecords extends RunUsageRecords {
+export class TypeormRunUsageTotals extends RunUsageTotals {
   constructor(private readonly db: TypeormUnitOfWork) {
     super();
   }
