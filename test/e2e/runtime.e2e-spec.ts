@@ -541,8 +541,9 @@ describe('agent runtime', () => {
       .post(`${paths.message(wId, cId, edited.body.message.sId)}/edit`)
       .send({ content: 'Same agent, new words', mentions: [{ configurationId: agents.summarizer }] })
       .expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await world.messages(a.admin, cId)).filter((m) => m.type === 'agent_message')).toHaveLength(1);
+    // The edit writes its answers in its own transaction: once they settle, there is no other to come.
+    const settled = await world.settled(a.admin, cId);
+    expect(settled.filter((m) => m.type === 'agent_message')).toHaveLength(1);
   });
 });
 
