@@ -541,7 +541,8 @@ describe('agent runtime', () => {
       .post(`${paths.message(wId, cId, edited.body.message.sId)}/edit`)
       .send({ content: 'Same agent, new words', mentions: [{ configurationId: agents.summarizer }] })
       .expect(200);
-    // The edit writes its answers in its own transaction: once they settle, there is no other to come.
+    // The edit queues its runs in one request, started in one transaction: once the rerun has
+    // settled, any other answer of the edit would be there too.
     const settled = await world.settled(a.admin, cId);
     expect(settled.filter((m) => m.type === 'agent_message')).toHaveLength(1);
   });
