@@ -2,8 +2,8 @@
 /**
  * Jest runs the compiled sources and specs (`npm run build:test` writes them to dist-test/ as
  * CommonJS; on Node 24 Jest loads NestJS 12's ES modules through require(esm)). The e2e specs that
- * run the service as a process run the same build. `unit` needs no database; `contract` and
- * `e2e` share one PostgreSQL and a migrated template, and each file gets a copy
+ * run the service as a process run the same build. `unit` needs no database; `contract`,
+ * `integration` and `e2e` share one PostgreSQL and a migrated template, and each file gets a copy
  * (docs/development.md describes the tiers).
  */
 
@@ -55,6 +55,13 @@ export default {
       displayName: 'contract',
       roots: ['<rootDir>/dist-test/test/contract'],
       testMatch: ['**/*.contract-spec.js'],
+    },
+    {
+      ...shared,
+      ...withDatabase,
+      displayName: 'integration',
+      roots: ['<rootDir>/dist-test/test/integration'],
+      testMatch: ['**/*.integration-spec.js'],
     },
     {
       ...shared,
