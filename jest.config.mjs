@@ -2,8 +2,9 @@
 /**
  * Jest runs the compiled sources and specs (`npm run build:test` writes them to dist-test/ as
  * CommonJS; on Node 24 Jest loads NestJS 12's ES modules through require(esm)). The e2e specs that
- * run the service as a process run the same build. `unit` needs no database; `e2e` gets one
- * PostgreSQL, a migrated template and a copy per file.
+ * run the service as a process run the same build. `unit` needs no database; `contract`,
+ * `integration` and `e2e` share one PostgreSQL and a migrated template, and each file gets a copy
+ * (docs/development.md describes the tiers).
  */
 
 /** A test that hangs fails after this instead of holding the run until CI's limit. */
@@ -23,6 +24,16 @@ const shared = {
   transform: {},
 };
 
+/**
+ * One PostgreSQL for the run and a database per file: Jest runs a global setup once however many
+ * projects name it.
+ * @type {import('jest').Config}
+ */
+const withDatabase = {
+  globalSetup: '<rootDir>/dist-test/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/dist-test/test/support/global-teardown.js',
+};
+
 /** @type {import('jest').Config} */
 export default {
   maxWorkers: 2,
@@ -40,12 +51,25 @@ export default {
     },
     {
       ...shared,
+      ...withDatabase,
+      displayName: 'contract',
+      roots: ['<rootDir>/dist-test/test/contract'],
+      testMatch: ['**/*.contract-spec.js'],
+    },
+    {
+      ...shared,
+      ...withDatabase,
+      displayName: 'integration',
+      roots: ['<rootDir>/dist-test/test/integration'],
+      testMatch: ['**/*.integration-spec.js'],
+    },
+    {
+      ...shared,
+      ...withDatabase,
       displayName: 'e2e',
       roots: ['<rootDir>/dist-test/test'],
       testMatch: ['**/*.e2e-spec.js'],
       moduleNameMapper: dustClient,
-      globalSetup: '<rootDir>/dist-test/test/support/global-setup.js',
-      globalTeardown: '<rootDir>/dist-test/test/support/global-teardown.js',
     },
   ],
 };

@@ -25,8 +25,8 @@ try {
   );
   const client = join(folder, 'node_modules', '@dust-tt', 'client');
   const { version } = JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'));
-  console.log(`Running test/e2e/dust-client.e2e-spec.ts against @dust-tt/client ${version}`);
-  execFileSync('npm', ['run', 'test:e2e', '--', 'e2e/dust-client\\.'], {
+  console.log(`Running test/e2e/dust-client/dust-client.e2e-spec.ts against @dust-tt/client ${version}`);
+  execFileSync('npm', ['run', 'test:e2e', '--', 'e2e/dust-client/dust-client\\.'], {
     stdio: 'inherit',
     env: { ...process.env, DUST_CLIENT_DIR: client },
   });

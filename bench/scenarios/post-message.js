@@ -43,7 +43,7 @@ module.exports = {
       }
       // A post of the built-in assistant reads fewer agent rows than one of a custom agent: the exact
       // counts, and those before the post read what it needs once (12 and 27), are in
-      // test/e2e/message-post-queries. Both cases are counted before any load: requests a load
+      // test/e2e/conversations/message-post-queries. Both cases are counted before any load: requests a load
       // leaves in flight would add their queries to the count.
       const cases = [
         { label: 'no mention', mentions: [], maxQueries: 9.5 },

@@ -207,7 +207,7 @@ export class InMemoryConversationRepository extends ConversationRepository {
         (c) =>
           Object.assign(c, {
             nextRank: c.nextRank + slot.count,
-            requestedSpaceIds: slot.requestedSpaceIds,
+            requestedSpaceIds: [...new Set([...c.requestedSpaceIds, ...slot.requestedSpaceIds])].sort(),
             title: slot.title ?? c.title,
             updatedAt,
           }),

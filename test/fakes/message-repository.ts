@@ -141,6 +141,10 @@ export class InMemoryMessageRepository extends MessageRepository {
   async appendContent(
     entries: readonly { workspaceId: number; messageId: number; text: string }[],
   ): Promise<Set<number>> {
+    // PostgreSQL's UPDATE … FROM applies one of several entries of a message and drops the others.
+    if (new Set(entries.map((entry) => entry.messageId)).size < entries.length) {
+      throw new Error('appendContent takes one entry per message: the others would be lost.');
+    }
     const running = new Set<number>();
     for (const { workspaceId, messageId, text } of entries) {
       const saved = this.messages.update(

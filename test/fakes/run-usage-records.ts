@@ -18,6 +18,8 @@ export class InMemoryRunUsageRecords extends RunUsageRecords {
     limit: number,
   ): Promise<UsageGroupTotals[]> {
     const groups = new Map<string, { key: UsageKey; runs: Run[] }>();
+    // Summed without GROUP BY, SQL answers one row, of zeros when no run matches.
+    if (groupBy.length === 0) groups.set('{}', { key: {}, runs: [] });
     for (const run of this.runs.allRuns()) {
       if (run.workspaceId !== workspaceId || run.createdAt < range.start || run.createdAt >= range.end)
         continue;

@@ -10,6 +10,7 @@ export async function expectOwnDatabase(file: string): Promise<void> {
   try {
     await t.dataSource.query('CREATE TABLE isolation_probe (file text NOT NULL)');
     await t.dataSource.query('INSERT INTO isolation_probe (file) VALUES ($1)', [file]);
+    // Real time, in which the other file's worker does the same: the two must overlap.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const rows = await t.dataSource.query<{ file: string }[]>('SELECT file FROM isolation_probe');
     expect(rows).toEqual([{ file }]);

@@ -129,6 +129,7 @@ export class FakeOpenAi {
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         for (const data of reply.data) {
           res.write(`data: ${data}\n\n`);
+          // As a model streams: each piece on the wire a moment after the last (see \`send\`).
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
         res.end();
@@ -149,6 +150,7 @@ function usageChunk(usage: FakeUsage): Record<string, unknown> {
   };
 }
 
+/** Writes one chunk, then lets a few ms of real time pass, so that the client reads it apart from the next. */
 async function send(res: ServerResponse, chunk: unknown): Promise<void> {
   res.write(`data: ${JSON.stringify(chunk)}\n\n`);
   await new Promise((resolve) => setTimeout(resolve, 5));

@@ -90,8 +90,8 @@ function variables(env: Record<string, string | number | boolean>): Record<strin
   return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, String(value)]));
 }
 
-/** The app as main.ts builds it (same module, same configureApp), on its own database. */
-export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+/** The service's modules as main.ts composes them, with their configuration, database and data directory. */
+async function compileAppModule(options: TestAppOptions) {
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => {} }
     : await createTestDatabase();
@@ -114,6 +114,46 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     builder = builder.overrideProvider(override.provide).useValue(override.useValue);
   }
   const moduleRef = await builder.compile();
+  return {
+    moduleRef,
+    configuration,
+    /** Drops the database (when it is the module's own) and the data directory, once the module is closed. */
+    release: async () => {
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestModule {
+  /** A provider of the service's modules: an application service, a repository, a worker. */
+  get<T>(type: Type<T> | (abstract new (...args: never[]) => T)): T;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/**
+ * The service's modules as main.ts composes them, initialised (workers started) but with no HTTP
+ * server: the medium tier drives application services on the real repositories and database.
+ */
+export async function createTestModule(
+  options: Pick<TestAppOptions, 'env' | 'databaseUrl' | 'overrides'> = {},
+): Promise<TestModule> {
+  const { moduleRef, release } = await compileAppModule(options);
+  await moduleRef.init();
+  return {
+    get: (type) => moduleRef.get(type),
+    dataSource: moduleRef.get(DataSource),
+    close: async () => {
+      await moduleRef.close();
+      await release();
+    },
+  };
+}
+
+/** The app as main.ts builds it (same module, same configureApp), on its own database. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { moduleRef, configuration, release } = await compileAppModule(options);
   const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), NEST_APP_OPTIONS);
   const document = configureApp(app, options.tracing ?? null);
   setApiDocument(document);
@@ -131,8 +171,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         .then(async () => (await app.getUrl()).replace('[::1]', '127.0.0.1'))),
     close: async () => {
       await app.close();
-      await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      await release();
     },
   };
 }

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { PinoLogger } from 'nestjs-pino';
 import pino from 'pino';
 import { ServiceLogger, createAccessLog } from 'src/platform/logging/app-logger';
+import { untilTrue } from 'test/support/until';
 
 /** A pino logger whose JSON lines are kept in memory. */
 function capture(level: pino.LevelWithSilent = 'info'): {
@@ -56,10 +57,11 @@ describe('access log', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   async function call(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    const before = lines().length;
     const response = await fetch(`${base}${path}`, { headers });
     await response.text();
     // The line is written when the response closes, just after the client has the body.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await untilTrue(() => lines().length > before);
     return response;
   }
 

@@ -176,6 +176,7 @@ describe('boundedMcpFetch', () => {
       expect(reported?.message).toBe(
         `The server's answer is larger than ${limit} bytes (MCP_MESSAGE_MAX_BYTES); it was not read further.`,
       );
+      // Real time for the server to write on, were the socket still read: it cannot signal that it stopped.
       await new Promise((resolve) => setTimeout(resolve, 100));
       // The server could write no more than what the socket buffers hold past the limit.
       expect(written[path].finished).toBe(false);

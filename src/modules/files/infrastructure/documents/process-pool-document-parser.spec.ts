@@ -8,6 +8,7 @@ import type { OperatorLog } from 'src/platform/logging/operator-log';
 import { ParserProcessPool } from 'src/modules/files/infrastructure/documents/parser-process-pool';
 import { ProcessPoolDocumentParser } from 'src/modules/files/infrastructure/documents/process-pool-document-parser';
 import { docxBombOf, docxOf, pdfOf } from 'test/support/documents';
+import { untilTrue } from 'test/support/until';
 
 const MIB = 1024 * 1024;
 const limit = { maxBytes: 1024, reason: 'test' };
@@ -63,6 +64,7 @@ async function watchParsers<T>(
     const now = parserProcesses();
     most = Math.max(most, now.length);
     for (const parser of now) seen.set(parser.pid, parser);
+    // Samples the operating system's processes, which no clock of ours drives, until the work ends.
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 100))]);
   }
   return { seen, most };
@@ -175,11 +177,8 @@ describe('ProcessPoolDocumentParser', () => {
         () => 'parsed',
         (error: Error) => error,
       );
-      let victim: ParserProcess | undefined;
-      while (!victim) {
-        [victim] = parserProcesses();
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await untilTrue(() => parserProcesses().length > 0, 30_000);
+      const [victim] = parserProcesses();
       // As the kernel's out-of-memory killer would.
       process.kill(victim.pid, 'SIGKILL');
       const error = await killed;
@@ -235,10 +234,7 @@ describe('ProcessPoolDocumentParser', () => {
       expect(await pool.run(task, open(docxOf(['First'])))).toEqual({ text: 'First' });
       const [first] = parserProcesses();
       expect(first).toBeDefined();
-      for (let waited = 0; parserProcesses().length > 0 && waited < 30_000; waited += 100) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(parserProcesses()).toEqual([]);
+      await untilTrue(() => parserProcesses().length === 0, 30_000);
       expect(await pool.run(task, open(docxOf(['Second'])))).toEqual({ text: 'Second' });
       expect(parserProcesses().map((child) => child.pid)).not.toContain(first.pid);
     } finally {

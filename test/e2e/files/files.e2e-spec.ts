@@ -11,6 +11,7 @@ import { expect, expectError } from 'test/support/expect';
 import { asBytes } from 'test/support/bytes';
 import { docxOf, pdfOf } from 'test/support/documents';
 import { TestApp, createTestApp } from 'test/support/test-app';
+import { until } from 'test/support/until';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200)]);
@@ -624,17 +625,15 @@ describe('files', () => {
       return { req, answer, finish: (rest: Buffer) => req.end(Buffer.concat([rest, tail])) };
     }
 
-    const claimed = async (sId: string) => {
-      for (let i = 0; i < 100; i++) {
-        const [{ started }] = await t.dataSource.query<{ started: Date | null }[]>(
-          'SELECT upload_started_at AS started FROM files WHERE s_id = $1',
-          [sId],
-        );
-        if (started) return;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error(`The upload of ${sId} never started`);
-    };
+    const claimed = (sId: string) =>
+      until(
+        () =>
+          t.dataSource.query<{ started: Date | null }[]>(
+            'SELECT upload_started_at AS started FROM files WHERE s_id = $1',
+            [sId],
+          ),
+        ([{ started }]) => started !== null,
+      );
 
     beforeAll(() => new Promise<void>((resolve) => t.http.listen(0, '127.0.0.1', resolve)));
 
@@ -657,9 +656,10 @@ describe('files', () => {
       upload.answer.catch(() => undefined);
       await claimed(file.sId);
       upload.req.destroy();
-      for (let i = 0; i < 100 && (await row(file.sId)).status === 'created'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(
+        () => row(file.sId),
+        ({ status }) => status !== 'created',
+      );
       await expectNothingStored(a, file.sId, 'failed');
     });
   });

@@ -46,6 +46,7 @@ function keepReading(read: () => Promise<number>): { statuses: number[]; stop():
   const loop = (async () => {
     while (running) {
       statuses.push(await read().catch(() => 0));
+      // A pace, not a wait: the reads sample a restart that takes its own time in another process.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -180,6 +181,7 @@ describe('processes sharing one embedded PostgreSQL', () => {
     });
     while (Date.now() < downUntil) {
       expect(await status(`${quick.baseUrl}/readyz`)).toBe(503);
+      // The outage lasts ten real seconds (the processes' clocks are their own): sampled every 200 ms.
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
 

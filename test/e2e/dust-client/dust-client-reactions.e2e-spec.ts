@@ -3,7 +3,7 @@ import { expect } from 'test/support/expect';
 import { paths } from 'test/support/paths';
 import { TestApp, createTestApp } from 'test/support/test-app';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
-import { ReactionShortcodesAsIds1795700000100 } from '../../migrations/1795700000100-ReactionShortcodesAsIds';
+import { ReactionShortcodesAsIds1795700000100 } from '../../../migrations/1795700000100-ReactionShortcodesAsIds';
 
 /** Reactions as Dust's UI and client send them: `{"reaction": "<emoji-mart id>"}`, on both families. */
 describe("reactions in Dust's form", () => {

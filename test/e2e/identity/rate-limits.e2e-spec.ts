@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type request from 'supertest';
 import { expect } from 'test/support/expect';
+import { RATE_LIMIT_SYNC_INTERVAL_MS } from 'src/platform/auth/rate-limit/rate-limiter';
 import { TestApp, createTestApp } from 'test/support/test-app';
+import { until } from 'test/support/until';
 import { Actor, World, WorkspaceFixture, api } from 'test/support/world';
 
 /** Long windows, so that a test never straddles two of them (see `awayFromWindowEnd`). */
@@ -9,7 +11,10 @@ const WINDOW_SECONDS = 3600;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Windows are aligned on the epoch: wait for the next one when this one ends before a test would. */
+/**
+ * Windows are aligned on the epoch of the real clock, which the processes and the database share:
+ * wait for the next one when this one ends before a test would (rarely: within 15 s of an hour).
+ */
 async function awayFromWindowEnd(): Promise<void> {
   const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
   if (left < 15_000) await sleep(left + 100);
@@ -36,13 +41,13 @@ describe('rate limits per API key', () => {
     return rows[0]?.count ?? 0;
   };
 
-  const eventually = async (condition: () => Promise<boolean>, what: string) => {
-    const deadline = Date.now() + 5000;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
-      await sleep(100);
-    }
-  };
+  /** Polls the shared counter of a key until it holds `count`. */
+  const counted = (app: TestApp, actor: Actor, count: number) =>
+    until(
+      () => sharedCount(app, actor),
+      (value) => value === count,
+      5_000,
+    );
 
   beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_REQUESTS: 3, RATE_LIMIT_WINDOW_SECONDS: WINDOW_SECONDS } });
@@ -95,19 +100,19 @@ describe('rate limits per API key', () => {
     });
     try {
       for (let i = 0; i < 6; i++) await api(first, key).get(me()).expect(200);
-      await eventually(
-        async () => (await sharedCount(t, key)) === 6,
-        'the first process reports its 6 requests',
-      );
+      // The first process reports its 6 requests.
+      await counted(t, key, 6);
 
       // The second process reads the key's counter on its first request there: 4 are left.
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push((await api(second, key).get(me())).status);
       expect(statuses).toEqual([200, 200, 200, 200, 429]);
-      await eventually(async () => (await sharedCount(t, key)) === 10, 'the second process reports its 4');
+      // The second process reports its 4.
+      await counted(t, key, 10);
 
-      // Within about a second the first process learns the other's use and refuses too.
-      await sleep(2000);
+      // The first process learns the other's use when it reconciles, on a timer of real time: a
+      // request to find out earlier would count against the key.
+      await sleep(2 * RATE_LIMIT_SYNC_INTERVAL_MS);
       const refused = await api(first, key).get(me()).expect(429);
       expect(headers(refused)).toMatchObject({ limit: '10', remaining: '0' });
       expect(await sharedCount(t, key)).toBe(10);

@@ -103,14 +103,17 @@ describe('event log replay (property)', () => {
   ): Promise<Logged[]> {
     const source = feed.source(conversation + 1, filter);
     let pending = 0;
-    let lastSize = batch;
+    // Caught up once a read brought less than a batch and nothing else is under way.
+    let caughtUp!: () => void;
+    let lagging!: (error: Error) => void;
+    const done = new Promise<void>((resolve, reject) => ((caughtUp = resolve), (lagging = reject)));
     const watched: SseSource = {
       subscribe: (ring) => source.subscribe(ring),
       read: (after, limit) => {
         pending++;
         return source.read(after, limit).then((events) => {
           pending--;
-          lastSize = events.length;
+          if (pending === 0 && events.length < batch) caughtUp();
           return events;
         });
       },
@@ -123,12 +126,8 @@ describe('event log replay (property)', () => {
       t.app.get(SseConfig),
       batch,
     );
-    // Caught up once a read brought less than a batch and nothing else is under way.
-    const deadline = Date.now() + 5_000;
-    while (pending > 0 || lastSize === batch) {
-      if (Date.now() > deadline) throw new Error('the stream did not catch up in time');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    const bound = setTimeout(() => lagging(new Error('the stream did not catch up in time')), 5_000);
+    await done.finally(() => clearTimeout(bound));
     await new Promise((resolve) => setImmediate(resolve));
     stream.close();
     return res.frames.map((frame) => {

@@ -541,8 +541,10 @@ describe('agent runtime', () => {
       .post(`${paths.message(wId, cId, edited.body.message.sId)}/edit`)
       .send({ content: 'Same agent, new words', mentions: [{ configurationId: agents.summarizer }] })
       .expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await world.messages(a.admin, cId)).filter((m) => m.type === 'agent_message')).toHaveLength(1);
+    // The edit queues its runs in one request, started in one transaction: once the rerun has
+    // settled, any other answer of the edit would be there too.
+    const settled = await world.settled(a.admin, cId);
+    expect(settled.filter((m) => m.type === 'agent_message')).toHaveLength(1);
   });
 });
 

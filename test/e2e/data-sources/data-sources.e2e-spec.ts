@@ -409,6 +409,7 @@ describe('data sources and data source views', () => {
 
     it('replaces parentsIn and records the editor and the time', async () => {
       const second = await world.member(a.workspace, 'admin');
+      // The edit's time, in ms, must be later than the creation's: a few ms of the real clock pass.
       await new Promise((resolve) => setTimeout(resolve, 5));
       const res = await api(t, second)
         .patch(viewPath(financeSpace, custom.sId))

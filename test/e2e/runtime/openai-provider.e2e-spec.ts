@@ -340,6 +340,7 @@ describe('openai provider against an OpenAI-compatible server', () => {
       handed.push(`${holding ? 'while held: ' : ''}${chunk.type === 'text' ? chunk.text : chunk.type}`);
       if (chunk.type !== 'text') return true;
       holding = true;
+      // Held for real time, in which the socket would deliver what follows were it not held.
       return new Promise((resolve) =>
         setTimeout(() => {
           holding = false;

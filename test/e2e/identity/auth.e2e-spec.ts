@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import request from 'supertest';
 import { expect, expectError } from 'test/support/expect';
 import { TestApp, createTestApp } from 'test/support/test-app';
+import { until } from 'test/support/until';
 import { World, WorkspaceFixture, api } from 'test/support/world';
 
 const PUBLIC_PATHS = [
@@ -99,12 +100,12 @@ describe('authentication and the guard', () => {
       await api(other, key).get(members(a.workspace.sId)).expect(200);
       await api(t, a.admin).delete(`/api/w/${a.workspace.sId}/keys/${key.keyId}`).expect(200);
       const revokedAt = Date.now();
-      let status = 200;
-      while (status === 200 && Date.now() - revokedAt < 6000) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        status = (await api(other, key).get(members(a.workspace.sId))).status;
-      }
-      expect(status).toBe(401);
+      const refused = await until(
+        async () => (await api(other, key).get(members(a.workspace.sId))).status,
+        (status) => status !== 200,
+        6_000,
+      );
+      expect(refused).toBe(401);
       expect(Date.now() - revokedAt).toBeLessThan(5000);
     } finally {
       await other.close();
@@ -128,16 +129,15 @@ describe('authentication and the guard', () => {
     const key = await world.key(a.admin);
     await api(t, key).get(members(a.workspace.sId)).expect(200);
     // Written off the request path, right after it.
-    const deadline = Date.now() + 5_000;
-    let lastUsedAt: Date | null = null;
-    while (!lastUsedAt && Date.now() < deadline) {
-      const rows = await t.dataSource.query<{ last_used_at: Date | null }[]>(
-        'SELECT last_used_at FROM api_keys WHERE s_id = $1',
-        [key.keyId],
-      );
-      lastUsedAt = rows[0].last_used_at;
-      if (!lastUsedAt) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const [{ last_used_at: lastUsedAt }] = await until(
+      () =>
+        t.dataSource.query<{ last_used_at: Date | null }[]>(
+          'SELECT last_used_at FROM api_keys WHERE s_id = $1',
+          [key.keyId],
+        ),
+      ([row]) => row.last_used_at !== null,
+      5_000,
+    );
     expect(lastUsedAt).toBeInstanceOf(Date);
   });
 

@@ -221,6 +221,8 @@ describe('an app process killed during an upload', () => {
       (names) => names.length === 1,
       10_000,
     );
+    // Real time, in another process: longer than the two sweep intervals (1 s each) after which an
+    // upload without a heartbeat is failed, so that sweeps ran while this one paused.
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect((await getFile(third.baseUrl, slow.sId)).status).toBe('created');
     expect((await readdir(incoming)).length).toBe(1);

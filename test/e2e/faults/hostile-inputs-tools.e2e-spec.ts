@@ -227,6 +227,8 @@ describe('hostile tool servers and agents, against the service as a process', ()
       expect(made).toBeLessThanOrEqual(MAX_MODEL_CALLS);
       // The tree went two levels deep before it was stopped.
       expect(made).toBeGreaterThan(1 + fanOut.length);
+      // No request comes late: nothing in the other process signals that none is on its way, so
+      // half a second of real time passes without one.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(openai.requests.length - before).toBe(made);
       const stream = await openSse(`${service.baseUrl}${paths.stream(wId, cId)}?lastEventId=0`, {

@@ -6,6 +6,7 @@ import { localAnswer } from 'src/modules/runtime/domain/local-answer';
 import { expect } from 'test/support/expect';
 import { Bootstrapped, useServedApiDocument } from 'test/support/service-api';
 import { runCli, runServiceToExit, startService, tempDataDir } from 'test/support/service-process';
+import { until } from 'test/support/until';
 import { ApiWorld } from 'test/support/world';
 
 const ASSISTANT_INSTRUCTIONS =
@@ -127,20 +128,21 @@ describe('the service as a process', () => {
             ),
           ),
         );
-      const deadline = Date.now() + 20_000;
-      while (!(await answers(first.baseUrl))[0]?.content && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
-      const cut = await answers(first.baseUrl);
+      const cut = await until(
+        () => answers(first.baseUrl),
+        (found) => Boolean(found[0]?.content),
+        20_000,
+      );
       expect(cut[0]).toMatchObject({ status: 'created', content: expect.stringMatching(/.+/) });
       expect(cut.slice(1)).toEqual([undefined, undefined, undefined]);
 
       await first.stop('SIGKILL');
       const second = await startService({ ...env, LOCAL_MODEL_CHUNK_DELAY_MS: '5' });
-      let ended = await answers(second.baseUrl);
-      while (ended.some((answer) => answer?.status !== 'succeeded') && Date.now() < deadline + 20_000) {
-        await new Promise((r) => setTimeout(r, 100));
-        ended = await answers(second.baseUrl);
-      }
+      const ended = await until(
+        () => answers(second.baseUrl),
+        (found) => found.every((answer) => answer?.status === 'succeeded'),
+        40_000,
+      );
       expect(ended).toEqual(
         questions.map((content) =>
           expect.objectContaining({
@@ -154,12 +156,24 @@ describe('the service as a process', () => {
       expect(await second.stop()).toBe(0);
     } finally {
       // The killed process could not stop the embedded server it started.
-      const pid = await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').then(
+      const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
+      const pid = await readFile(pidFile, 'utf8').then(
         (content) => Number(content.split('\n')[0]),
         () => 0,
       );
-      if (pid > 0) process.kill(pid, 'SIGINT');
-      await new Promise((r) => setTimeout(r, 500));
+      if (pid > 0) {
+        process.kill(pid, 'SIGINT');
+        // PostgreSQL removes its lock file once it has stopped.
+        await until(
+          () =>
+            stat(pidFile).then(
+              () => true,
+              () => false,
+            ),
+          (present) => !present,
+          30_000,
+        );
+      }
       await rm(dataDir, { recursive: true, force: true });
     }
   });
