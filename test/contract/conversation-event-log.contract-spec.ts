@@ -1,5 +1,5 @@
 import { it } from '@jest/globals';
-import type { ConversationEvent } from 'src/platform/events/conversation-event';
+import type { ConversationEvent } from 'src/modules/conversations/application/views/conversation-event.view';
 import { generateSId } from 'src/platform/ids/sid';
 import { type Stores, describeContract } from 'test/contract/stores';
 import { expect } from 'test/support/expect';

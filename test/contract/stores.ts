@@ -8,7 +8,7 @@ import { TypeormConversationRepository } from 'src/modules/conversations/infrast
 import { TypeormMessageRepository } from 'src/modules/conversations/infrastructure/typeorm-message.repository';
 import type { AgentRunRepository } from 'src/modules/runtime/application/ports/agent-run.repository';
 import { TypeormAgentRunRepository } from 'src/modules/runtime/infrastructure/typeorm-agent-run.repository';
-import { TypeormRunUsageRecords } from 'src/modules/runtime/infrastructure/typeorm-run-usage-records';
+import { TypeormRunUsageTotals } from 'src/modules/runtime/infrastructure/typeorm-run-usage-totals';
 import type { RunUsageRecords } from 'src/modules/usage/application/ports/run-usage-records';
 import type { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { TypeormWakeUpRepository } from 'src/modules/wakeups/infrastructure/typeorm-wakeup.repository';
@@ -128,7 +128,7 @@ function postgres(): Store {
         events: new TypeormConversationEventLog(unitOfWork, dataSource, new Metrics()),
         wakeUps: new TypeormWakeUpRepository(unitOfWork),
         runs: new TypeormAgentRunRepository(unitOfWork),
-        usage: new TypeormRunUsageRecords(unitOfWork),
+        usage: new TypeormRunUsageTotals(unitOfWork),
         workspace: () =>
           insert('INSERT INTO workspaces (s_id, name) VALUES ($1, $2)', [generateSId(), 'Contract']),
         user: async (workspaceId) => {
