@@ -18,8 +18,5 @@ export type {
 export { ConversationParticipants } from 'src/modules/agents/application/ports/conversation-participants.port';
 export { RunToolsetsService } from 'src/modules/agents/application/run-toolsets.service';
 export type { RunToolServer } from 'src/modules/agents/application/run-toolsets.service';
-export type {
-  LightAgentConfigurationView,
-  LightAgentModelView,
-} from 'src/modules/agents/application/views/light-agent-configuration.view';
+export { LightAgentConfigurationView } from 'src/modules/agents/application/views/light-agent-configuration.view';
 export type { AgentVersion } from 'src/modules/agents/domain/agent-configuration';

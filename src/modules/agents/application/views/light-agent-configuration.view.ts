@@ -1,31 +1,45 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { AgentScope, AgentStatus } from 'src/modules/agents/domain/agent-configuration';
 
-export interface LightAgentModelView {
-  providerId: string;
-  modelId: string;
-  temperature: number;
+@ApiSchema({ name: 'LightAgentModelSchema' })
+export class LightAgentModelView {
+  /** @example openai */
+  providerId!: string;
+  /** @example gpt-4o-mini */
+  modelId!: string;
+  /** @example 0.7 */
+  temperature!: number;
 }
 
-/** Dust's light agent form: how an agent message names the agent version that answers. */
-export interface LightAgentConfigurationView {
-  id: number;
-  sId: string;
-  version: number;
-  versionCreatedAt: string;
-  /** Row id of the version's author, as in the private form; null for built-in agents. */
-  versionAuthorId: number | null;
-  name: string;
-  description: string;
-  /** Never repeated in a message: its readers may not be allowed to read the agent. */
-  instructions: null;
-  pictureUrl: string;
-  status: AgentStatus;
-  scope: AgentScope;
-  /** A message is the same for every reader, so no reader's favorite flag is in it. */
-  userFavorite: false;
-  model: LightAgentModelView;
-  maxStepsPerRun: number;
-  visualizationEnabled: boolean;
-  templateId: string | null;
-  requestedGroupIds: string[][];
+/** Dust's light agent form: the agent version that answers. */
+@ApiSchema({ name: 'LightAgentConfigurationSchema' })
+export class LightAgentConfigurationView {
+  id!: number;
+  sId!: string;
+  version!: number;
+  /** ISO 8601 */
+  versionCreatedAt!: string;
+  /** Row id of the author; null for built-in agents */
+  versionAuthorId!: number | null;
+  name!: string;
+  description!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Always null in a message: its readers may not be allowed to read the agent',
+  })
+  instructions!: null;
+  pictureUrl!: string;
+  /** @example active */
+  status!: AgentStatus;
+  /** @example visible */
+  scope!: AgentScope;
+  @ApiProperty({ enum: [false], description: 'False: a message is the same for every reader' })
+  userFavorite!: false;
+  model!: LightAgentModelView;
+  maxStepsPerRun!: number;
+  visualizationEnabled!: boolean;
+  templateId!: string | null;
+  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } })
+  requestedGroupIds!: string[][];
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema, getSchemaPath } from '@nestjs/swagger';
-import type { LightAgentConfigurationView, LightAgentModelView } from 'src/modules/agents/agents.api';
+import { LightAgentConfigurationView } from 'src/modules/agents/agents.api';
 import { ActionView } from 'src/modules/conversations/application/views/action.view';
 import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import type { AgentMessageStatus } from 'src/modules/conversations/domain/message';
@@ -123,50 +123,6 @@ export class UserMessageView {
   reactions!: ReactionView[];
 }
 
-// Agents' light form is an interface; the message documents it under the names the document gives it.
-@ApiSchema({ name: 'LightAgentModelSchema' })
-export class AgentMessageModelView implements LightAgentModelView {
-  /** @example openai */
-  providerId!: string;
-  /** @example gpt-4o-mini */
-  modelId!: string;
-  /** @example 0.7 */
-  temperature!: number;
-}
-
-/** Dust's light agent form: the agent version that answers. */
-@ApiSchema({ name: 'LightAgentConfigurationSchema' })
-export class AgentMessageConfigurationView implements LightAgentConfigurationView {
-  id!: number;
-  sId!: string;
-  version!: number;
-  /** ISO 8601 */
-  versionCreatedAt!: string;
-  /** Row id of the author; null for built-in agents */
-  versionAuthorId!: number | null;
-  name!: string;
-  description!: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Always null in a message: its readers may not be allowed to read the agent',
-  })
-  instructions!: null;
-  pictureUrl!: string;
-  /** @example active */
-  status!: LightAgentConfigurationView['status'];
-  /** @example visible */
-  scope!: LightAgentConfigurationView['scope'];
-  @ApiProperty({ enum: [false], description: 'False: a message is the same for every reader' })
-  userFavorite!: false;
-  model!: AgentMessageModelView;
-  maxStepsPerRun!: number;
-  visualizationEnabled!: boolean;
-  templateId!: string | null;
-  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string' } } })
-  requestedGroupIds!: string[][];
-}
-
 @ApiSchema({ name: 'AgentErrorSchema' })
 export class AgentErrorView {
   /** @example model_error */
@@ -211,7 +167,7 @@ export class AgentMessageView {
     description: 'Always null: an answer here always answers a user message',
   })
   parentAgentMessageId!: null;
-  configuration!: AgentMessageConfigurationView;
+  configuration!: LightAgentConfigurationView;
   status!: AgentMessageStatus;
   content!: string;
   @ApiProperty({
