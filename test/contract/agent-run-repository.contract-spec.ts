@@ -2,22 +2,14 @@ import { it } from '@jest/globals';
 import type { RunStart } from 'src/modules/runtime/application/ports/agent-run.repository';
 import type { NewRunAction } from 'src/modules/runtime/domain/run-action';
 import { generateSId } from 'src/platform/ids/sid';
-import { type Stores, describeContract } from 'test/contract/stores';
+import { type Stores, describeContract, newConversation } from 'test/contract/stores';
 import { expect } from 'test/support/expect';
 
 /** A conversation where a member asked and agents answer: the agent messages runs generate. */
 async function askedIn(stores: Stores) {
   const workspaceId = await stores.workspace();
   const userId = await stores.user(workspaceId);
-  const conversation = await stores.conversations.create({
-    sId: generateSId(),
-    workspaceId,
-    title: null,
-    depth: 0,
-    spaceId: null,
-    requestedSpaceIds: [],
-    forkedFrom: null,
-  });
+  const conversation = await newConversation(stores, workspaceId);
   const question = await stores.messages.insertUserMessage({
     type: 'user_message',
     sId: generateSId(),

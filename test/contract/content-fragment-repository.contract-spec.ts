@@ -1,20 +1,12 @@
 import { it } from '@jest/globals';
 import type { NewContentFragment } from 'src/modules/conversations/application/ports/content-fragment.repository';
 import { generateSId } from 'src/platform/ids/sid';
-import { type Stores, describeContract } from 'test/contract/stores';
+import { type Stores, describeContract, newConversation } from 'test/contract/stores';
 import { expect } from 'test/support/expect';
 
 async function conversationOf(stores: Stores) {
   const workspaceId = await stores.workspace();
-  const conversation = await stores.conversations.create({
-    sId: generateSId(),
-    workspaceId,
-    title: null,
-    depth: 0,
-    spaceId: null,
-    requestedSpaceIds: [],
-    forkedFrom: null,
-  });
+  const conversation = await newConversation(stores, workspaceId);
   const fragment = (rank: number, changes: Partial<NewContentFragment> = {}): NewContentFragment => ({
     sId: generateSId(),
     workspaceId,

@@ -1,21 +1,11 @@
 import { it } from '@jest/globals';
 import type { ConversationEvent } from 'src/modules/conversations/application/views/conversation-event.view';
-import { generateSId } from 'src/platform/ids/sid';
-import { type Stores, describeContract } from 'test/contract/stores';
+import { type Stores, describeContract, newConversation } from 'test/contract/stores';
 import { expect } from 'test/support/expect';
 
 async function conversationsOf(stores: Stores) {
   const workspaceId = await stores.workspace();
-  const create = () =>
-    stores.conversations.create({
-      sId: generateSId(),
-      workspaceId,
-      title: null,
-      depth: 0,
-      spaceId: null,
-      requestedSpaceIds: [],
-      forkedFrom: null,
-    });
+  const create = () => newConversation(stores, workspaceId);
   return { workspaceId, one: await create(), two: await create() };
 }
 

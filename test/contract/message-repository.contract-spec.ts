@@ -4,22 +4,14 @@ import type {
   NewUserMessage,
 } from 'src/modules/conversations/application/ports/message.repository';
 import { generateSId } from 'src/platform/ids/sid';
-import { type Stores, describeContract } from 'test/contract/stores';
+import { type Stores, describeContract, newConversation } from 'test/contract/stores';
 import { expect } from 'test/support/expect';
 
 /** A workspace, a member and a conversation of it: what every message needs first. */
 async function conversationOf(stores: Stores) {
   const workspaceId = await stores.workspace();
   const userId = await stores.user(workspaceId);
-  const conversation = await stores.conversations.create({
-    sId: generateSId(),
-    workspaceId,
-    title: null,
-    depth: 0,
-    spaceId: null,
-    requestedSpaceIds: [],
-    forkedFrom: null,
-  });
+  const conversation = await newConversation(stores, workspaceId);
   const userMessage = (rank: number, changes: Partial<NewUserMessage> = {}): NewUserMessage => ({
     type: 'user_message',
     sId: generateSId(),

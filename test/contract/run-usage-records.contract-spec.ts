@@ -1,21 +1,13 @@
 import { it } from '@jest/globals';
 import { generateSId } from 'src/platform/ids/sid';
-import { type Stores, describeContract } from 'test/contract/stores';
+import { type Stores, describeContract, newConversation } from 'test/contract/stores';
 import { expect } from 'test/support/expect';
 
 /** Runs of a new workspace, started now by two agents, with the tokens their calls reported. */
 async function runsOf(stores: Stores) {
   const workspaceId = await stores.workspace();
   const userId = await stores.user(workspaceId);
-  const conversation = await stores.conversations.create({
-    sId: generateSId(),
-    workspaceId,
-    title: null,
-    depth: 0,
-    spaceId: null,
-    requestedSpaceIds: [],
-    forkedFrom: null,
-  });
+  const conversation = await newConversation(stores, workspaceId);
   const question = await stores.messages.insertUserMessage({
     type: 'user_message',
     sId: generateSId(),

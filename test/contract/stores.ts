@@ -157,6 +157,19 @@ function postgres(): Store {
   };
 }
 
+/** A new conversation of the workspace, with nothing set that a case does not ask for. */
+export function newConversation(stores: Stores, workspaceId: number) {
+  return stores.conversations.create({
+    sId: generateSId(),
+    workspaceId,
+    title: null,
+    depth: 0,
+    spaceId: null,
+    requestedSpaceIds: [],
+    forkedFrom: null,
+  });
+}
+
 /**
  * Declares the contract's cases once for each store: what callers of the port rely on, which the
  * fake must do as the database does. `stores()` gives the current case's.

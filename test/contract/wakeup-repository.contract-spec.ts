@@ -1,7 +1,7 @@
 import { it } from '@jest/globals';
 import type { NewWakeUp } from 'src/modules/wakeups/application/ports/wakeup.repository';
 import { generateSId } from 'src/platform/ids/sid';
-import { type Stores, describeContract } from 'test/contract/stores';
+import { type Stores, describeContract, newConversation } from 'test/contract/stores';
 import { expect } from 'test/support/expect';
 
 /**
@@ -11,17 +11,8 @@ import { expect } from 'test/support/expect';
 async function conversationOf(stores: Stores) {
   const workspaceId = await stores.workspace();
   const ownerId = await stores.user(workspaceId);
-  const newConversation = () =>
-    stores.conversations.create({
-      sId: generateSId(),
-      workspaceId,
-      title: null,
-      depth: 0,
-      spaceId: null,
-      requestedSpaceIds: [],
-      forkedFrom: null,
-    });
-  const conversation = await newConversation();
+  const anotherConversation = () => newConversation(stores, workspaceId);
+  const conversation = await anotherConversation();
   const wakeUp = (at: string, changes: Partial<NewWakeUp> = {}): NewWakeUp => ({
     sId: generateSId(),
     workspaceId,
@@ -37,7 +28,7 @@ async function conversationOf(stores: Stores) {
     attempts: 0,
     ...changes,
   });
-  return { workspaceId, ownerId, conversation, newConversation, wakeUp };
+  return { workspaceId, ownerId, conversation, anotherConversation, wakeUp };
 }
 
 describeContract('WakeUpRepository', (stores) => {
@@ -84,8 +75,9 @@ describeContract('WakeUpRepository', (stores) => {
 
   it("cancels an owner's scheduled wake-ups with their conversations' sIds, and a conversation's", async () => {
     const { wakeUps } = stores();
-    const { workspaceId, ownerId, conversation, newConversation, wakeUp } = await conversationOf(stores());
-    const other = await newConversation();
+    const { workspaceId, ownerId, conversation, anotherConversation, wakeUp } =
+      await conversationOf(stores());
+    const other = await anotherConversation();
     const first = (await wakeUps.create(wakeUp('2030-01-01T00:00:00Z')))!;
     const second = (await wakeUps.create(wakeUp('2030-01-01T00:00:00Z', { conversationId: other.id })))!;
     expect(await wakeUps.ownerOfScheduled(workspaceId, conversation.id)).toBe(ownerId);
@@ -114,7 +106,7 @@ describeContract('WakeUpRepository', (stores) => {
     const later = (await wakeUps.create(one.wakeUp('2002-03-01T00:00:00Z')))!;
     const earlier = (await wakeUps.create(two.wakeUp('2002-02-01T00:00:00Z')))!;
     const notYet = (await wakeUps.create(
-      one.wakeUp('2002-04-01T00:00:00Z', { conversationId: (await one.newConversation()).id }),
+      one.wakeUp('2002-04-01T00:00:00Z', { conversationId: (await one.anotherConversation()).id }),
     ))!;
 
     const claimed = await unitOfWork.run(() => wakeUps.claimDue(new Date('2002-03-15T00:00:00Z'), 10));
@@ -137,10 +129,10 @@ describeContract('WakeUpRepository', (stores) => {
 
   it('applies changes one by one or several at once, answering them in the order given', async () => {
     const { wakeUps, unitOfWork } = stores();
-    const { workspaceId, conversation, newConversation, wakeUp } = await conversationOf(stores());
+    const { workspaceId, conversation, anotherConversation, wakeUp } = await conversationOf(stores());
     const first = (await wakeUps.create(wakeUp('2003-01-01T00:00:00Z')))!;
     const second = (await wakeUps.create(
-      wakeUp('2003-01-01T00:00:00Z', { conversationId: (await newConversation()).id }),
+      wakeUp('2003-01-01T00:00:00Z', { conversationId: (await anotherConversation()).id }),
     ))!;
     const retried = await wakeUps.update(first, {
       attempts: 1,
