@@ -217,7 +217,7 @@ describe('tool calls waiting for approval across processes', () => {
     });
 
     it('calls an idempotent tool again, and the answer uses what it gave', async () => {
-      const done = await cutWhileRunning('/tool ledger__slow_lookup {"ms": 1500, "key": "k-restart"}');
+      const done = await cutWhileRunning('/tool ledger__slow_lookup {"ms": 5000, "key": "k-restart"}');
       expect(done).toMatchObject({
         status: 'succeeded',
         content: 'ledger__slow_lookup answered: found k-restart',

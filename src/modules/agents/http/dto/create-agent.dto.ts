@@ -1,20 +1,5 @@
-import {
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
-import { HumanName } from 'src/platform/http/human-name';
+import { HttpUrl, Decimal, EmailAddress, Integer, OneOf, SidRef, Text } from 'src/platform/http/input-fields';
 import { NestedObject, OptionalNestedList } from 'src/platform/http/nested-input';
-import { SID_PATTERN } from 'src/platform/http/route-params';
 import {
   AGENT_DESCRIPTION_MAX,
   AGENT_INSTRUCTIONS_MAX,
@@ -26,104 +11,76 @@ import {
 import { MODEL_PROVIDERS, ModelProviderId, REASONING_EFFORTS, ReasoningEffort } from 'src/kernel/agent-model';
 import { TAG_KINDS, TAG_NAME_MAX, TagKind } from 'src/modules/agents/domain/catalogue';
 
-/** An http(s) URL with its scheme, on any host (`localhost` included). */
-export const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
 export const NAME_MESSAGE =
   'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 class ModelDto {
-  @IsIn(MODEL_PROVIDERS)
+  @OneOf(MODEL_PROVIDERS)
   providerId!: ModelProviderId;
 
   /** @example local-1 */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MODEL_ID_MAX)
+  @Text({ min: 1, max: MODEL_ID_MAX })
   modelId!: string;
 
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(1)
+  @Decimal({ min: 0, max: 1 })
   temperature!: number;
 
-  @IsOptional()
-  @IsIn(REASONING_EFFORTS)
+  @OneOf(REASONING_EFFORTS, { presence: 'optional' })
   reasoningEffort?: ReasoningEffort;
 }
 
 export class TagReferenceDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(TAG_NAME_MAX)
-  @HumanName()
+  @Text({ min: 1, max: TAG_NAME_MAX, human: true })
   name!: string;
 
-  @IsOptional()
-  @IsIn(TAG_KINDS)
+  @OneOf(TAG_KINDS, { presence: 'optional' })
   kind?: TagKind;
 }
 
 class CreateEditorDto {
   /** sId of a workspace member */
-  @IsOptional()
-  @IsString()
-  @Matches(SID_PATTERN)
+  @SidRef({ presence: 'optional' })
   userId?: string;
 
-  @IsOptional()
-  @IsEmail()
+  @EmailAddress({ presence: 'optional' })
   email?: string;
 }
 
 class SkillReferenceDto {
-  @IsString()
-  @Matches(SID_PATTERN)
+  @SidRef()
   sId!: string;
 }
 
 class CreateActionDto {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(64)
-  @HumanName()
+  @Text({ min: 1, max: 64, human: true })
   name!: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(AGENT_DESCRIPTION_MAX)
+  @Text({ max: AGENT_DESCRIPTION_MAX, presence: 'optional' })
   description?: string;
 
   /** Name of an internal tool server or display name of a remote one. */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @Text({ min: 1, max: 100 })
   mcpServerName!: string;
 }
 
 export class NewAgentDto {
   /** @example support-bot */
-  @IsString()
-  @Matches(AGENT_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  @Text({ pattern: AGENT_NAME_PATTERN, message: `name ${NAME_MESSAGE}` })
   name!: string;
 
-  @IsString()
-  @MaxLength(AGENT_DESCRIPTION_MAX)
+  @Text({ max: AGENT_DESCRIPTION_MAX })
   description!: string;
 
-  @IsString()
-  @MaxLength(AGENT_INSTRUCTIONS_MAX)
+  @Text({ max: AGENT_INSTRUCTIONS_MAX })
   instructions!: string;
 
-  @IsOptional()
-  @IsUrl(HTTP_URL)
-  @MaxLength(2048)
+  @HttpUrl({ max: 2048, presence: 'optional' })
   pictureUrl?: string;
 
-  @IsOptional()
-  @IsIn(['active', 'draft'])
+  @OneOf(['active', 'draft'], { presence: 'optional' })
   status?: 'active' | 'draft';
 
-  @IsIn(EDITABLE_SCOPES)
+  @OneOf(EDITABLE_SCOPES)
   scope!: 'visible' | 'hidden';
 
   @NestedObject(() => ModelDto)
@@ -132,15 +89,10 @@ export class NewAgentDto {
   @OptionalNestedList(() => CreateActionDto, 32)
   actions?: CreateActionDto[];
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_STEPS_PER_RUN_LIMIT)
+  @Integer({ min: 1, max: MAX_STEPS_PER_RUN_LIMIT, presence: 'optional' })
   maxStepsPerRun?: number;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @Text({ max: 64, presence: 'optional' })
   templateId?: string | null;
 
   @OptionalNestedList(() => TagReferenceDto, 32)

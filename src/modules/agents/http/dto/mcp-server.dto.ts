@@ -7,7 +7,7 @@ import {
   MCP_SHARED_SECRET_MAX,
   RequireApproval,
 } from 'src/modules/agents/domain/catalogue';
-import { HTTP_URL } from 'src/modules/agents/http/dto/create-agent.dto';
+import { HTTP_URL } from 'src/platform/http/input-fields';
 import { ApiRequireApproval } from 'src/modules/agents/application/views/catalogue.view';
 import { IsRequireApproval } from 'src/modules/agents/http/require-approval';
 

@@ -25,7 +25,8 @@ import {
   MODEL_ID_MAX,
 } from 'src/modules/agents/domain/agent-configuration';
 import { MODEL_PROVIDERS, ModelProviderId, REASONING_EFFORTS, ReasoningEffort } from 'src/kernel/agent-model';
-import { HTTP_URL, NAME_MESSAGE, TagReferenceDto } from 'src/modules/agents/http/dto/create-agent.dto';
+import { NAME_MESSAGE, TagReferenceDto } from 'src/modules/agents/http/dto/create-agent.dto';
+import { HTTP_URL } from 'src/platform/http/input-fields';
 
 class AgentSettingsDto {
   /** New name (handle). */
