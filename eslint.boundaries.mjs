@@ -370,6 +370,7 @@ const entryPointsThroughApis = {
 /** The shared kernel: the types several contexts share, plain TypeScript that imports nothing else. */
 const plainKernel = {
   files: ['src/kernel/**/*.ts'],
+  ignores: ['src/kernel/views/**'],
   rules: {
     'no-restricted-imports': [
       'error',
@@ -378,6 +379,37 @@ const plainKernel = {
           {
             regex: '^(?!src/kernel/)',
             message: 'The kernel is plain TypeScript shared by the contexts: it imports only the kernel.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/** The kernel's views: wire shapes several contexts show, with the documentation decorators a view may use. */
+const kernelViews = {
+  files: ['src/kernel/views/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          {
+            name: '@nestjs/swagger',
+            allowImportNames: [
+              'ApiProperty',
+              'ApiPropertyOptional',
+              'ApiSchema',
+              'ApiHideProperty',
+              'getSchemaPath',
+            ],
+            message: 'A view takes only the documentation decorators from Swagger.',
+          },
+        ],
+        patterns: [
+          {
+            regex: '^(?!src/kernel/|@nestjs/swagger$)',
+            message: 'A kernel view imports only the kernel and the documentation decorators.',
           },
         ],
       },
@@ -395,6 +427,7 @@ export function boundaryBlocks(projectRoot = import.meta.dirname) {
     compositionThroughApis,
     entryPointsThroughApis,
     plainKernel,
+    kernelViews,
     globalModulesOutsidePlatform,
     portsInTheirFolder,
     genericEvents,

@@ -165,6 +165,24 @@ describe('import boundaries (npm run lint)', () => {
     ]);
   });
 
+  it("lets the kernel's views take the documentation decorators, and nothing else outside the kernel", async () => {
+    const problems = await lintAt(
+      'src/kernel/views/fixture.view.ts',
+      [
+        importOf('{ ApiSchema, getSchemaPath }', '@nestjs/swagger'),
+        importOf('type { WakeUpStatus }', 'src/kernel/wake-up-status'),
+        importOf('{ ApiOkResponse }', '@nestjs/swagger'),
+        importOf('type { WakeUp }', 'src/modules/wakeups/domain/wakeup'),
+        importOf('{ IsString }', 'class-validator'),
+      ].join('\n'),
+    );
+    expect(refused(problems)).toEqual([
+      'ApiOkResponse',
+      'src/modules/wakeups/domain/wakeup',
+      'class-validator',
+    ]);
+  });
+
   it("lets a context's specs assemble neighbouring application services, not their domain or adapters", async () => {
     const problems = await lintAt(
       'src/modules/usage/application/fixture.spec.ts',

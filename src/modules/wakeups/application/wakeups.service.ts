@@ -12,7 +12,7 @@ import { MemberRemoved, WorkspacesService } from 'src/modules/identity/identity.
 import { WakeUpScheduled } from 'src/modules/wakeups/application/wakeups.events';
 import { AgentsService } from 'src/modules/agents/agents.api';
 import { WakeUpRepository } from 'src/modules/wakeups/application/ports/wakeup.repository';
-import { renderWakeUp, WakeUpView } from 'src/modules/wakeups/application/views/wake-up.view';
+import { renderWakeUp } from 'src/modules/wakeups/application/views/wake-up.view';
 import { ScheduleInput, WakeUp, isTerminal, planSchedule } from 'src/modules/wakeups/domain/wakeup';
 import { WakeUpNotFound } from 'src/modules/wakeups/domain/wakeups.errors';
 
@@ -143,6 +143,6 @@ export class WakeUpsService {
       created: this.clock.now().getTime(),
       conversationId: conversation.sId,
       wakeUp: renderWakeUp({ wakeUp, conversationSId: conversation.sId, ownerSId }),
-    } satisfies WakeUpUpdatedEvent<WakeUpView>);
+    } satisfies WakeUpUpdatedEvent);
   }
 }

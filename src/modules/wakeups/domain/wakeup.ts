@@ -1,8 +1,9 @@
 import { InvalidRequestError } from 'src/platform/errors/domain-error';
 import { isIanaTimeZone } from 'src/platform/text/time-zones';
 import { CronCalendar, CronSchedule, CronSearch } from 'src/platform/text/cron-calendar';
+import type { WakeUpStatus } from 'src/kernel/wake-up-status';
 
-export type WakeUpStatus = 'scheduled' | 'fired' | 'cancelled' | 'expired';
+export type { WakeUpStatus } from 'src/kernel/wake-up-status';
 
 export type WakeUpSchedule =
   { type: 'one_shot'; fireAt: Date } | { type: 'cron'; cron: string; timezone: string };

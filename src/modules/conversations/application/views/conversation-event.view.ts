@@ -1,4 +1,5 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { WakeUpView } from 'src/kernel/views/wake-up.view';
 import { ActionView } from 'src/modules/conversations/application/views/action.view';
 import { ContentFragmentView } from 'src/modules/conversations/application/views/content-fragment.view';
 import { AgentMessageView, UserMessageView } from 'src/modules/conversations/application/views/message.view';
@@ -68,15 +69,12 @@ export class ConversationTitleEvent {
   @ApiProperty() title!: string;
 }
 
-/**
- * A wake-up's change, written by wakeups. Its `wakeUp` is wakeups' view, which conversations cannot
- * name (wakeups depends on conversations): the writer gives its type, the document its schema's name.
- */
-export class WakeUpUpdatedEvent<WakeUp extends object = object> {
+/** A wake-up's change, written by wakeups; the wake-up's shape is the kernel's. */
+export class WakeUpUpdatedEvent {
   @ApiProperty({ enum: ['wake_up_updated'] }) type!: 'wake_up_updated';
   @ApiProperty() created!: number;
   @ApiProperty() conversationId!: string;
-  @ApiProperty({ allOf: [{ $ref: getSchemaPath('WakeUp') }] }) wakeUp!: WakeUp;
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(WakeUpView) }] }) wakeUp!: WakeUpView;
 }
 
 export class AgentErrorDetail {

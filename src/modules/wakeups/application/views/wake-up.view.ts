@@ -1,33 +1,7 @@
-import { ApiSchema } from '@nestjs/swagger';
-import type { WakeUp, WakeUpStatus } from 'src/modules/wakeups/domain/wakeup';
+import { WakeUpView } from 'src/kernel/views/wake-up.view';
+import type { WakeUp } from 'src/modules/wakeups/domain/wakeup';
 
-/** `one_shot` has `fireAt`; `cron` has `cron` and `timezone`. */
-export class ScheduleConfigView {
-  type!: 'one_shot' | 'cron';
-  /** one_shot: ms since the epoch */
-  fireAt?: number;
-  cron?: string;
-  timezone?: string;
-}
-
-/** A wake-up as the API shows it, in answers and in `wake_up_updated` events. */
-@ApiSchema({ name: 'WakeUp' })
-export class WakeUpView {
-  id!: number;
-  sId!: string;
-  createdAt!: number;
-  /** sId of the agent */
-  agentConfigurationId!: string;
-  scheduleConfig!: ScheduleConfigView;
-  reason!: string;
-  status!: WakeUpStatus;
-  fireCount!: number;
-  maxFires!: number;
-  /** sId of the conversation */
-  conversationId!: string;
-  /** sId of the member who scheduled it */
-  owner!: string;
-}
+export { ScheduleConfigView, WakeUpView } from 'src/kernel/views/wake-up.view';
 
 export class WakeUpResponse {
   wakeUp!: WakeUpView;
