@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { HumanName } from 'src/platform/http/human-name';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString } from 'class-validator';
+import { EmailAddress, OneOf, SidRef, Text } from 'src/platform/http/input-fields';
 import { NestedObject } from 'src/platform/http/nested-input';
-import { ConversationParams, SID_PATTERN } from 'src/platform/http/route-params';
+import { ConversationParams } from 'src/platform/http/route-params';
 import { MESSAGE_ORIGINS } from 'src/modules/conversations/domain/message';
 import {
   FRAGMENT_TITLE_MAX,
@@ -16,38 +16,25 @@ const DOCUMENT_NODE_ID_MAX = 512;
 /** Who puts the fragment there, as Dust's clients describe them; every field optional. */
 export class FragmentContextDto {
   /** @example ada */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  @HumanName()
+  @Text({ max: 200, human: true, presence: 'optional' })
   username?: string | null;
 
   /** @example "Ada Lovelace" */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  @HumanName()
+  @Text({ max: 200, human: true, presence: 'optional' })
   fullName?: string | null;
 
   /** @example ada@example.com */
-  @IsOptional()
-  @IsEmail()
+  @EmailAddress({ presence: 'optional' })
   email?: string | null;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @Text({ max: 2048, presence: 'optional' })
   profilePictureUrl?: string | null;
 
   // Dust's high-level client sends its whole message context here: checked, not kept with the fragment.
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @Text({ max: 64, presence: 'optional' })
   timezone?: string;
 
-  @ApiPropertyOptional({ enum: MESSAGE_ORIGINS })
-  @IsOptional()
-  @IsIn(MESSAGE_ORIGINS)
+  @OneOf(MESSAGE_ORIGINS, { presence: 'optional' })
   origin?: string;
 }
 
@@ -56,65 +43,48 @@ export class FragmentContextDto {
  * (`nodeId` with `nodeDataSourceViewId`): exactly one of the three.
  */
 export class ContentFragmentDto {
-  @ApiProperty({ example: 'Q3 board deck.pdf', maxLength: FRAGMENT_TITLE_MAX })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(FRAGMENT_TITLE_MAX)
-  @HumanName()
+  /** @example "Q3 board deck.pdf" */
+  @Text({ min: 1, max: FRAGMENT_TITLE_MAX, human: true })
   title!: string;
 
-  @ApiPropertyOptional({
-    example: 'fil_8Kd02mXq1a',
-    description: 'A ready file of use case `conversation` of this workspace (not with content).',
-  })
-  @IsOptional()
-  @IsString()
-  @Matches(SID_PATTERN)
+  /**
+   * A ready file of use case `conversation` of this workspace (not with content).
+   * @example fil_8Kd02mXq1a
+   */
+  @SidRef({ presence: 'optional' })
   fileId?: string;
 
   @ApiPropertyOptional({
     example: 'Revenue grew 12% in Q3, driven by the EMEA region.',
     description: `Inline text, at most ${INLINE_CONTENT_MAX_BYTES} bytes (with contentType, not with fileId).`,
   })
-  @IsOptional()
-  @IsString()
   // Characters, a first bound; the byte limit is checked on the decoded text.
-  @MaxLength(INLINE_CONTENT_MAX_BYTES)
+  @Text({ max: INLINE_CONTENT_MAX_BYTES, presence: 'optional' })
   content?: string;
 
-  @ApiPropertyOptional({ enum: INLINE_CONTENT_TYPES, example: 'text/plain' })
-  @IsOptional()
-  @IsIn(INLINE_CONTENT_TYPES)
+  /** @example text/plain */
+  @OneOf(INLINE_CONTENT_TYPES, { presence: 'optional' })
   contentType?: string;
 
-  @ApiPropertyOptional({
-    example: 'refund-policy',
-    description:
-      "A document's id in the data source of `nodeDataSourceViewId` (Dust's content node), which the caller reads through that view; its text is attached.",
-    maxLength: DOCUMENT_NODE_ID_MAX,
-  })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(DOCUMENT_NODE_ID_MAX)
+  /**
+   * A document's id in the data source of `nodeDataSourceViewId` (Dust's content node), which the caller reads through that view; its text is attached.
+   * @example refund-policy
+   */
+  @Text({ min: 1, max: DOCUMENT_NODE_ID_MAX, presence: 'optional' })
   nodeId?: string;
 
-  @ApiPropertyOptional({
-    example: 'dsv_Pq7Rw2Kx9M',
-    description: 'A data source view of a space the caller can access (with nodeId).',
-  })
-  @IsOptional()
-  @IsString()
-  @Matches(SID_PATTERN)
+  /**
+   * A data source view of a space the caller can access (with nodeId).
+   * @example dsv_Pq7Rw2Kx9M
+   */
+  @SidRef({ presence: 'optional' })
   nodeDataSourceViewId?: string;
 
   /**
    * Where the content comes from: kept as the fragment's `sourceUrl`, a link never fetched.
    * @example https://docs.example.com/q3-plan
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @Text({ max: 2048, presence: 'optional' })
   url?: string | null;
 
   /** Who puts it there (Dust's `context`), shown as the fragment's `context`. */
@@ -124,7 +94,10 @@ export class ContentFragmentDto {
 }
 
 export class ContentFragmentParams extends ConversationParams {
-  @ApiProperty({ description: 'sId of the content fragment.', example: 'Xq3bT9kLmA' })
+  /**
+   * sId of the content fragment.
+   * @example Xq3bT9kLmA
+   */
   @IsString()
   fragmentId!: string;
 }

@@ -1,11 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches } from 'class-validator';
-import { SID_PATTERN } from 'src/platform/http/route-params';
+import { SidRef } from 'src/platform/http/input-fields';
 
 /** The body of a fork: where the new conversation branches off. */
 export class ForkDto {
-  @ApiProperty({ description: 'sId of the last message the fork keeps', example: 'Ms5bK2pW7e' })
-  @IsString()
-  @Matches(SID_PATTERN)
+  /**
+   * sId of the last message the fork keeps
+   * @example Ms5bK2pW7e
+   */
+  @SidRef()
   sourceMessageId!: string;
 }

@@ -1,21 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
-import { HumanName } from 'src/platform/http/human-name';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { EmailAddress, Flag, Integer, OneOf, SidRef, Text } from 'src/platform/http/input-fields';
 import { NestedObject, OptionalNestedList } from 'src/platform/http/nested-input';
 import { SID_PATTERN } from 'src/platform/http/route-params';
 import { FRAGMENTS_PER_REQUEST_MAX } from 'src/modules/conversations/domain/content-fragment';
@@ -42,58 +28,47 @@ export const MESSAGE_EXAMPLE = {
 const CLIENT_ORIGINS = MESSAGE_ORIGINS.filter((origin) => origin !== 'wakeup' && origin !== 'triggered');
 
 export class MentionDto {
-  @ApiPropertyOptional({ description: 'sId of a mentioned agent', example: 'Ag4tB7nM1q' })
-  @IsOptional()
-  @IsString()
-  @Matches(SID_PATTERN)
+  /**
+   * sId of a mentioned agent
+   * @example Ag4tB7nM1q
+   */
+  @SidRef({ presence: 'optional' })
   configurationId?: string;
 
-  @ApiPropertyOptional({ enum: ['user'], description: 'With userId: a mentioned member' })
-  @IsOptional()
-  @IsIn(['user'])
+  /** With userId: a mentioned member */
+  @OneOf(['user'], { presence: 'optional' })
   type?: 'user';
 
-  @ApiPropertyOptional({ description: 'sId of the mentioned member', example: 'Us8rT6Yp2W' })
-  @IsOptional()
-  @IsString()
-  @Matches(SID_PATTERN)
+  /**
+   * sId of the mentioned member
+   * @example Us8rT6Yp2W
+   */
+  @SidRef({ presence: 'optional' })
   userId?: string;
 }
 
 export class MessageContextDto {
-  @ApiProperty({ example: 'ada' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  @HumanName()
+  /** @example ada */
+  @Text({ min: 1, max: 200, human: true })
   username!: string;
 
-  @ApiProperty({ example: 'Europe/Paris' })
-  @IsString()
-  @MaxLength(64)
+  /** @example Europe/Paris */
+  @Text({ max: 64 })
   timezone!: string;
 
-  @ApiPropertyOptional({ enum: CLIENT_ORIGINS, default: 'api' })
-  @IsOptional()
-  @IsIn(CLIENT_ORIGINS)
+  @ApiPropertyOptional({ default: 'api' })
+  @OneOf(CLIENT_ORIGINS, { presence: 'optional' })
   origin?: MessageOrigin;
 
-  @ApiPropertyOptional({ example: 'Ada Lovelace' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  @HumanName()
+  /** @example "Ada Lovelace" */
+  @Text({ max: 200, human: true, presence: 'optional' })
   fullName?: string;
 
-  @ApiPropertyOptional({ example: 'ada@example.com' })
-  @IsOptional()
-  @IsEmail()
+  /** @example ada@example.com */
+  @EmailAddress({ presence: 'optional' })
   email?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(2048)
+  @Text({ max: 2048, presence: 'optional' })
   profilePictureUrl?: string;
 
   /**
@@ -115,54 +90,43 @@ export class MessageContextDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(SERVERS_PER_MESSAGE_MAX)
-  @IsString({ each: true })
-  @Matches(SID_PATTERN, { each: true })
+  @SidRef({ each: true })
   selectedMCPServerViewIds?: string[] | null;
 
   /** When the trigger posting the message last ran (ms since the epoch); kept on its context. */
-  @IsOptional()
-  @IsInt()
-  @Min(0)
+  @Integer({ min: 0, presence: 'optional' })
   lastTriggerRunAt?: number | null;
 }
 
 /** Set when an agent posts a message for another (Dust's `agenticMessageData`). */
 export class AgenticMessageDataDto {
-  @ApiProperty({ enum: ['run_agent', 'agent_handover'] })
-  @IsIn(['run_agent', 'agent_handover'])
+  @OneOf(['run_agent', 'agent_handover'])
   type!: 'run_agent' | 'agent_handover';
 
   /** sId of the message the agent acted on. */
-  @IsString()
-  @Matches(SID_PATTERN)
+  @SidRef()
   originMessageId!: string;
 }
 
 /** Dust's per-message choice of model; accepted only as the mentioned agents' own model. */
 export class ModelSelectionDto {
   /** @example openai */
-  @IsString()
-  @MaxLength(64)
+  @Text({ max: 64 })
   providerId!: string;
 
   /** @example gpt-4o-mini */
-  @IsString()
-  @MaxLength(128)
+  @Text({ max: 128 })
   modelId!: string;
 
-  @IsOptional()
-  @IsIn(['none', 'light', 'medium', 'high'])
+  @OneOf(['none', 'light', 'medium', 'high'], { presence: 'optional' })
   reasoningEffort?: 'none' | 'light' | 'medium' | 'high';
 }
 
 export class EditMessageDto {
-  @ApiProperty({ example: 'Summarise our refund policy in two lines.' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(CONTENT_MAX)
+  /** @example "Summarise our refund policy in two lines." */
+  @Text({ min: 1, max: CONTENT_MAX })
   content!: string;
 
-  @ApiProperty({ type: [MentionDto] })
   @IsArray()
   @ArrayMaxSize(MENTIONS_MAX)
   @ValidateNested({ each: true })
@@ -184,16 +148,14 @@ export class PostMessageDto extends EditMessageDto {
   modelSelection?: ModelSelectionDto;
 
   /** true: the answer comes once the mentioned agents have answered (at most 2 minutes), their answers in it. */
-  @IsOptional()
-  @IsBoolean()
+  @Flag({ presence: 'optional' })
   blocking?: boolean;
 }
 
 /** The body of a post: a message and the content fragments that come before it. */
 export class PostMessageWithFragmentsDto extends PostMessageDto {
   /** true: the tools of this message's runs run without waiting for approval (the poster's to give). */
-  @IsOptional()
-  @IsBoolean()
+  @Flag({ presence: 'optional' })
   skipToolsValidation?: boolean;
 
   /** Files or inline text put in the conversation just before the message. */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { Text } from 'src/platform/http/input-fields';
 import { EMOJI_MAX } from 'src/modules/conversations/domain/message';
 
 const REACTION_FORMS =
@@ -8,10 +8,7 @@ const REACTION_FORMS =
 /** The body that adds or removes the caller's reaction to a message: `emoji` or `reaction`, exactly one. */
 export class ReactionDto {
   @ApiProperty({ required: false, example: '👍', description: REACTION_FORMS })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(EMOJI_MAX)
+  @Text({ min: 1, max: EMOJI_MAX, presence: 'optional' })
   emoji?: string;
 
   @ApiProperty({
@@ -19,9 +16,6 @@ export class ReactionDto {
     example: '+1',
     description: `The same as \`emoji\`, under the key Dust's client and UI send. ${REACTION_FORMS}`,
   })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(EMOJI_MAX)
+  @Text({ min: 1, max: EMOJI_MAX, presence: 'optional' })
   reaction?: string;
 }

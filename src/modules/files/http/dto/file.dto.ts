@@ -1,16 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { Integer, OneOf, Text } from 'src/platform/http/input-fields';
 import { NestedObject } from 'src/platform/http/nested-input';
 import { SID_PATTERN, WorkspaceParams } from 'src/platform/http/route-params';
 import { FILE_USE_CASES, FileUseCase } from 'src/modules/files/domain/file';
@@ -40,34 +30,27 @@ export class FileUseCaseMetadataDto {
 
 export class CreateFileDto {
   /** @example text/plain */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(255)
+  @Text({ min: 1, max: 255 })
   contentType!: string;
 
   /**
    * Stored without path separators or control characters, cut to 255 characters.
    * @example notes.txt
    */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(FILE_NAME_INPUT_MAX)
+  @Text({ min: 1, max: FILE_NAME_INPUT_MAX })
   fileName!: string;
 
   /**
    * The size in bytes; the upload may not exceed it.
    * @example 1024
    */
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @Integer({ min: 0, max: Number.MAX_SAFE_INTEGER })
   fileSize!: number;
 
   /** Left out: `conversation`, as Dust does. */
   @ApiPropertyOptional()
   // Absent only: an explicit null is refused like any other value outside the list.
-  @ValidateIf((_, value) => value !== undefined)
-  @IsIn(FILE_USE_CASES)
+  @OneOf(FILE_USE_CASES, { presence: 'omittable' })
   useCase: FileUseCase = 'conversation';
 
   @IsOptional()
@@ -86,15 +69,13 @@ export class FileParams extends WorkspaceParams {
 
 export class FileQuery {
   /** `download`: the content instead of the record, as an attachment; `view`: the content, shown inline. */
-  @IsOptional()
-  @IsIn(['download', 'view'])
+  @OneOf(['download', 'view'], { presence: 'optional' })
   action?: 'download' | 'view';
 
   /**
    * With `action=view` (Dust's `getFileContent`): `original`, the bytes as uploaded, the only version kept.
    * @example original
    */
-  @IsOptional()
-  @IsIn(['original'])
+  @OneOf(['original'], { presence: 'optional' })
   version?: 'original';
 }
