@@ -2,7 +2,6 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ArrayMaxSize,
   IsArray,
-  IsIn,
   IsOptional,
   IsString,
   Matches,
@@ -10,7 +9,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { HumanName } from 'src/platform/http/human-name';
+import { OneOf, Text } from 'src/platform/http/input-fields';
 import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
 import {
   CONNECTOR_PROVIDERS,
@@ -37,21 +36,15 @@ const ParentsIn = () =>
 
 export class CreateDataSourceDto {
   /** @example "Engineering handbook" */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(DATA_SOURCE_NAME_MAX)
-  @HumanName()
+  @Text({ min: 1, max: DATA_SOURCE_NAME_MAX, human: true })
   name!: string;
 
   /** Defaults to empty. */
-  @ValidateIf((_, value) => value !== undefined)
-  @IsString()
-  @MaxLength(DATA_SOURCE_DESCRIPTION_MAX)
+  @Text({ max: DATA_SOURCE_DESCRIPTION_MAX, presence: 'omittable' })
   description?: string;
 
   /** The connector that feeds the data source; absent or null for a folder. */
-  @IsOptional()
-  @IsIn(CONNECTOR_PROVIDERS)
+  @OneOf(CONNECTOR_PROVIDERS, { presence: 'optional' })
   connectorProvider?: ConnectorProvider | null;
 
   /**
@@ -60,9 +53,7 @@ export class CreateDataSourceDto {
    * words.
    * @example english
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(63)
+  @Text({ max: 63, presence: 'optional' })
   textSearchConfig?: string | null;
 }
 
@@ -106,7 +97,6 @@ export class PatchDataSourceViewDto {
    * @example ["handbook", "policies"]
    */
   @IsOptional()
-  @ValidateIf((_, value) => value !== null)
   @ParentsIn()
   parentsIn?: string[] | null;
 
@@ -131,28 +121,22 @@ export class SearchDataSourceViewsQuery {
    * Only the views of this data source (`dts_…`).
    * @example dts_Rk2Wq9Lm4P
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @Text({ max: 64, presence: 'optional' })
   dataSourceId?: string;
 
   /** Only views of this kind: `default` (in the data source's own space) or `custom`. */
-  @IsOptional()
-  @IsIn(DATA_SOURCE_VIEW_KINDS)
+  @OneOf(DATA_SOURCE_VIEW_KINDS, { presence: 'optional' })
   kind?: DataSourceViewKind;
 
   /**
    * Only the views in this space (`vlt_…`).
    * @example vlt_Qz81dVbXk3
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @Text({ max: 64, presence: 'optional' })
   vaultId?: string;
 
   /** Only the views in spaces of this kind. */
-  @IsOptional()
-  @IsIn(['global', 'regular'])
+  @OneOf(['global', 'regular'], { presence: 'optional' })
   vaultKind?: 'global' | 'regular';
 }
 

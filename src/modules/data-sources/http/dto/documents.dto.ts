@@ -1,22 +1,18 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
   IsOptional,
   IsString,
   MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
-  Matches,
 } from 'class-validator';
-import { HumanName } from 'src/platform/http/human-name';
+import { Flag, Integer, OneOf, SidRef, Text } from 'src/platform/http/input-fields';
 import { JSON_BODY_LIMIT_BYTES, JsonBodyLimit } from 'src/platform/http/json-body-parser';
-import { SID_PATTERN, SpaceParams } from 'src/platform/http/route-params';
+import { SpaceParams } from 'src/platform/http/route-params';
 import {
   DOCUMENT_ID_MAX,
   DOCUMENT_MIME_TYPE_MAX,
@@ -29,6 +25,15 @@ import { FilesConfig } from 'src/modules/files/files.api';
 
 /** Lists are capped by the configured limits (400 naming them); this bound only keeps bodies small. */
 const LIST_MAX = 1000;
+
+/** An optional list of short labels (tags, parent ids). */
+const LabelList = () =>
+  applyDecorators(
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(LIST_MAX),
+    Text({ max: DOCUMENT_TAG_MAX, each: true }),
+  );
 
 export class DataSourceParams extends SpaceParams {
   /**
@@ -44,8 +49,7 @@ export class DocumentParams extends DataSourceParams {
    * The document's id, chosen by the caller at upsert (unique in the data source).
    * @example refund-policy
    */
-  @IsString()
-  @MaxLength(DOCUMENT_ID_MAX)
+  @Text({ max: DOCUMENT_ID_MAX })
   documentId!: string;
 }
 
@@ -79,10 +83,7 @@ export function documentBodyLimit(maxTextBytes: number): number {
 @JsonBodyLimit(FilesConfig, (files) => documentBodyLimit(files.documentMaxTextBytes))
 export class UpsertDocumentDto {
   /** @example "Refund policy" */
-  @IsOptional()
-  @IsString()
-  @MaxLength(DOCUMENT_TITLE_MAX)
-  @HumanName()
+  @Text({ max: DOCUMENT_TITLE_MAX, human: true, presence: 'optional' })
   title?: string | null;
 
   /**
@@ -99,9 +100,7 @@ export class UpsertDocumentDto {
    * not given.
    * @example fil_9kQ2mX7vLp
    */
-  @IsOptional()
-  @IsString()
-  @Matches(SID_PATTERN)
+  @SidRef({ presence: 'optional' })
   fileId?: string | null;
 
   /** Structured text instead of `text`. */
@@ -111,17 +110,11 @@ export class UpsertDocumentDto {
   section?: SectionDto | null;
 
   /** @example https://intranet.example.com/policies/refunds */
-  @IsOptional()
-  @IsString()
-  @MaxLength(DOCUMENT_SOURCE_URL_MAX)
+  @Text({ max: DOCUMENT_SOURCE_URL_MAX, presence: 'optional' })
   source_url?: string | null;
 
   /** @example ["policy", "billing"] */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @MaxLength(DOCUMENT_TAG_MAX, { each: true })
+  @LabelList()
   tags?: string[] | null;
 
   /**
@@ -129,50 +122,40 @@ export class UpsertDocumentDto {
    * `parentsIn`.
    * @example ["refund-policy", "policies"]
    */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(LIST_MAX)
-  @IsString({ each: true })
-  @MaxLength(DOCUMENT_TAG_MAX, { each: true })
+  @LabelList()
   parents?: string[] | null;
 
   /** @example text/markdown */
-  @IsOptional()
-  @IsString()
-  @MaxLength(DOCUMENT_MIME_TYPE_MAX)
+  @Text({ max: DOCUMENT_MIME_TYPE_MAX, presence: 'optional' })
   mime_type?: string | null;
 
   /**
    * The document's date in ms since the epoch; defaults to the upsert's time.
    * @example 1763856000000
    */
-  @IsOptional()
-  @IsInt()
-  @Min(0)
+  @Integer({ min: 0, presence: 'optional' })
   timestamp?: number | null;
 
   /** Answer without the text (and with an empty `chunks`). */
-  @IsOptional()
-  @IsBoolean()
+  @Flag({ presence: 'optional' })
   light_document_output?: boolean;
 }
 
 export class SearchQuery {
   /** @example "refund within 30 days" */
+  // Plain validators: a composite's ApiProperty would list this parameter before the others.
   @IsString()
   @MaxLength(SEARCH_QUERY_MAX)
   query!: string;
 
   /** Chunks to return. */
   @ApiPropertyOptional({ minimum: TOP_K_MIN, maximum: TOP_K_MAX, default: 10 })
-  @IsOptional()
   @Type(() => Number)
-  @IsInt()
+  @Integer({ presence: 'optional' })
   top_k?: number;
 
   /** `true`: each document found comes with its whole text (Dust's `full_text`). */
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false' })
-  @IsOptional()
-  @IsIn(['true', 'false'])
+  @ApiPropertyOptional({ default: 'false' })
+  @OneOf(['true', 'false'], { presence: 'optional' })
   full_text?: 'true' | 'false';
 }

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Integer, Text } from 'src/platform/http/input-fields';
 import {
   FIRINGS_PAGE_DEFAULT,
   FIRINGS_PAGE_MAX,
@@ -9,19 +9,14 @@ import {
 export class TriggerFiringsQuery {
   /** How many firings, newest first. */
   @ApiPropertyOptional({ default: FIRINGS_PAGE_DEFAULT })
-  @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(FIRINGS_PAGE_MAX)
+  @Integer({ min: 1, max: FIRINGS_PAGE_MAX, presence: 'optional' })
   limit?: number;
 
   /**
    * The `nextCursor` of the previous page: the firings older than it.
    * @example "1842"
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(32)
+  @Text({ max: 32, presence: 'optional' })
   cursor?: string;
 }

@@ -1,21 +1,6 @@
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, Matches, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
+import { Flag, Integer, OneOf, SidRef, Text } from 'src/platform/http/input-fields';
 import { NestedObject } from 'src/platform/http/nested-input';
 import type { TriggerConfigurationView } from 'src/modules/triggers/application/views/trigger.view';
 import { SID_PATTERN, WorkspaceParams } from 'src/platform/http/route-params';
@@ -32,122 +17,92 @@ export const TRIGGER_BATCH_MAX = 50;
 
 class TriggerConfigurationDto implements TriggerConfigurationView {
   /** Schedules: `cron` (the default) or `interval`. */
-  @IsOptional()
-  @IsIn(['cron', 'interval'])
+  @OneOf(['cron', 'interval'], { presence: 'optional' })
   type?: 'cron' | 'interval';
 
   /**
    * cron: 5 fields, firings at least 5 minutes apart
    * @example "0 9 * * 1-5"
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(128)
+  @Text({ max: 128, presence: 'optional' })
   cron?: string;
 
   /**
    * Schedules: an IANA time zone
    * @example Europe/Paris
    */
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @Text({ max: 64, presence: 'optional' })
   timezone?: string;
 
   /** interval: days between firings (a multiple of 7 with a dayOfWeek) */
-  @IsOptional()
-  @IsInt()
+  @Integer({ presence: 'optional' })
   intervalDays?: number;
 
   /** interval: 0 (Sunday) to 6, or null for every `intervalDays` days */
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsInt()
+  @Integer({ presence: 'optional' })
   dayOfWeek?: number | null;
 
   /** interval: local hour, 0 to 23 */
-  @IsOptional()
-  @IsInt()
+  @Integer({ presence: 'optional' })
   hour?: number;
 
   /** interval: local minute, 0 to 59 */
-  @IsOptional()
-  @IsInt()
+  @Integer({ presence: 'optional' })
   minute?: number;
 
   /** webhook: give the agent the payload as a content fragment */
-  @IsOptional()
-  @IsBoolean()
+  @Flag({ presence: 'optional' })
   includePayload?: boolean;
 
   /**
    * webhook: fire only on this value of the sender's event header
    * @example pull_request
    */
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(128)
+  @Text({ min: 1, max: 128, presence: 'optional' })
   event?: string;
 
   /**
    * webhook: a condition on the payload (see the triggers guide)
    * @example $.action == "opened"
    */
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1_000)
+  @Text({ min: 1, max: 1_000, presence: 'optional' })
   filter?: string;
 }
 
 export class TriggerDto {
   /** @example Morning digest */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(NAME_MAX)
+  @Text({ min: 1, max: NAME_MAX })
   name!: string;
 
-  @IsIn(['schedule', 'webhook'])
+  @OneOf(['schedule', 'webhook'])
   kind!: TriggerKind;
 
   /**
    * The first message of each conversation the trigger opens, which mentions the agent
    * @example Summarise the open incidents.
    */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(PROMPT_MAX)
+  @Text({ min: 1, max: PROMPT_MAX })
   customPrompt!: string;
 
   @NestedObject(() => TriggerConfigurationDto)
   configuration!: TriggerConfigurationDto;
 
   /** Default `enabled` */
-  @IsOptional()
-  @IsIn(['enabled', 'disabled'])
+  @OneOf(['enabled', 'disabled'], { presence: 'optional' })
   status?: TriggerStatus;
 
   /** webhook: sId of the webhook source view it listens to */
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsString()
-  @Matches(SID_PATTERN)
+  @SidRef({ presence: 'optional' })
   webhookSourceViewSId?: string | null;
 
   /** webhook: firings a day (default 42) */
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsInt()
-  @Min(1)
-  @Max(EXECUTIONS_PER_DAY_MAX)
+  @Integer({ min: 1, max: EXECUTIONS_PER_DAY_MAX, presence: 'optional' })
   executionPerDayLimitOverride?: number | null;
 }
 
 export class TriggerPatchDto extends TriggerDto {
   /** sId of the trigger to change */
-  @IsString()
-  @Matches(SID_PATTERN)
+  @SidRef()
   sId!: string;
 }
 

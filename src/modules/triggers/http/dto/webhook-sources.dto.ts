@@ -1,17 +1,6 @@
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
-import { SID_PATTERN, SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { Flag, Integer, OneOf, SidRef, Text } from 'src/platform/http/input-fields';
+import { SpaceParams, WorkspaceParams } from 'src/platform/http/route-params';
 import {
   SECRET_MAX,
   SECRET_MIN,
@@ -37,15 +26,11 @@ export class WebhookSourceHeadersDto {
    * @example X-Webhook-Timestamp
    */
   @IsOptional()
-  @ValidateIf((_, value) => value !== null)
   @Matches(HEADER_NAME, { message: `timestampHeader ${HEADER_NAME_MESSAGE}` })
   timestampHeader?: string | null;
 
   /** Seconds a timestamp may be away from the current time (default 300) */
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(86_400)
+  @Integer({ min: 1, max: 86_400, presence: 'optional' })
   timestampToleranceSeconds?: number;
 
   /**
@@ -53,7 +38,6 @@ export class WebhookSourceHeadersDto {
    * @example X-GitHub-Event
    */
   @IsOptional()
-  @ValidateIf((_, value) => value !== null)
   @Matches(HEADER_NAME, { message: `eventHeader ${HEADER_NAME_MESSAGE}` })
   eventHeader?: string | null;
 
@@ -62,52 +46,38 @@ export class WebhookSourceHeadersDto {
    * @example X-GitHub-Delivery
    */
   @IsOptional()
-  @ValidateIf((_, value) => value !== null)
   @Matches(HEADER_NAME, { message: `deliveryHeader ${HEADER_NAME_MESSAGE}` })
   deliveryHeader?: string | null;
 }
 
 export class CreateWebhookSourceDto extends WebhookSourceHeadersDto {
   /** @example GitHub: acme/api */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(SOURCE_NAME_MAX)
+  @Text({ min: 1, max: SOURCE_NAME_MAX })
   name!: string;
 
   /** `github` fills in GitHub's headers; null for any other sender */
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsIn(['github'])
+  @OneOf(['github'], { presence: 'optional' })
   provider?: WebhookProvider | null;
 
   /**
    * The signing secret, when the sender already has one: 16 to 256 characters, at least 8 of them different, no control
    * characters and no whitespace at either end. Generated (and answered once) otherwise
    */
-  @IsOptional()
-  @ValidateIf((_, value) => value !== null)
-  @IsString()
-  @MinLength(SECRET_MIN)
-  @MaxLength(SECRET_MAX)
+  @Text({ min: SECRET_MIN, max: SECRET_MAX, presence: 'optional' })
   secret?: string | null;
 
   /** Only `sha256` (HMAC-SHA256) */
-  @IsOptional()
-  @IsIn(['sha256'])
+  @OneOf(['sha256'], { presence: 'optional' })
   signatureAlgorithm?: 'sha256';
 
   /** Also share the source to the global space */
-  @IsOptional()
-  @IsBoolean()
+  @Flag({ presence: 'optional' })
   includeGlobal?: boolean;
 }
 
 export class UpdateWebhookSourceDto extends WebhookSourceHeadersDto {
   /** @example GitHub: acme/web */
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(SOURCE_NAME_MAX)
+  @Text({ min: 1, max: SOURCE_NAME_MAX, presence: 'optional' })
   name?: string;
 }
 
@@ -125,8 +95,7 @@ export class ShareWebhookSourceDto {
    * sId of the webhook source to share to the space
    * @example whs_Hk3mQ8xN2p
    */
-  @IsString()
-  @Matches(SID_PATTERN)
+  @SidRef()
   webhookSourceId!: string;
 }
 
